@@ -14,6 +14,8 @@ fn main() -> i32 {
 /// workspace; the firmware itself needs `aarch64-unknown-none` (the default in .cargo/config.toml).
 #[cfg(not(target_os = "none"))]
 fn main() {
-    eprintln!("pmprobe: this is the QEMU firmware; build it for aarch64-unknown-none (plain `cargo run`).");
+    eprintln!(
+        "pmprobe: this is the QEMU firmware; build it for aarch64-unknown-none (plain `cargo run`)."
+    );
     std::process::exit(2);
 }
