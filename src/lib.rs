@@ -16,4 +16,6 @@
 
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
+
+pub mod arch;
 pub mod pmu;
