@@ -118,8 +118,14 @@ fn counters_and_bits_at_or_above_n_are_raz_wi() {
     assert_eq!(rd(&pmu, EvCntr(6)), 0);
     wr(&pmu, EvTyper(30), 0x08);
     assert_eq!(rd(&pmu, EvTyper(30)), 0);
-    assert_eq!(pmu.read(EvCntr(31)), Err(AccessError::NoSuchRegister(EvCntr(31))));
-    assert_eq!(pmu.write(EvTyper(31), 0), Err(AccessError::NoSuchRegister(EvTyper(31))));
+    assert_eq!(
+        pmu.read(EvCntr(31)),
+        Err(AccessError::NoSuchRegister(EvCntr(31)))
+    );
+    assert_eq!(
+        pmu.write(EvTyper(31), 0),
+        Err(AccessError::NoSuchRegister(EvTyper(31)))
+    );
     // PMSWINC bits >= N do nothing (no counter 6 to increment, and counter 0..5 untouched).
     program(&pmu, 0, 0x00, 0);
     wr(&pmu, Swinc, 1 << 6);
@@ -212,7 +218,11 @@ fn event_counter_overflows_at_bit_31_without_lp_and_at_bit_63_with_lp() {
     program(&pmu, 0, INST_RETIRED, 0);
     wr(&pmu, EvCntr(0), 0xFFFF_FFFE);
     pmu.count(INST_RETIRED, 3);
-    assert_eq!(rd(&pmu, EvCntr(0)), 0x1_0000_0001, "64-bit counter keeps counting");
+    assert_eq!(
+        rd(&pmu, EvCntr(0)),
+        0x1_0000_0001,
+        "64-bit counter keeps counting"
+    );
     assert_eq!(rd(&pmu, OvsSet), 1, "overflow flagged at the bit-31 carry");
     wr(&pmu, OvsClr, 1);
     wr(&pmu, Pmcr, E | LP);
@@ -234,7 +244,11 @@ fn cycle_counter_overflows_at_bit_31_without_lc_and_at_bit_63_with_lc() {
     wr(&pmu, Ccntr, 0xFFFF_FFFF);
     pmu.tick_cycles(1);
     assert_eq!(rd(&pmu, Ccntr), 0x1_0000_0000, "PMCCNTR is 64 bits");
-    assert_eq!(rd(&pmu, OvsSet), CYCLE_BIT, "flag at bit 31 of PMOVS, not at N");
+    assert_eq!(
+        rd(&pmu, OvsSet),
+        CYCLE_BIT,
+        "flag at bit 31 of PMOVS, not at N"
+    );
     wr(&pmu, OvsClr, CYCLE_BIT);
     wr(&pmu, Pmcr, E | LC);
     wr(&pmu, Ccntr, 0xFFFF_FFFF);
@@ -282,7 +296,11 @@ fn fzo_freezes_event_counters_while_an_overflow_flag_is_set() {
     assert_eq!(rd(&pmu, Ccntr), 4, "the cycle counter is not frozen");
     wr(&pmu, OvsClr, 1);
     pmu.count(L1D_CACHE, 4);
-    assert_eq!(rd(&pmu, EvCntr(2)), 4, "counting resumes once the flag is cleared");
+    assert_eq!(
+        rd(&pmu, EvCntr(2)),
+        4,
+        "counting resumes once the flag is cleared"
+    );
     // Without FEAT_PMUv3p7 FZO is RES0.
     let old = EmulatedPmu::qemu_cortex_a57();
     wr(&old, Pmcr, E | FZO);
@@ -324,7 +342,10 @@ fn pmuserenr_gates_el0_accesses() {
     assert_eq!(pmu.read(Pmcr), Err(trapped(Pmcr, AccessKind::Read)));
     assert_eq!(pmu.read(Ccntr), Err(trapped(Ccntr, AccessKind::Read)));
     assert_eq!(pmu.write(Swinc, 1), Err(trapped(Swinc, AccessKind::Write)));
-    assert_eq!(pmu.read(EvCntr(0)), Err(trapped(EvCntr(0), AccessKind::Read)));
+    assert_eq!(
+        pmu.read(EvCntr(0)),
+        Err(trapped(EvCntr(0), AccessKind::Read))
+    );
     assert!(pmu.read(Userenr).is_ok(), "PMUSERENR is readable at EL0");
     assert_eq!(pmu.write(Userenr, 1), Err(AccessError::ReadOnly(Userenr)));
 
@@ -343,13 +364,22 @@ fn pmuserenr_gates_el0_accesses() {
     assert!(pmu.read(EvCntr(0)).is_ok());
     assert!(pmu.read(XevCntr).is_ok());
     assert!(pmu.write(Selr, 1).is_ok());
-    assert_eq!(pmu.write(EvCntr(0), 0), Err(trapped(EvCntr(0), AccessKind::Write)));
+    assert_eq!(
+        pmu.write(EvCntr(0), 0),
+        Err(trapped(EvCntr(0), AccessKind::Write))
+    );
     assert!(pmu.read(Pmcr).is_err());
     set_userenr(0b0001); // EN
     assert!(pmu.read(Pmcr).is_ok());
     assert!(pmu.write(EvTyper(0), 0x08).is_ok());
-    assert_eq!(pmu.read(IntenSet), Err(AccessError::UndefinedAtEl0(IntenSet)));
-    assert_eq!(pmu.write(IntenClr, 1), Err(AccessError::UndefinedAtEl0(IntenClr)));
+    assert_eq!(
+        pmu.read(IntenSet),
+        Err(AccessError::UndefinedAtEl0(IntenSet))
+    );
+    assert_eq!(
+        pmu.write(IntenClr, 1),
+        Err(AccessError::UndefinedAtEl0(IntenClr))
+    );
 
     // Through a tock-registers view the refused access reads 0 and the error is latched.
     set_userenr(0);
@@ -357,7 +387,13 @@ fn pmuserenr_gates_el0_accesses() {
     assert!(!userenr_view.is_set(PMUSERENR_EL0::EN));
     let pmcr = pmu.pmcr();
     assert_eq!(pmcr.get(), 0);
-    assert_eq!(pmcr.fault(), Some(AccessError::TrappedAtEl0 { register: Pmcr, kind: AccessKind::Read }));
+    assert_eq!(
+        pmcr.fault(),
+        Some(AccessError::TrappedAtEl0 {
+            register: Pmcr,
+            kind: AccessKind::Read
+        })
+    );
 }
 
 #[test]
@@ -417,7 +453,10 @@ fn is_counting_reports_enabled_counters_programmed_with_the_event() {
     assert!(!pmu.is_counting(L1D_CACHE));
     assert!(!pmu.is_counting(CPU_CYCLES));
     wr(&pmu, CntenSet, CYCLE_BIT);
-    assert!(pmu.is_counting(CPU_CYCLES), "the cycle counter counts CPU_CYCLES");
+    assert!(
+        pmu.is_counting(CPU_CYCLES),
+        "the cycle counter counts CPU_CYCLES"
+    );
     wr(&pmu, CntenClr, 1 << 4);
     assert!(!pmu.is_counting(INST_RETIRED));
 }
@@ -435,7 +474,10 @@ fn evtcount_is_10_bits_on_pmuv3_and_16_bits_from_pmuv3p1() {
 
 #[test]
 fn instruction_counter_counts_inst_retired_when_implemented() {
-    let pmu = EmulatedPmu::new(EmulatedConfig { instruction_counter: true, ..EmulatedConfig::neoverse_v1_like() });
+    let pmu = EmulatedPmu::new(EmulatedConfig {
+        instruction_counter: true,
+        ..EmulatedConfig::neoverse_v1_like()
+    });
     const F0: u64 = 1 << 32;
     wr(&pmu, CntenSet, F0 | 1 << 7);
     assert_eq!(rd(&pmu, CntenSet), F0, "F0 exists, P7 does not");

@@ -480,13 +480,9 @@ impl EmulatedPmu {
         }
     }
 
+    /// One PMSWINC write increments all the selected SW_INCR counters at once.
     fn software_increment(&self, value: u64) {
-        let sw_incr = Event::SW_INCR.number();
-        for i in 0..self.config.n() {
-            if value & (1 << i) != 0 {
-                self.count_event_counters(sw_incr, 1, 1 << i);
-            }
-        }
+        self.count_event_counters(Event::SW_INCR.number(), 1, value);
     }
 
     fn selected(&self) -> Selected {

@@ -36,12 +36,14 @@ impl MetricValue {
 impl fmt::Display for MetricValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // Numbers are right-aligned in the requested width, 2 decimals unless told.
             Self::Value(v) => {
                 let precision = f.precision().unwrap_or(2);
-                write!(f, "{v:.precision$}")
+                let width = f.width().unwrap_or(0);
+                write!(f, "{v:>width$.precision$}")
             }
-            Self::NotAvailable => f.write_str("not available"),
-            Self::Undefined => f.write_str("undefined (0 denominator)"),
+            Self::NotAvailable => f.pad("not available"),
+            Self::Undefined => f.pad("undefined (0 denominator)"),
         }
     }
 }
@@ -220,9 +222,9 @@ pub fn render_perf_stat<W: fmt::Write>(w: &mut W, delta: &Snapshot) -> fmt::Resu
     w.write_str(" Performance counter stats:\n\n")?;
     for (_, event, count) in delta.iter() {
         write_grouped(w, count, 20)?;
-        write!(w, "      {event:<24}")?;
-        if let Some((value, label)) = annotation(event, &metrics) {
-            write!(w, " #  {value:>6.2}  {label}")?;
+        match annotation(event, &metrics) {
+            Some((value, label)) => write!(w, "      {event:<24} #  {value:>6.2}  {label}")?,
+            None => write!(w, "      {event}")?,
         }
         w.write_char('\n')?;
     }
@@ -232,21 +234,8 @@ pub fn render_perf_stat<W: fmt::Write>(w: &mut W, delta: &Snapshot) -> fmt::Resu
         match (value, unit) {
             (MetricValue::Value(v), Unit::Percent) => writeln!(w, "{:>10.2} %", v * 100.0)?,
             (MetricValue::Value(v), _) => writeln!(w, "{v:>10.3}")?,
-            (other, _) => writeln!(w, "{:>10}", DisplayStr(&other))?,
+            (other, _) => writeln!(w, "{other:>10}")?,
         }
     }
     Ok(())
-}
-
-/// Lets padding apply to a `MetricValue` rendered as text.
-struct DisplayStr<'a>(&'a MetricValue);
-
-impl fmt::Display for DisplayStr<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            MetricValue::NotAvailable => f.pad("not available"),
-            MetricValue::Undefined => f.pad("undefined"),
-            MetricValue::Value(v) => write!(f, "{v}"),
-        }
-    }
 }
