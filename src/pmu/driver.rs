@@ -258,6 +258,10 @@ pub struct Pmu<B: PmuBackend> {
     pmcr_base: u64,
     /// Filter bits for PMEVTYPER/PMCCFILTR: NSH when running at EL2 (as Linux does with VHE).
     filter: u64,
+    /// Programmed counters, bit = [`Counter::index`].
+    mask: u32,
+    /// Counters that are 32 bits wide and need the software extension.
+    narrow_bits: u32,
 }
 
 const PMCR_E: u64 = 1 << 0;
@@ -279,6 +283,16 @@ impl<B: PmuBackend> Pmu<B> {
         } else {
             0
         };
+        let event_bits = if info.long_event_counters {
+            0
+        } else {
+            0x7FFF_FFFF
+        };
+        let cycle_bit = if pmcr_base & PMCR_LC != 0 {
+            0
+        } else {
+            1 << CYCLE_COUNTER_BIT
+        };
         let mut pmu = Self {
             backend,
             info,
@@ -286,6 +300,8 @@ impl<B: PmuBackend> Pmu<B> {
             high: [0; SLOTS],
             pmcr_base,
             filter,
+            mask: 0,
+            narrow_bits: event_bits | cycle_bit,
         };
         pmu.reset()?;
         Ok(pmu)
@@ -319,6 +335,7 @@ impl<B: PmuBackend> Pmu<B> {
         b.isb();
         self.programmed = [None; SLOTS];
         self.high = [0; SLOTS];
+        self.mask = 0;
         Ok(())
     }
 
@@ -458,44 +475,64 @@ impl<B: PmuBackend> Pmu<B> {
     /// Reads every programmed counter.
     pub fn snapshot(&mut self) -> Result<Snapshot, Error> {
         let mut snap = Snapshot::new();
-        self.backend.isb();
-        let mut narrow_mask = 0u64;
-        for i in 0..SLOTS as u32 {
-            let counter = Counter::from_index(i);
-            if let Some(event) = self.slot(counter) {
-                let raw = self.backend.read(counter.register())?;
-                if self.is_narrow(counter) {
-                    narrow_mask |= counter.bit();
-                }
-                snap.insert(counter, event, raw);
-            }
-        }
-        if narrow_mask == 0 {
-            return Ok(snap);
-        }
-        // A counter that wrapped after it was read still has its flag set here; it is read
-        // again after the flag is taken into the software extension.
-        let flags = self.backend.read(PmuRegister::OvsSet)? & narrow_mask;
-        if flags != 0 {
-            self.take_overflows(flags)?;
-        }
-        let first_pass = snap;
-        for (counter, event, raw) in first_pass.iter() {
-            if narrow_mask & counter.bit() == 0 {
-                continue;
-            }
-            let raw = if flags & counter.bit() != 0 {
-                self.backend.read(counter.register())?
-            } else {
-                raw
-            };
-            snap.insert(
-                counter,
-                event,
-                self.high_of(counter).wrapping_add(raw & (NARROW_WRAP - 1)),
-            );
-        }
+        self.snapshot_into(&mut snap)?;
         Ok(snap)
+    }
+
+    /// Reads every programmed counter into `snap` (replacing its contents); avoids returning
+    /// the snapshot by value on the hot path.
+    pub fn snapshot_into(&mut self, snap: &mut Snapshot) -> Result<(), Error> {
+        snap.present = 0;
+        self.backend.isb();
+        let mut pending = self.mask;
+        while pending != 0 {
+            let i = pending.trailing_zeros();
+            pending &= pending - 1;
+            let counter = Counter::from_index(i);
+            let raw = self.backend.read(counter.register())?;
+            let value = self.extend(counter, raw);
+            let event = self.slot(counter).unwrap_or(Event::SW_INCR);
+            if let (Some(e), Some(c)) = (
+                snap.events.get_mut(i as usize),
+                snap.counts.get_mut(i as usize),
+            ) {
+                *e = event;
+                *c = value;
+            }
+        }
+        snap.present = self.mask;
+        let narrow = self.mask & self.narrow_bits;
+        if narrow == 0 {
+            return Ok(());
+        }
+        // A counter that wrapped before or after it was read has its flag set here: the flag
+        // goes into the software extension and the counter is read again (rare path).
+        let flags = self.backend.read(PmuRegister::OvsSet)? & u64::from(narrow);
+        if flags == 0 {
+            return Ok(());
+        }
+        self.take_overflows(flags)?;
+        let mut pending = flags;
+        while pending != 0 {
+            let counter = Counter::from_index(pending.trailing_zeros());
+            pending &= pending - 1;
+            let raw = self.backend.read(counter.register())?;
+            let value = self.extend(counter, raw);
+            if let Some(c) = snap.counts.get_mut(counter.index() as usize) {
+                *c = value;
+            }
+        }
+        Ok(())
+    }
+
+    /// A raw counter value as a 64-bit count: the software extension plus the low 32 bits for
+    /// 32-bit counters, the value itself for 64-bit ones.
+    fn extend(&self, counter: Counter, raw: u64) -> u64 {
+        if self.is_narrow(counter) {
+            self.high_of(counter).wrapping_add(raw & (NARROW_WRAP - 1))
+        } else {
+            raw
+        }
     }
 
     /// Takes pending overflow flags of programmed 32-bit counters into the software extension
@@ -512,11 +549,11 @@ impl<B: PmuBackend> Pmu<B> {
     fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
         self.backend.write(PmuRegister::OvsClr, flags)?;
         self.backend.isb();
-        for i in 0..SLOTS as u32 {
-            let counter = Counter::from_index(i);
-            if flags & counter.bit() != 0 && self.is_narrow(counter) {
-                self.set_high(counter, self.high_of(counter).wrapping_add(NARROW_WRAP));
-            }
+        let mut pending = flags & u64::from(self.narrow_bits);
+        while pending != 0 {
+            let counter = Counter::from_index(pending.trailing_zeros());
+            pending &= pending - 1;
+            self.set_high(counter, self.high_of(counter).wrapping_add(NARROW_WRAP));
         }
         Ok(())
     }
@@ -577,16 +614,11 @@ impl<B: PmuBackend> Pmu<B> {
     }
 
     fn is_narrow(&self, counter: Counter) -> bool {
-        match counter {
-            Counter::Cycle => self.pmcr_base & PMCR_LC == 0,
-            Counter::Event(_) => self.pmcr_base & PMCR_LP == 0,
-        }
+        self.narrow_bits & (1 << counter.index()) != 0
     }
 
     fn programmed_mask(&self) -> u64 {
-        (0..SLOTS as u32)
-            .filter(|&i| self.slot(Counter::from_index(i)).is_some())
-            .fold(0, |m, i| m | 1 << i)
+        u64::from(self.mask)
     }
 
     fn slot(&self, counter: Counter) -> Option<Event> {
@@ -598,6 +630,12 @@ impl<B: PmuBackend> Pmu<B> {
     fn set_slot(&mut self, counter: Counter, event: Option<Event>) {
         if let Some(s) = self.programmed.get_mut(counter.index() as usize) {
             *s = event;
+            let bit = 1u32 << counter.index();
+            self.mask = if event.is_some() {
+                self.mask | bit
+            } else {
+                self.mask & !bit
+            };
         }
     }
     fn high_of(&self, counter: Counter) -> u64 {

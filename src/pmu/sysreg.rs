@@ -75,6 +75,8 @@ impl SysRegPmu {
         }
     }
 
+    // Always inlined: with a constant register the whole match folds to one `mrs`.
+    #[inline(always)]
     fn read_checked(&self, register: PmuRegister) -> Result<u64, AccessError> {
         Ok(match register {
             PmuRegister::Pmcr => mrs!("pmcr_el0"),
@@ -107,6 +109,7 @@ impl SysRegPmu {
         })
     }
 
+    #[inline(always)]
     fn write_checked(&self, register: PmuRegister, value: u64) -> Result<(), AccessError> {
         match register {
             PmuRegister::Pmcr => msr!("pmcr_el0", value),
@@ -149,7 +152,7 @@ impl Default for SysRegPmu {
 }
 
 impl PmuBackend for SysRegPmu {
-    #[inline]
+    #[inline(always)]
     fn read(&self, register: PmuRegister) -> Result<u64, AccessError> {
         if self.el == ExceptionLevel::El0 {
             el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Read)?;
@@ -157,7 +160,7 @@ impl PmuBackend for SysRegPmu {
         self.read_checked(register)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&self, register: PmuRegister, value: u64) -> Result<(), AccessError> {
         if self.el == ExceptionLevel::El0 {
             el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Write)?;

@@ -1,0 +1,46 @@
+//! QEMU tests of the PMU driver on QEMU's real (TCG) PMUv3, `-icount shift=0`: the guest
+//! programs tests/guest/src/bin/pmu_*.rs.
+mod common;
+
+use common::qemu::{Options, run_guest};
+
+#[test]
+fn driver_on_cortex_a57_real_pmu() {
+    let run = run_guest("pmu_real", &Options::default());
+    run.assert_passed();
+    for check in [
+        "detect_version_pmuv3",
+        "detect_counters_6",
+        "detect_events_exactly_sw_incr_inst_retired_cpu_cycles",
+        "inst_retired_exact_over_asm_block",
+        "sw_incr_counts_pmswinc_writes",
+        "p_c_reset_counters_read_0",
+        "overflow_flag_set_for_pmevcntr0",
+        "driver_64_bit_count_across_wrap",
+        "l1d_cache_not_implemented",
+    ] {
+        assert_eq!(run.check(check), Some(true), "{check}");
+    }
+}
+
+#[test]
+fn driver_on_cpu_max_reports_pmuv3p5() {
+    let run = run_guest("pmu_max", &Options { cpu: "max", ..Options::default() });
+    run.assert_passed();
+    assert_eq!(run.check("detect_version_pmuv3p5"), Some(true));
+    assert!(run.stdout.contains("PMU: PMUv3p5"), "{}", run.stdout);
+}
+
+#[test]
+fn real_and_emulated_pmu_read_the_same_values() {
+    let run = run_guest("pmu_diff", &Options::default());
+    run.assert_passed();
+    assert_eq!(run.check("every_value_equal"), Some(true));
+}
+
+#[test]
+fn benchmark_program_runs() {
+    let run = run_guest("pmu_bench", &Options::default());
+    run.assert_passed();
+    println!("{}", run.stdout);
+}
