@@ -25,7 +25,13 @@ fn driver_on_cortex_a57_real_pmu() {
 
 #[test]
 fn driver_on_cpu_max_reports_pmuv3p5() {
-    let run = run_guest("pmu_max", &Options { cpu: "max", ..Options::default() });
+    let run = run_guest(
+        "pmu_max",
+        &Options {
+            cpu: "max",
+            ..Options::default()
+        },
+    );
     run.assert_passed();
     assert_eq!(run.check("detect_version_pmuv3p5"), Some(true));
     assert!(run.stdout.contains("PMU: PMUv3p5"), "{}", run.stdout);

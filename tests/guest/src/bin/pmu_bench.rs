@@ -38,21 +38,27 @@ fn pmccntr() -> u64 {
 fn cntvct() -> u64 {
     let v: u64;
     // SAFETY: reading the virtual counter has no side effect.
-    unsafe { asm!("isb", "mrs {v}, cntvct_el0", v = out(reg) v, options(nostack, preserves_flags)) };
+    unsafe {
+        asm!("isb", "mrs {v}, cntvct_el0", v = out(reg) v, options(nostack, preserves_flags))
+    };
     v
 }
 
 fn cntfrq() -> u64 {
     let v: u64;
     // SAFETY: reading the counter frequency has no side effect.
-    unsafe { asm!("mrs {v}, cntfrq_el0", v = out(reg) v, options(nostack, nomem, preserves_flags)) };
+    unsafe {
+        asm!("mrs {v}, cntfrq_el0", v = out(reg) v, options(nostack, nomem, preserves_flags))
+    };
     v
 }
 
 #[inline(never)]
 fn hand_pmcr(value: u64) {
     // SAFETY: writes PMCR_EL0 only.
-    unsafe { asm!("msr pmcr_el0, {v}", "isb", v = in(reg) value, options(nostack, preserves_flags)) };
+    unsafe {
+        asm!("msr pmcr_el0, {v}", "isb", v = in(reg) value, options(nostack, preserves_flags))
+    };
 }
 
 #[inline(never)]
@@ -132,7 +138,11 @@ fn main() -> i32 {
     ];
     let programmed = events.iter().all(|e| pmu.program(*e).is_ok());
     t.check("programmed_cycle_counter_and_6_event_counters", programmed);
-    t.check_eq("cycle_counter_programmed", pmu.event_of(Counter::Cycle), Some(Event::CPU_CYCLES));
+    t.check_eq(
+        "cycle_counter_programmed",
+        pmu.event_of(Counter::Cycle),
+        Some(Event::CPU_CYCLES),
+    );
     let freq = cntfrq();
     let per_tick = 1_000_000_000 / freq;
     t.check_eq("virtual_clock_16_ns_per_tick", per_tick, 16);
@@ -180,7 +190,9 @@ fn main() -> i32 {
     let _ = pmu.stop();
 
     pmprobe::println!("PMU driver cost, instructions (QEMU cortex-a57, -icount shift=0)");
-    pmprobe::println!("operation                      | driver exact | driver clock | hand exact | hand clock");
+    pmprobe::println!(
+        "operation                      | driver exact | driver clock | hand exact | hand clock"
+    );
     let row = |name: &str, de: Option<u64>, dc: u64, he: Option<u64>, hc: u64| {
         let (dci, dcf) = hundredths(dc);
         let (hci, hcf) = hundredths(hc);
@@ -191,20 +203,51 @@ fn main() -> i32 {
             show(he)
         );
     };
-    row("start", Some(start_exact), start_clock, Some(hand_start_exact), hand_start_clock);
+    row(
+        "start",
+        Some(start_exact),
+        start_clock,
+        Some(hand_start_exact),
+        hand_start_clock,
+    );
     row("stop", None, stop_clock, None, hand_stop_clock);
-    row("snapshot_into (PMCCNTR + 6)", Some(snapshot_into_exact), snapshot_into_clock, Some(hand_snapshot_exact), hand_snapshot_clock);
-    row("snapshot() by value (+ 6)", Some(snapshot_exact), snapshot_clock, Some(hand_snapshot_exact), hand_snapshot_clock);
-    pmprobe::println!("(-1: not measurable with that instrument; clock figures include the call/return of a non-inlined closure;");
-    pmprobe::println!(" snapshot() returns a 328-byte Snapshot by value: memset + memcpy, and the two call sites inline differently)");
+    row(
+        "snapshot_into (PMCCNTR + 6)",
+        Some(snapshot_into_exact),
+        snapshot_into_clock,
+        Some(hand_snapshot_exact),
+        hand_snapshot_clock,
+    );
+    row(
+        "snapshot() by value (+ 6)",
+        Some(snapshot_exact),
+        snapshot_clock,
+        Some(hand_snapshot_exact),
+        hand_snapshot_clock,
+    );
+    pmprobe::println!(
+        "(-1: not measurable with that instrument; clock figures include the call/return of a non-inlined closure;"
+    );
+    pmprobe::println!(
+        " snapshot() returns a 328-byte Snapshot by value: memset + memcpy, and the two call sites inline differently)"
+    );
     // The two instruments must agree within the clock's resolution and the loop's call overhead.
     // Tolerance: the clock loop adds a closure call/return and loop overhead per call.
     let close = |exact: u64, clock: u64| {
         let slack = 8 + exact / 4;
         clock / 100 + slack >= exact && exact + slack >= clock / 100
     };
-    t.check("instruments_agree_on_start", close(start_exact, start_clock));
-    t.check("instruments_agree_on_snapshot_into", close(snapshot_into_exact, snapshot_into_clock));
-    t.check("hand_snapshot_is_the_limit", hand_snapshot_exact <= snapshot_exact);
+    t.check(
+        "instruments_agree_on_start",
+        close(start_exact, start_clock),
+    );
+    t.check(
+        "instruments_agree_on_snapshot_into",
+        close(snapshot_into_exact, snapshot_into_clock),
+    );
+    t.check(
+        "hand_snapshot_is_the_limit",
+        hand_snapshot_exact <= snapshot_exact,
+    );
     t.finish()
 }

@@ -33,7 +33,11 @@ struct Record {
 
 impl Record {
     fn new() -> Self {
-        Self { labels: [""; MAX_VALUES], values: [0; MAX_VALUES], len: 0 }
+        Self {
+            labels: [""; MAX_VALUES],
+            values: [0; MAX_VALUES],
+            len: 0,
+        }
     }
     fn put(&mut self, label: &'static str, value: u64) {
         if let (Some(l), Some(v)) = (self.labels.get_mut(self.len), self.values.get_mut(self.len)) {
@@ -91,36 +95,94 @@ fn scenario<B: PmuBackend>(backend: B, run_block: impl Fn(&B), rec: &mut Record)
         pmu.program(Event::SW_INCR),
     ];
     for (i, p) in programmed.iter().enumerate() {
-        const LABELS: [&str; 5] = ["prog_cycles", "prog_inst0", "prog_sw1", "prog_inst2", "prog_sw3"];
-        rec.put(LABELS[i], p.map(|c| u64::from(c.index())).unwrap_or(u64::MAX));
+        const LABELS: [&str; 5] = [
+            "prog_cycles",
+            "prog_inst0",
+            "prog_sw1",
+            "prog_inst2",
+            "prog_sw3",
+        ];
+        rec.put(
+            LABELS[i],
+            p.map(|c| u64::from(c.index())).unwrap_or(u64::MAX),
+        );
     }
-    rec.put_result("prog_l1d_cache", pmu.program(Event::L1D_CACHE).map(|c| u64::from(c.index())));
+    rec.put_result(
+        "prog_l1d_cache",
+        pmu.program(Event::L1D_CACHE).map(|c| u64::from(c.index())),
+    );
     rec.put_result(
         "prog_counter6",
-        pmu.program_on(Counter::Event(6), Event::INST_RETIRED, false).map(|_| 0),
+        pmu.program_on(Counter::Event(6), Event::INST_RETIRED, false)
+            .map(|_| 0),
     );
-    rec.put_result("preload_inst2", pmu.preload(Counter::Event(2), 0xFFFF_FFF8).map(|_| 0));
-    rec.put_result("preload_sw3", pmu.preload(Counter::Event(3), 0xFFFF_FFFF).map(|_| 0));
-    rec.put_result("pmcntenset", pmu.backend().read(PmuRegister::CntenSet).map_err(Into::into));
-    rec.put_result("pmcr_before", pmu.backend().read(PmuRegister::Pmcr).map_err(Into::into));
+    rec.put_result(
+        "preload_inst2",
+        pmu.preload(Counter::Event(2), 0xFFFF_FFF8).map(|_| 0),
+    );
+    rec.put_result(
+        "preload_sw3",
+        pmu.preload(Counter::Event(3), 0xFFFF_FFFF).map(|_| 0),
+    );
+    rec.put_result(
+        "pmcntenset",
+        pmu.backend()
+            .read(PmuRegister::CntenSet)
+            .map_err(Into::into),
+    );
+    rec.put_result(
+        "pmcr_before",
+        pmu.backend().read(PmuRegister::Pmcr).map_err(Into::into),
+    );
 
     // Block 1: counts, SW increments, two overflows (INST on counter 2, SW_INCR on counter 3).
     run_block(pmu.backend());
     rec.put_result("ovs_after_block1", pmu.overflow_flags());
-    rec.put_result("raw_cnt2", pmu.backend().read(PmuRegister::EvCntr(2)).map_err(Into::into));
-    rec.put_result("raw_cnt3", pmu.backend().read(PmuRegister::EvCntr(3)).map_err(Into::into));
-    rec.put_result("raw_ccntr", pmu.backend().read(PmuRegister::Ccntr).map_err(Into::into));
+    rec.put_result(
+        "raw_cnt2",
+        pmu.backend()
+            .read(PmuRegister::EvCntr(2))
+            .map_err(Into::into),
+    );
+    rec.put_result(
+        "raw_cnt3",
+        pmu.backend()
+            .read(PmuRegister::EvCntr(3))
+            .map_err(Into::into),
+    );
+    rec.put_result(
+        "raw_ccntr",
+        pmu.backend().read(PmuRegister::Ccntr).map_err(Into::into),
+    );
     let snap1 = pmu.snapshot();
-    rec.put("snap1_len", snap1.map(|s| u64::from(s.len())).unwrap_or(u64::MAX));
-    for c in [Counter::Cycle, Counter::Event(0), Counter::Event(1), Counter::Event(2), Counter::Event(3)] {
-        rec.put("snap1", snap1.ok().and_then(|s| s.get(c)).unwrap_or(u64::MAX));
+    rec.put(
+        "snap1_len",
+        snap1.map(|s| u64::from(s.len())).unwrap_or(u64::MAX),
+    );
+    for c in [
+        Counter::Cycle,
+        Counter::Event(0),
+        Counter::Event(1),
+        Counter::Event(2),
+        Counter::Event(3),
+    ] {
+        rec.put(
+            "snap1",
+            snap1.ok().and_then(|s| s.get(c)).unwrap_or(u64::MAX),
+        );
     }
     rec.put_result("ovs_after_snapshot", pmu.overflow_flags());
 
     // Block 2 and the delta between snapshots.
     run_block(pmu.backend());
     let snap2 = pmu.snapshot();
-    for c in [Counter::Cycle, Counter::Event(0), Counter::Event(1), Counter::Event(2), Counter::Event(3)] {
+    for c in [
+        Counter::Cycle,
+        Counter::Event(0),
+        Counter::Event(1),
+        Counter::Event(2),
+        Counter::Event(3),
+    ] {
         rec.put_result("read2", pmu.read(c));
     }
     if let (Ok(a), Ok(b)) = (snap1, snap2) {
@@ -133,28 +195,57 @@ fn scenario<B: PmuBackend>(backend: B, run_block: impl Fn(&B), rec: &mut Record)
 
     // Reset: everything reads 0, PMCR P/C read as 0.
     rec.put_result("reset_counts", pmu.reset_counts().map(|_| 0));
-    rec.put_result("pmcr_after_reset", pmu.backend().read(PmuRegister::Pmcr).map_err(Into::into));
+    rec.put_result(
+        "pmcr_after_reset",
+        pmu.backend().read(PmuRegister::Pmcr).map_err(Into::into),
+    );
     rec.put_result("ovs_after_reset", pmu.overflow_flags());
-    for c in [Counter::Cycle, Counter::Event(0), Counter::Event(1), Counter::Event(2), Counter::Event(3)] {
+    for c in [
+        Counter::Cycle,
+        Counter::Event(0),
+        Counter::Event(1),
+        Counter::Event(2),
+        Counter::Event(3),
+    ] {
         rec.put_result("read_after_reset", pmu.read(c));
     }
     // Block 3 after reset, then release one counter and run again.
     run_block(pmu.backend());
-    for c in [Counter::Cycle, Counter::Event(0), Counter::Event(1), Counter::Event(2), Counter::Event(3)] {
+    for c in [
+        Counter::Cycle,
+        Counter::Event(0),
+        Counter::Event(1),
+        Counter::Event(2),
+        Counter::Event(3),
+    ] {
         rec.put_result("read3", pmu.read(c));
     }
     rec.put_result("release_inst0", pmu.release(Counter::Event(0)).map(|_| 0));
     run_block(pmu.backend());
     rec.put_result("read4_inst0_released", pmu.read(Counter::Event(0)));
     rec.put_result("read4_inst2", pmu.read(Counter::Event(2)));
-    rec.put_result("raw4_cnt0", pmu.backend().read(PmuRegister::EvCntr(0)).map_err(Into::into));
-    rec.put_result("pmcntenset_end", pmu.backend().read(PmuRegister::CntenSet).map_err(Into::into));
+    rec.put_result(
+        "raw4_cnt0",
+        pmu.backend()
+            .read(PmuRegister::EvCntr(0))
+            .map_err(Into::into),
+    );
+    rec.put_result(
+        "pmcntenset_end",
+        pmu.backend()
+            .read(PmuRegister::CntenSet)
+            .map_err(Into::into),
+    );
 }
 
 fn main() -> i32 {
     let mut t = pmprobe_guest::Checks::new("pmu_diff");
     let mut real = Record::new();
-    scenario(SysRegPmu::new(), |_| gated_block(PMCR_LC, SW_MASK), &mut real);
+    scenario(
+        SysRegPmu::new(),
+        |_| gated_block(PMCR_LC, SW_MASK),
+        &mut real,
+    );
 
     let model = EmulatedPmu::qemu_cortex_a57();
     let mut emulated = Record::new();
@@ -187,9 +278,26 @@ fn main() -> i32 {
     pmprobe::println!("compared {} values", real.len);
     t.check_eq("every_value_equal", mismatches, 0);
     // Spot checks that the scenario exercised what it claims (against the block's counts).
-    let find = |label: &str| real.labels.iter().position(|l| *l == label).map(|i| real.values[i]);
-    t.check_eq("real_overflowed_counters_2_and_3", find("ovs_after_block1"), Some(0b1100));
-    t.check_eq("real_inst2_wrapped", find("raw_cnt2"), Some((0xFFFF_FFF8 + GATED_BLOCK_INSTRUCTIONS) & 0xFFFF_FFFF));
-    t.check_eq("real_pmcr_after_reset", find("pmcr_after_reset"), Some(0x4101_3000 | PMCR_LC));
+    let find = |label: &str| {
+        real.labels
+            .iter()
+            .position(|l| *l == label)
+            .map(|i| real.values[i])
+    };
+    t.check_eq(
+        "real_overflowed_counters_2_and_3",
+        find("ovs_after_block1"),
+        Some(0b1100),
+    );
+    t.check_eq(
+        "real_inst2_wrapped",
+        find("raw_cnt2"),
+        Some((0xFFFF_FFF8 + GATED_BLOCK_INSTRUCTIONS) & 0xFFFF_FFFF),
+    );
+    t.check_eq(
+        "real_pmcr_after_reset",
+        find("pmcr_after_reset"),
+        Some(0x4101_3000 | PMCR_LC),
+    );
     t.finish()
 }

@@ -26,7 +26,13 @@ fn main() -> i32 {
         }
     };
     let info = *pmu.info();
-    pmprobe::println!("PMU: {} on {}, N = {}, events {}", info.version, info.cpu, info.counters, info.events);
+    pmprobe::println!(
+        "PMU: {} on {}, N = {}, events {}",
+        info.version,
+        info.cpu,
+        info.counters,
+        info.events
+    );
     t.check_eq("detect_version_pmuv3p5", info.version, PmuVersion::V3p5);
     t.check_eq("detect_counters_6", info.counters, 6);
     t.check("detect_long_event_counters", info.long_event_counters);
@@ -41,28 +47,54 @@ fn main() -> i32 {
     ] {
         t.check(name, info.events.contains(e));
     }
-    t.check("l1d_cache_not_implemented", !info.events.contains(Event::L1D_CACHE));
+    t.check(
+        "l1d_cache_not_implemented",
+        !info.events.contains(Event::L1D_CACHE),
+    );
     t.check_eq("midr_implementer_0", info.cpu.implementer, 0);
 
     // The driver sets LP on PMUv3p5: event counters are 64-bit, no overflow at bit 31.
     let pmcr = pmu.backend().read(PmuRegister::Pmcr).unwrap_or(0);
-    t.check_eq("pmcr_lc_lp_set", pmcr & (PMCR_LC | PMCR_LP), PMCR_LC | PMCR_LP);
+    t.check_eq(
+        "pmcr_lc_lp_set",
+        pmcr & (PMCR_LC | PMCR_LP),
+        PMCR_LC | PMCR_LP,
+    );
     let ins = pmu.program(Event::INST_RETIRED);
     t.check_eq("program_inst_retired", ins, Ok(Counter::Event(0)));
     let preload = 0xFFFF_FFF8u64;
     t.check("preload", pmu.preload(Counter::Event(0), preload).is_ok());
     gated_block(PMCR_LC | PMCR_LP, 0);
-    t.check_eq("no_overflow_at_bit_31_with_lp", pmu.overflow_flags().map(|f| f & 1), Ok(0));
+    t.check_eq(
+        "no_overflow_at_bit_31_with_lp",
+        pmu.overflow_flags().map(|f| f & 1),
+        Ok(0),
+    );
     t.check_eq(
         "hardware_counter_is_64_bit",
         pmu.backend().read(PmuRegister::EvCntr(0)),
         Ok(preload + GATED_BLOCK_INSTRUCTIONS),
     );
-    t.check_eq("driver_count", pmu.read(Counter::Event(0)), Ok(preload + GATED_BLOCK_INSTRUCTIONS));
+    t.check_eq(
+        "driver_count",
+        pmu.read(Counter::Event(0)),
+        Ok(preload + GATED_BLOCK_INSTRUCTIONS),
+    );
     // Overflow at bit 63.
-    t.check("preload_near_2_64", pmu.preload(Counter::Event(0), u64::MAX - 3).is_ok());
+    t.check(
+        "preload_near_2_64",
+        pmu.preload(Counter::Event(0), u64::MAX - 3).is_ok(),
+    );
     gated_block(PMCR_LC | PMCR_LP, 0);
-    t.check_eq("overflow_at_bit_63", pmu.overflow_flags().map(|f| f & 1), Ok(1));
-    t.check_eq("wrapped_value", pmu.read(Counter::Event(0)), Ok(GATED_BLOCK_INSTRUCTIONS - 4));
+    t.check_eq(
+        "overflow_at_bit_63",
+        pmu.overflow_flags().map(|f| f & 1),
+        Ok(1),
+    );
+    t.check_eq(
+        "wrapped_value",
+        pmu.read(Counter::Event(0)),
+        Ok(GATED_BLOCK_INSTRUCTIONS - 4),
+    );
     t.finish()
 }
