@@ -382,3 +382,25 @@ fn at_el2_the_driver_sets_nsh_so_counting_happens() {
     assert_eq!(pmu.read(insts), Ok(3));
     assert_eq!(pmu.read(cycles), Ok(4));
 }
+
+#[test]
+fn counter_indices_no_register_has_are_errors_not_panics() {
+    let cpu = EmulatedPmu::qemu_cortex_a57();
+    let mut pmu = Pmu::new(&cpu).unwrap();
+    assert_eq!(
+        pmu.read(Counter::Event(200)),
+        Err(Error::CounterOutOfRange(200))
+    );
+    assert_eq!(
+        pmu.program_on(Counter::Event(40), Event::INST_RETIRED, false),
+        Err(Error::CounterOutOfRange(40))
+    );
+    assert_eq!(
+        pmu.release(Counter::Event(255)),
+        Err(Error::CounterOutOfRange(255))
+    );
+    let mut s = Snapshot::new();
+    s.insert(Counter::Event(200), Event::INST_RETIRED, 1);
+    assert!(s.is_empty());
+    assert_eq!(s.get(Counter::Event(200)), None);
+}

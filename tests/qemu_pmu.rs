@@ -50,3 +50,8 @@ fn benchmark_program_runs() {
     run.assert_passed();
     println!("{}", run.stdout);
 }
+
+#[test]
+fn overflow_interrupt_follows_pminten() {
+    run_guest("pmu_irq", &Options::default()).assert_passed();
+}

@@ -107,8 +107,13 @@ impl Counter {
             Self::Event(n) => PmuRegister::EvCntr(n),
         }
     }
+    /// The counter's bit in PMCNTEN/PMOVS/PMINTEN; 0 for an index no register has.
     const fn bit(self) -> u64 {
-        1u64 << self.index()
+        if self.index() < 32 {
+            1u64 << self.index()
+        } else {
+            0
+        }
     }
 }
 
@@ -185,11 +190,10 @@ impl Snapshot {
     }
     /// The count of `counter`, if present.
     pub fn get(&self, counter: Counter) -> Option<u64> {
-        let i = counter.index();
-        if self.present & (1 << i) == 0 {
+        if u64::from(self.present) & counter.bit() == 0 {
             return None;
         }
-        self.counts.get(i as usize).copied()
+        self.counts.get(counter.index() as usize).copied()
     }
     /// The count of the first counter (cycle counter first, then event counters) that counted
     /// `event`, if any.
@@ -221,9 +225,8 @@ impl Snapshot {
     pub fn delta(&self, earlier: &Snapshot) -> Snapshot {
         let mut out = Snapshot::new();
         for (counter, event, later) in self.iter() {
-            let i = counter.index();
-            let same_event = earlier.events.get(i as usize) == Some(&event);
-            if earlier.present & (1 << i) != 0
+            let same_event = earlier.events.get(counter.index() as usize) == Some(&event);
+            if u64::from(earlier.present) & counter.bit() != 0
                 && same_event
                 && let Some(before) = earlier.get(counter)
             {
@@ -614,7 +617,7 @@ impl<B: PmuBackend> Pmu<B> {
     }
 
     fn is_narrow(&self, counter: Counter) -> bool {
-        self.narrow_bits & (1 << counter.index()) != 0
+        u64::from(self.narrow_bits) & counter.bit() != 0
     }
 
     fn programmed_mask(&self) -> u64 {
@@ -630,7 +633,8 @@ impl<B: PmuBackend> Pmu<B> {
     fn set_slot(&mut self, counter: Counter, event: Option<Event>) {
         if let Some(s) = self.programmed.get_mut(counter.index() as usize) {
             *s = event;
-            let bit = 1u32 << counter.index();
+            // The slot exists, so the index is < 32 and the bit fits.
+            let bit = counter.bit() as u32;
             self.mask = if event.is_some() {
                 self.mask | bit
             } else {
