@@ -493,3 +493,19 @@ fn instruction_counter_counts_inst_retired_when_implemented() {
     wr(&none, CntenSet, F0);
     assert_eq!(rd(&none, CntenSet), 0);
 }
+
+#[test]
+fn common_events_the_pmu_does_not_implement_never_count() {
+    // PMCEID0 of the QEMU preset lacks L1D_CACHE (0x04): a counter programmed with it stays 0.
+    let pmu = EmulatedPmu::qemu_cortex_a57();
+    program(&pmu, 0, L1D_CACHE, 0);
+    program(&pmu, 1, 0xC0, 0); // IMPLEMENTATION DEFINED: PMCEID says nothing, it counts
+    pmu.count(L1D_CACHE, 5);
+    pmu.count(0xC0, 3);
+    assert_eq!(rd(&pmu, EvCntr(0)), 0);
+    assert_eq!(rd(&pmu, EvCntr(1)), 3);
+    let v1 = EmulatedPmu::neoverse_v1_like();
+    program(&v1, 0, L1D_CACHE, 0);
+    v1.count(L1D_CACHE, 5);
+    assert_eq!(rd(&v1, EvCntr(0)), 5);
+}

@@ -31,6 +31,8 @@ struct Reference {
     long: bool,
     fzo: bool,
     evt_bits: u64,
+    ceid0: u64,
+    ceid1: u64,
     el: ExceptionLevel,
     pmcr: u64,
     cnten: u64,
@@ -52,6 +54,8 @@ impl Reference {
             long: c.long_event_counters,
             fzo: c.freeze_on_overflow,
             evt_bits: if c.pmu_version == 1 { 0x3FF } else { 0xFFFF },
+            ceid0: c.ceid0,
+            ceid1: c.ceid1,
             el: ExceptionLevel::El1,
             pmcr: 0,
             cnten: 0,
@@ -176,7 +180,13 @@ impl Reference {
         self.pmcr & 512 != 0 && self.ovs & ((1u64 << self.n) - 1) != 0
     }
     fn counts(&self, i: u8, event: u16) -> bool {
-        self.e()
+        let implemented = if event < 0x20 {
+            self.ceid0 >> event & 1 != 0
+        } else {
+            self.ceid1 >> (event - 0x20) & 1 != 0
+        };
+        implemented
+            && self.e()
             && self.cnten & (1 << i) != 0
             && self.evtyper[i as usize] & 0xFFFF == u64::from(event)
             && self.filter_ok(self.evtyper[i as usize])

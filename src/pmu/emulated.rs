@@ -17,7 +17,7 @@ use core::cell::Cell;
 
 use super::backend::el0_access_check;
 use super::backend::{AccessError, AccessKind, ExceptionLevel, PmuBackend, PmuRegister};
-use super::event::Event;
+use super::event::{Event, EventSet};
 use super::regs::{CYCLE_COUNTER_BIT, FILTER_MASK, INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS};
 
 /// PMCR_EL0 bits used by the model.
@@ -232,7 +232,8 @@ impl EmulatedPmu {
     }
 
     /// `event` happened `n` times at the current EL: every enabled event counter programmed
-    /// with it (and not filtered out or frozen) advances by `n`. CPU_CYCLES is the clock, see
+    /// with it (and not filtered out or frozen) advances by `n`. A common event the
+    /// configuration does not implement (PMCEID) never counts. CPU_CYCLES is the clock, see
     /// [`tick_cycles`](Self::tick_cycles); SW_INCR only counts PMSWINC writes, so feeding it
     /// here has no effect, as on hardware. INST_RETIRED also advances PMICNTR when implemented.
     pub fn count(&self, event: u16, n: u64) {
@@ -286,9 +287,17 @@ impl EmulatedPmu {
         }
     }
 
+    /// Whether the configuration implements `event`: common events per PMCEID0/1 (a common
+    /// event the PMU does not implement never counts), IMPLEMENTATION DEFINED ones always.
+    fn implements(&self, event: u16) -> bool {
+        let set = EventSet::from_pmceid(self.config.ceid0, self.config.ceid1);
+        let e = Event::raw(event);
+        !e.is_common() || set.contains(e)
+    }
+
     /// Advances the event counters selected by `which` (bit mask) that count `event`.
     fn count_event_counters(&self, event: u16, n: u64, which: u64) {
-        if n == 0 || self.frozen() {
+        if n == 0 || self.frozen() || !self.implements(event) {
             return;
         }
         let long = self.long_event_counters_on();
