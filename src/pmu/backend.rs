@@ -4,7 +4,7 @@
 //! including the indexed event counters, reports the Exception level the accesses are made from,
 //! and reports an access the real CPU would trap as a typed [`AccessError`]. On top of that,
 //! [`RegisterView`] implements tock-registers' `Readable`/`Writeable` for one register so the
-//! layouts of [`regs`](super::regs) can be used with `read`, `write`, `modify` and `is_set`.
+//! layouts of [`super::regs`] can be used with `read`, `write`, `modify` and `is_set`.
 
 use core::cell::Cell;
 use core::fmt;
@@ -41,9 +41,9 @@ pub enum PmuRegister {
     XevTyper,
     /// PMXEVCNTR_EL0.
     XevCntr,
-    /// PMEVTYPER<n>_EL0, n = 0..=30.
+    /// PMEVTYPER&lt;n&gt;_EL0, n = 0..=30.
     EvTyper(u8),
-    /// PMEVCNTR<n>_EL0, n = 0..=30.
+    /// PMEVCNTR&lt;n&gt;_EL0, n = 0..=30.
     EvCntr(u8),
     /// PMCCNTR_EL0.
     Ccntr,
@@ -229,9 +229,9 @@ pub trait PmuBackend {
     fn write(&self, register: PmuRegister, value: u64) -> Result<(), AccessError>;
     /// The Exception level the accesses are made from.
     fn current_el(&self) -> ExceptionLevel;
-    /// ID_AA64DFR0_EL1 (PMUVer in bits [11:8]).
+    /// ID_AA64DFR0_EL1 (PMUVer in bits \[11:8\]).
     fn id_aa64dfr0(&self) -> u64;
-    /// ID_AA64DFR1_EL1 (PMICNTR in bits [39:36] for FEAT_PMUv3_ICNTR).
+    /// ID_AA64DFR1_EL1 (PMICNTR in bits \[39:36\] for FEAT_PMUv3_ICNTR).
     fn id_aa64dfr1(&self) -> u64;
     /// MIDR_EL1.
     fn midr(&self) -> u64;

@@ -82,7 +82,7 @@ impl fmt::Display for Error {
 pub enum Counter {
     /// PMCCNTR_EL0 (counts CPU_CYCLES).
     Cycle,
-    /// PMEVCNTR<n>_EL0.
+    /// PMEVCNTR&lt;n&gt;_EL0.
     Event(u8),
 }
 
@@ -343,7 +343,7 @@ impl<B: PmuBackend> Pmu<B> {
     }
 
     /// Programs `event` on a free counter: CPU_CYCLES on PMCCNTR (or an event counter when
-    /// PMCCNTR is taken), any other event on the lowest free PMEVCNTR<n>. The counter starts at
+    /// PMCCNTR is taken), any other event on the lowest free PMEVCNTR&lt;n&gt;. The counter starts at
     /// 0 and counts while the PMU is [started](Self::start).
     pub fn program(&mut self, event: Event) -> Result<Counter, Error> {
         self.check_implemented(event)?;

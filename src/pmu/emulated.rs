@@ -512,7 +512,7 @@ enum Selected {
     Nothing,
 }
 
-/// Adds `n` to a counter; overflow is an unsigned wrap of bits [31:0] (or [63:0] when `long`).
+/// Adds `n` to a counter; overflow is an unsigned wrap of bits \[31:0\] (or \[63:0\] when `long`).
 /// The stored value is 64 bits either way (bits above 31 of a 32-bit counter are cut by the
 /// caller), as the Arm ARM describes for PMCCNTR with LC = 0 and PMEVCNTR with LP = 0.
 fn advance(value: u64, n: u64, long: bool) -> (u64, bool) {

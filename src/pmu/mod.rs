@@ -2,11 +2,11 @@
 //! and an emulated implementation, and one driver over both.
 //!
 //! - [`regs`]: every PMUv3 register declared with tock-registers `register_bitfields!`;
-//! - [`backend`]: the [`PmuBackend`](backend::PmuBackend) trait and tock-registers views;
-//! - [`sysreg`]: the real registers through `mrs`/`msr` (aarch64 only);
+//! - [`backend`]: the [`backend::PmuBackend`] trait and tock-registers views;
+//! - `sysreg`: the real registers through `mrs`/`msr` (aarch64 only);
 //! - [`emulated`]: a software model of the architecture, fed events from outside;
 //! - [`driver`]: detection, counter programming, 64-bit counts, snapshots;
-//! - [`event`]: the common events by name, [`EventSet`](event::EventSet);
+//! - [`event`]: the common events by name, [`event::EventSet`];
 //! - [`metrics`]: IPC/CPI, miss rates, perf-stat-like output;
 //! - [`info`]: MIDR_EL1 and PMUVer decoding.
 

@@ -98,7 +98,7 @@ register_bitfields! {u64,
         NSH OFFSET(27) NUMBITS(1) [],
         /// EL3 filter.
         M OFFSET(26) NUMBITS(1) [],
-        /// Event number ([9:0] in PMUv3, [15:0] from PMUv3p1).
+        /// Event number (\[9:0\] in PMUv3, \[15:0\] from PMUv3p1).
         evtCount OFFSET(0) NUMBITS(16) []
     ],
     /// Selected Event Type register (through PMSELR).

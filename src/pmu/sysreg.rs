@@ -1,6 +1,6 @@
 //! The real PMUv3 system registers through `mrs`/`msr` (aarch64 only).
 //!
-//! The indexed registers PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 are reached through a match with one
+//! The indexed registers PMEVCNTR&lt;n&gt;_EL0 / PMEVTYPER&lt;n&gt;_EL0 are reached through a match with one
 //! `mrs`/`msr` per n (the register number is part of the instruction encoding), never through
 //! PMSELR_EL0, so an access does not disturb the selection an interrupted context may rely on.
 //!
@@ -8,7 +8,7 @@
 //! context synchronization event, so the driver calls [`PmuBackend::isb`] where order matters
 //! (Linux's sequences); reads of counters are preceded by an `isb` in the driver so they do not
 //! drift. At EL0 the back end checks PMUSERENR_EL0 first and returns
-//! [`AccessError`](super::backend::AccessError) instead of executing an access that would trap.
+//! [`super::backend::AccessError`] instead of executing an access that would trap.
 
 use core::arch::asm;
 
