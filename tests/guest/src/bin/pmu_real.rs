@@ -7,10 +7,12 @@
 #[path = "../pmu_blocks.rs"]
 mod pmu_blocks;
 
+use aarch64_cpu::registers::Readable;
 use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
 use pmprobe::pmu::driver::{Counter, Error, Pmu};
 use pmprobe::pmu::event::{Event, EventSet};
 use pmprobe::pmu::info::PmuVersion;
+use pmprobe::pmu::regs::PMCR_EL0;
 use pmprobe::pmu::sysreg::SysRegPmu;
 use pmu_blocks::*;
 
@@ -43,6 +45,15 @@ fn main() -> i32 {
     );
     t.check_eq("detect_no_long_counters", info.long_event_counters, false);
     let pmcr_base = PMCR_LC;
+    // tock-registers field operations on the system-register back end.
+    let pmcr_view = pmu.backend().pmcr();
+    t.check_eq("tock_view_pmcr_n", pmcr_view.read(PMCR_EL0::N), 6);
+    t.check_eq("tock_view_pmcr_imp", pmcr_view.read(PMCR_EL0::IMP), 0x41);
+    t.check(
+        "tock_view_pmcr_lc_set_by_reset",
+        pmcr_view.is_set(PMCR_EL0::LC),
+    );
+    t.check("tock_view_no_fault", pmcr_view.fault().is_none());
 
     // INST_RETIRED (and, 1 instruction = 1 cycle, CPU_CYCLES) over a fixed block.
     let ins = pmu.program(Event::INST_RETIRED);
