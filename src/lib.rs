@@ -16,3 +16,4 @@
 
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
+pub mod spu;
