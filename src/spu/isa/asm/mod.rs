@@ -43,13 +43,15 @@
 mod encode;
 mod error;
 mod expr;
+mod symbols;
 
 pub use error::{AsmError, AsmErrorKind, Name};
+pub use symbols::{Symbol, SymbolTable};
 
 use encode::operand;
 use expr::{Located, PResult, Resolver, Span, err, expression, ident_len, name};
+use symbols::Section;
 
-use super::disasm::SymbolLookup;
 use super::opcodes::{FEATURE_SHIFT, Mnemonic, OPCODES, OperandKind, VARIANTS};
 
 /// Largest `.align` exponent: 2^17 = half of the 256 KiB local store.
@@ -58,78 +60,6 @@ const MAX_ALIGN_EXPONENT: i64 = 17;
 /// `lnop` and `nop`, the code padding of GNU `as` for SPU (`spu_handle_align`).
 const LNOP: u32 = 0x0020_0000;
 const NOP: u32 = 0x4020_0000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    Text,
-    Data,
-}
-
-/// One label and its final address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Symbol<'src> {
-    /// Label name as written.
-    pub name: &'src str,
-    /// Address in the image (local store address when the image is loaded at 0).
-    pub address: u32,
-    section: Section,
-    offset: usize,
-}
-
-/// Fixed-capacity symbol table (`N` labels at most).
-#[derive(Clone, Debug)]
-pub struct SymbolTable<'src, const N: usize> {
-    entries: heapless::Vec<Symbol<'src>, N>,
-}
-
-impl<'src, const N: usize> SymbolTable<'src, N> {
-    /// An empty table.
-    pub const fn new() -> Self {
-        SymbolTable {
-            entries: heapless::Vec::new(),
-        }
-    }
-
-    /// Address of the label `name`.
-    pub fn get(&self, name: &str) -> Option<u32> {
-        self.find(name).map(|s| s.address)
-    }
-
-    fn find(&self, name: &str) -> Option<&Symbol<'src>> {
-        self.entries.iter().find(|s| s.name == name)
-    }
-
-    /// All labels in definition order.
-    pub fn iter(&self) -> impl Iterator<Item = &Symbol<'src>> {
-        self.entries.iter()
-    }
-
-    /// Number of labels.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// `true` when no label is defined.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-}
-
-impl<const N: usize> Default for SymbolTable<'_, N> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<const N: usize> SymbolLookup for SymbolTable<'_, N> {
-    /// The first label defined at `address`.
-    fn symbol_at(&self, address: u32) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|s| s.address == address)
-            .map(|s| s.name)
-    }
-}
 
 /// The result of [`assemble`].
 #[derive(Clone, Debug)]
