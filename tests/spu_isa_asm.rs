@@ -506,3 +506,19 @@ fn garbage_input_gives_errors_not_panics() {
         }
     }
 }
+
+#[test]
+fn data_alignment_beyond_16_moves_the_data_start() {
+    // Text is 4 bytes; .data asks for 64-byte alignment, so .data starts at 64 and the
+    // `.align 6` after one word pads to 128.
+    let src = "nop\n.data\na: .word 1\n.align 6\nb: .word 2\n.text\nlqa $3,b";
+    let mut image = [0u8; 256];
+    let program = assemble::<4>(src, &mut image).unwrap();
+    assert_eq!(program.data_start, 64);
+    assert_eq!(program.symbol("a"), Some(64));
+    assert_eq!(program.symbol("b"), Some(128));
+    assert_eq!(program.len, 132);
+    assert_eq!(&image[128..132], &[0, 0, 0, 2]);
+    // lqa $3,128: I16 = 32.
+    assert_eq!(&image[4..8], &(0x184u32 << 21 | 32 << 7 | 3).to_be_bytes());
+}

@@ -29,7 +29,8 @@
 //!
 //! # Directives
 //! - `.text`, `.data`: select the section. The image holds `.text` from address 0, then
-//!   `.data` at the next 16-byte boundary after the text.
+//!   `.data` at the next 16-byte boundary after the text (or the boundary of the largest
+//!   `.align` used in `.data`, like a linker honouring the section alignment).
 //! - `.align N` / `.p2align N`: align to 2^N bytes (SPU `as` uses `s_align_ptwo`), N in 0..=17.
 //!   `.balign N`: align to N bytes (power of two). In `.text` the padding is code as GNU `as`
 //!   emits it (`lnop` to reach a doubleword, then `nop`/`lnop` pairs); in `.data` zeros.
@@ -68,7 +69,7 @@ pub struct Program<'src, const SYMS: usize> {
     pub len: usize,
     /// Size of `.text` (it starts at address 0).
     pub text_len: usize,
-    /// Address of `.data` (16-byte aligned, after the text).
+    /// Address of `.data`: after the text, aligned to 16 bytes or to its largest `.align`.
     pub data_start: usize,
     /// Size of `.data`.
     pub data_len: usize,
@@ -109,6 +110,7 @@ pub fn assemble<'src, const SYMS: usize>(
         text_offset: 0,
         data_offset: 0,
         data_start: 0,
+        data_alignment: 16,
         capacity: image.len(),
         image: None,
         symbols: SymbolTable::new(),
@@ -117,7 +119,8 @@ pub fn assemble<'src, const SYMS: usize>(
     pass.run(source)?;
     let text_len = pass.text_offset;
     let data_len = pass.data_offset;
-    let data_start = text_len.next_multiple_of(16);
+    // `.data` starts on a boundary of its largest `.align`, so pass-1 offsets stay valid.
+    let data_start = text_len.next_multiple_of(pass.data_alignment);
     for symbol in pass.symbols.entries.iter_mut() {
         let address = match symbol.section {
             Section::Text => symbol.offset,
@@ -160,6 +163,8 @@ struct Pass<'src, 'img, const SYMS: usize> {
     text_offset: usize,
     data_offset: usize,
     data_start: usize,
+    /// Largest alignment requested in `.data` (at least 16).
+    data_alignment: usize,
     capacity: usize,
     image: Option<&'img mut [u8]>,
     symbols: SymbolTable<'src, SYMS>,
@@ -542,6 +547,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
         let address = self.address();
         let pad = address.next_multiple_of(alignment) - address;
         if self.section == Section::Data {
+            self.data_alignment = self.data_alignment.max(alignment);
             return self.fill(pad, 0, at);
         }
         let mut left = pad;
