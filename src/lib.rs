@@ -19,3 +19,4 @@ pub mod rt;
 
 pub mod arch;
 pub mod pmu;
+pub mod spu;

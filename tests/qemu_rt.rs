@@ -126,3 +126,19 @@ fn runner_without_qemu_names_the_package() {
     );
     assert_eq!(err.lines().count(), 1, "one line: {err}");
 }
+
+#[test]
+fn defmt_build_is_decoded_by_the_runner() {
+    // Built with the defmt feature the UART carries binary defmt frames; qemu/run must decode them
+    // (installing defmt-print on first use) so that the checks read exactly as in text mode.
+    let opts = Options {
+        features: &["defmt"],
+        timeout_s: 300,
+        ..Options::default()
+    };
+    let run = run_guest("boot", &opts);
+    run.assert_passed();
+    let panic = run_guest("panic", &opts);
+    assert_eq!(panic.exit_code, Some(101));
+    panic.assert_output_contains("deliberate guest panic, value = 42");
+}
