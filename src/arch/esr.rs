@@ -14,15 +14,15 @@ use core::fmt;
 pub struct Syndrome(pub u64);
 
 impl Syndrome {
-    /// The exception class field, EC = ESR[31:26].
+    /// The exception class field, EC = ESR\[31:26\].
     pub const fn ec(self) -> u8 {
         ((self.0 >> 26) & 0x3F) as u8
     }
-    /// Instruction length bit IL = ESR[25]: 1 for a 32-bit instruction.
+    /// Instruction length bit IL = ESR\[25\]: 1 for a 32-bit instruction.
     pub const fn il(self) -> bool {
         (self.0 >> 25) & 1 == 1
     }
-    /// The instruction specific syndrome, ISS = ESR[24:0].
+    /// The instruction specific syndrome, ISS = ESR\[24:0\].
     pub const fn iss(self) -> u32 {
         (self.0 & 0x01FF_FFFF) as u32
     }

@@ -2,7 +2,7 @@
 //!
 //! Every entry saves the full register state (x0-x30, ELR, SPSR, FPSR, FPCR and q0-q31: Rust code
 //! in a handler may use SIMD registers, so an interrupted program's FP state must survive) and calls
-//! [`__pmprobe_exception`]. IRQs are dispatched to [`super::irq`] and return to the interrupted
+//! the exception dispatcher. IRQs are dispatched to [`super::irq`] and return to the interrupted
 //! code; every other exception prints a report and ends QEMU with
 //! [`EXIT_EXCEPTION`](super::EXIT_EXCEPTION) instead of hanging.
 use crate::arch::esr::{Syndrome, VectorKind};
