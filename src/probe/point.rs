@@ -24,6 +24,35 @@ use super::{Listener, ListenerRef, ProbeError};
 ///
 /// Nested notification of the same point from a listener is allowed and follows the same rules.
 ///
+/// # Example
+/// ```
+/// use core::cell::Cell;
+/// use pmprobe::probe::{Listener, ProbePoint};
+///
+/// struct Total(Cell<u64>);
+/// impl Listener<u64> for Total {
+///     fn notify(&self, n: &u64) {
+///         self.0.set(self.0.get() + n);
+///     }
+/// }
+///
+/// let total = Total(Cell::new(0));
+/// let retired: ProbePoint<u64, 4> = ProbePoint::new();
+/// retired.add_object(&total)?;
+/// retired.notify(&3);
+/// retired.notify(&4);
+/// assert_eq!(total.0.get(), 7);
+/// # Ok::<(), pmprobe::probe::ProbeError>(())
+/// ```
+///
+/// A listener of another argument type does not attach, it does not compile:
+/// ```compile_fail
+/// use pmprobe::probe::ProbePoint;
+/// fn takes_u32(_: &u32) {}
+/// let point: ProbePoint<u64, 4> = ProbePoint::new();
+/// point.add_fn(takes_u32).unwrap();
+/// ```
+///
 /// # Interrupts
 /// The point is not `Sync`. To notify it from an interrupt handler while the main program
 /// attaches and detaches listeners, put it in a [`sync::IrqMutex`](super::sync::IrqMutex)
