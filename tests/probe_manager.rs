@@ -29,7 +29,10 @@ fn a_listener_connected_by_name_receives_the_points_notifications() {
     manager.register("RetiredInsts", &insts).unwrap();
     manager.register("Cycles", &cycles).unwrap();
     assert_eq!(manager.len(), 2);
-    assert_eq!(manager.names().collect::<Vec<_>>(), ["RetiredInsts", "Cycles"]);
+    assert_eq!(
+        manager.names().collect::<Vec<_>>(),
+        ["RetiredInsts", "Cycles"]
+    );
 
     let sum = leak(Sum::default());
     manager.connect_object("RetiredInsts", sum).unwrap();
@@ -112,7 +115,10 @@ fn the_manager_capacity_is_enforced() {
     );
     manager.unregister("A").unwrap();
     manager.register("B", &b).unwrap();
-    assert_eq!(manager.unregister("A"), Err(ManagerError::UnknownPoint("A")));
+    assert_eq!(
+        manager.unregister("A"),
+        Err(ManagerError::UnknownPoint("A"))
+    );
 }
 
 #[test]

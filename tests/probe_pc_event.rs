@@ -174,7 +174,10 @@ fn a_break_event_that_deletes_itself_fires_once_while_its_neighbours_keep_runnin
     let mut cpu = Cpu::default();
     assert!(queue.service(0x100, &mut cpu));
     assert!(queue.service(0x100, &mut cpu));
-    assert_eq!(cpu.trace, ["before", "break-once", "after", "before", "after"]);
+    assert_eq!(
+        cpu.trace,
+        ["before", "break-once", "after", "before", "after"]
+    );
     assert_eq!(once.hits(), 1);
     assert_eq!(cpu.breakpoints, 1);
     assert_eq!(queue.len(), 2);
@@ -228,7 +231,7 @@ fn random_schedules_and_removals_match_a_sorted_model() {
     for _ in 0..2000 {
         let index = (xorshift(&mut rng) % 64) as usize;
         let event = &events[index];
-        if xorshift(&mut rng) % 3 == 0 {
+        if xorshift(&mut rng).is_multiple_of(3) {
             let expected_present = model.iter().any(|&(_, i)| i == index);
             assert_eq!(queue.remove(event).is_ok(), expected_present);
             model.retain(|&(_, i)| i != index);

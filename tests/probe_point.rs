@@ -125,7 +125,10 @@ fn attaching_the_same_listener_twice_is_an_error() {
     point.add_fn(listener_a).unwrap();
     point.add_object(&counter).unwrap();
     assert_eq!(point.add_fn(listener_a), Err(ProbeError::DuplicateListener));
-    assert_eq!(point.add_object(&counter), Err(ProbeError::DuplicateListener));
+    assert_eq!(
+        point.add_object(&counter),
+        Err(ProbeError::DuplicateListener)
+    );
     assert_eq!(point.listener_count(), 2);
     point.notify(&1);
     assert_eq!(take_log(), [("a", 1)]);
@@ -239,8 +242,11 @@ fn replaces_itself_with_c(arg: &u32) {
         point.remove_fn(replaces_itself_with_c).unwrap();
         let result = point.add_fn(listener_c);
         LOG.with(|log| {
-            log.borrow_mut()
-                .push(if result.is_ok() { ("added", 0) } else { ("full", 0) })
+            log.borrow_mut().push(if result.is_ok() {
+                ("added", 0)
+            } else {
+                ("full", 0)
+            })
         });
     });
 }
