@@ -17,3 +17,6 @@
 pub mod probe;
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
+
+pub mod arch;
+pub mod pmu;

@@ -1,0 +1,59 @@
+//! Bare-metal runtime for QEMU `-M virt` (AArch64, EL1).
+//!
+//! Compiled only with the `rt` feature for `target_os = "none"`; firmware that embeds pmprobe and
+//! brings its own runtime disables the feature. What it provides:
+//!
+//! - [`boot`]: `_start` at 0x4008_0000 (ELF and raw image), stack, `.bss` zeroing, FP/SIMD enabled
+//!   before any Rust code, vector table installed, then the function named by [`entry!`](crate::entry).
+//! - [`exceptions`]: a vector table whose handlers print a report (exception class by name, ESR,
+//!   ELR, FAR, SPSR) and end QEMU with [`EXIT_EXCEPTION`]; IRQs are dispatched to [`irq`].
+//! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)); with the
+//!   `defmt` feature, text lines and `defmt` logs go out as defmt frames that `qemu/run` decodes.
+//! - [`semihosting`]: exit with a status code, host file output.
+//! - A panic handler that prints the message and location and exits with [`EXIT_PANIC`].
+//! - [`irq`] (GICv2) and [`timer`] (EL1 physical timer) for interrupt-driven tests.
+//!
+//! Link with `-Tpmprobe-qemu-virt.ld` (pmprobe's build script puts it on the search path and adds
+//! it for this package's binaries; a dependent binary crate adds
+//! `cargo:rustc-link-arg-bins=-Tpmprobe-qemu-virt.ld` in its build.rs).
+
+pub mod boot;
+pub mod console;
+#[cfg(feature = "defmt")]
+mod defmt_logger;
+pub mod exceptions;
+pub mod irq;
+mod panic;
+pub mod semihosting;
+pub mod timer;
+
+/// Exit status after an unexpected exception (the report is printed first).
+pub const EXIT_EXCEPTION: u32 = 3;
+/// Exit status after a panic (the message is printed first).
+pub const EXIT_PANIC: u32 = 101;
+
+/// Ends the QEMU session with `status` as qemu-system-aarch64's exit status.
+pub fn exit(status: u32) -> ! {
+    semihosting::exit(status)
+}
+
+/// Declares the firmware's main function: `fn main() -> i32`, run at EL1 after boot; its return
+/// value becomes QEMU's exit status (negative values are passed as their two's complement low byte
+/// by the host).
+///
+/// ```ignore
+/// #![no_std]
+/// #![no_main]
+/// pmprobe::entry!(main);
+/// fn main() -> i32 { pmprobe::println!("hello"); 0 }
+/// ```
+#[macro_export]
+macro_rules! entry {
+    ($main:path) => {
+        #[unsafe(export_name = "__pmprobe_main")]
+        extern "Rust" fn __pmprobe_main_trampoline() -> i32 {
+            let main: fn() -> i32 = $main;
+            main()
+        }
+    };
+}

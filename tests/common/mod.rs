@@ -1,0 +1,4 @@
+//! Shared helpers for the host integration tests.
+#![allow(dead_code)] // each test file uses a different subset
+
+pub mod qemu;

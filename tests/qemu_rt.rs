@@ -1,0 +1,144 @@
+//! QEMU tests of the bare-metal runtime and of the test harness itself.
+mod common;
+
+use common::qemu::{Options, repo, run_guest, run_image};
+
+#[test]
+fn boot_reaches_main_at_el1_with_fp() {
+    run_guest("boot", &Options::default()).assert_passed();
+}
+
+#[test]
+fn raw_binary_image_boots_like_the_elf() {
+    // The same program, objcopy'd to a raw image, must boot at 0x4008_0000 too.
+    let elf = common::qemu::guest_dir(&[]).join("boot");
+    let raw = elf.with_extension("bin");
+    let sysroot = std::process::Command::new("rustc")
+        .arg("--print")
+        .arg("sysroot")
+        .current_dir(repo())
+        .output()
+        .expect("rustc");
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
+    let version = std::process::Command::new("rustc")
+        .arg("-vV")
+        .current_dir(repo())
+        .output()
+        .expect("rustc -vV");
+    let version = String::from_utf8_lossy(&version.stdout).into_owned();
+    let host = version
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("host line")
+        .to_string();
+    let objcopy = std::path::Path::new(&sysroot)
+        .join("lib/rustlib")
+        .join(&host)
+        .join("bin/llvm-objcopy");
+    let status = std::process::Command::new(&objcopy)
+        .args(["-O", "binary"])
+        .arg(&elf)
+        .arg(&raw)
+        .status()
+        .unwrap_or_else(|e| {
+            panic!(
+                "run {}: {e} (rustup component llvm-tools)",
+                objcopy.display()
+            )
+        });
+    assert!(status.success());
+    run_image("boot (raw image)", &raw, &Options::default()).assert_passed();
+}
+
+#[test]
+fn timer_interrupts_return_and_preserve_state() {
+    run_guest("timer_irq", &Options::default()).assert_passed();
+}
+
+#[test]
+fn undefined_instruction_is_reported_and_exits_nonzero() {
+    let run = run_guest("undefined_instruction", &Options::default());
+    assert_eq!(
+        run.exit_code,
+        Some(3),
+        "exit status for an exception\n{}",
+        run.stdout
+    );
+    run.assert_output_contains("*** EXCEPTION: Synchronous from current EL with SP_ELx");
+    run.assert_output_contains("class: Unknown reason (EC=0x00, IL=1)");
+    for field in [
+        "ESR_EL1  = 0x0000000002000000",
+        "ELR_EL1  = 0x00000000400",
+        "FAR_EL1",
+        "SPSR_EL1",
+    ] {
+        run.assert_output_contains(field);
+    }
+    assert!(
+        !run.stdout.contains("survived"),
+        "execution continued after the fault"
+    );
+}
+
+#[test]
+fn panic_prints_message_and_location_and_exits_nonzero() {
+    let run = run_guest("panic", &Options::default());
+    assert_eq!(
+        run.exit_code,
+        Some(101),
+        "exit status for a panic\n{}",
+        run.stdout
+    );
+    run.assert_output_contains("*** PANIC at tests/guest/src/bin/panic.rs:");
+    run.assert_output_contains("deliberate guest panic, value = 42");
+}
+
+#[test]
+fn hung_guest_is_killed_by_the_timeout_and_reported() {
+    let opts = Options {
+        timeout_s: 3,
+        ..Options::default()
+    };
+    let run = run_guest("hang", &opts);
+    assert_eq!(
+        run.exit_code,
+        Some(124),
+        "a hung guest must end with the timeout status"
+    );
+    run.assert_output_contains("TIMEOUT: the guest did not exit within 3s");
+    run.assert_output_contains("spinning forever");
+}
+
+#[test]
+fn runner_without_qemu_names_the_package() {
+    // bash itself by absolute path, and a PATH in which no qemu can be found.
+    let out = std::process::Command::new("/bin/bash")
+        .arg(repo().join("qemu/run"))
+        .arg("whatever.elf")
+        .env("PATH", "/nonexistent-pmprobe-test-dir")
+        .output()
+        .expect("run bash");
+    assert_eq!(out.status.code(), Some(127));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("qemu-system-arm"),
+        "message must name the package: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn defmt_build_is_decoded_by_the_runner() {
+    // Built with the defmt feature the UART carries binary defmt frames; qemu/run must decode them
+    // (installing defmt-print on first use) so that the checks read exactly as in text mode.
+    let opts = Options {
+        features: &["defmt"],
+        timeout_s: 300,
+        ..Options::default()
+    };
+    let run = run_guest("boot", &opts);
+    run.assert_passed();
+    let panic = run_guest("panic", &opts);
+    assert_eq!(panic.exit_code, Some(101));
+    panic.assert_output_contains("deliberate guest panic, value = 42");
+}
