@@ -10,3 +10,12 @@ fn a_point_notified_from_an_interrupt_stays_consistent_under_attach_and_detach()
     println!("{}", run.stdout);
     run.assert_passed();
 }
+
+#[test]
+fn instructions_per_notify_benchmark() {
+    let run = run_guest("probe_bench", &Options::default());
+    for line in run.stdout.lines().filter(|l| l.starts_with("probe_bench:")) {
+        println!("{line}");
+    }
+    run.assert_passed();
+}
