@@ -118,15 +118,17 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
     fn notify_listeners(&self, arg: &Arg) {
         // Listeners added from now on land at or after `end` and wait for the next notify.
         let end = self.end.get();
-        self.depth.set(self.depth.get().saturating_add(1));
+        let depth = self.depth.get();
+        // Nesting is bounded by the stack long before `usize` wraps.
+        self.depth.set(depth.wrapping_add(1));
         for slot in self.slots.iter().take(end) {
             // Re-read each slot: a listener called earlier may have removed this one.
             if let Some(listener) = slot.get() {
                 listener.call(arg);
             }
         }
-        self.depth.set(self.depth.get().saturating_sub(1));
-        if self.depth.get() == 0 && self.end.get() != self.active.get() {
+        self.depth.set(depth);
+        if depth == 0 && self.end.get() != self.active.get() {
             self.compact();
         }
     }
