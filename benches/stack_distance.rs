@@ -109,7 +109,7 @@ fn run() {
 }
 
 fn main() {
-    // The calculator is ~24 * W bytes; give it a stack of its own.
+    // The calculator is ~40 * W bytes; give it a stack of its own.
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(run)
