@@ -116,28 +116,31 @@ pub(crate) fn dispatch() {
 
 /// Unmasks IRQs at the CPU (clears PSTATE.I).
 pub fn unmask() {
-    // SAFETY: only changes PSTATE.I; the vector table is installed at boot.
-    unsafe { asm!("msr daifclr, #2", options(nomem, nostack)) };
+    // SAFETY: only changes PSTATE.I; the vector table is installed at boot. Not `nomem`: the
+    // compiler must not move memory accesses across the point where interrupts start.
+    unsafe { asm!("msr daifclr, #2", options(nostack)) };
 }
 
 /// Masks IRQs at the CPU (sets PSTATE.I).
 pub fn mask() {
-    // SAFETY: only changes PSTATE.I.
-    unsafe { asm!("msr daifset, #2", options(nomem, nostack)) };
+    // SAFETY: only changes PSTATE.I. Not `nomem`: acts as a compiler barrier.
+    unsafe { asm!("msr daifset, #2", options(nostack)) };
 }
 
 /// Masks IRQs and returns the previous DAIF value for [`restore`].
 pub fn mask_save() -> u64 {
     let daif: u64;
-    // SAFETY: reads DAIF, then sets PSTATE.I; no memory is touched.
-    unsafe { asm!("mrs {0}, daif", "msr daifset, #2", out(reg) daif, options(nomem, nostack)) };
+    // SAFETY: reads DAIF, then sets PSTATE.I. Not `nomem`: it opens a critical section, so it must
+    // be a compiler barrier for the memory accesses inside it.
+    unsafe { asm!("mrs {0}, daif", "msr daifset, #2", out(reg) daif, options(nostack)) };
     daif
 }
 
 /// Restores a DAIF value saved by [`mask_save`].
 pub fn restore(daif: u64) {
-    // SAFETY: writes back a DAIF value previously read from the same CPU.
-    unsafe { asm!("msr daif, {0}", in(reg) daif, options(nomem, nostack)) };
+    // SAFETY: writes back a DAIF value previously read from the same CPU. Not `nomem`: it closes
+    // a critical section, so it must be a compiler barrier.
+    unsafe { asm!("msr daif, {0}", in(reg) daif, options(nostack)) };
 }
 
 /// Runs `f` with IRQs masked (a critical section on this single-core runtime).

@@ -267,3 +267,26 @@ impl<S: PmuEventSink + 'static, const M: usize> PmuEventCounter<'static, S, M> {
         }
     }
 }
+
+/// The emulated PMUv3 is the sink the SPU model's probe points feed: each event goes to
+/// [`EmulatedPmu::count`](crate::pmu::EmulatedPmu::count), which applies the architecture's
+/// enables, EL filters and overflow rules.
+impl PmuEventSink for crate::pmu::EmulatedPmu {
+    fn count_event(&mut self, event: u16, n: u64) {
+        self.count(event, n);
+    }
+    fn is_counting(&self, event: u16) -> bool {
+        crate::pmu::EmulatedPmu::is_counting(self, event)
+    }
+}
+
+/// A shared emulated PMU (its state is in `Cell`s), e.g. one that a [`Pmu`](crate::pmu::Pmu)
+/// driver programs through the same reference.
+impl PmuEventSink for &crate::pmu::EmulatedPmu {
+    fn count_event(&mut self, event: u16, n: u64) {
+        self.count(event, n);
+    }
+    fn is_counting(&self, event: u16) -> bool {
+        crate::pmu::EmulatedPmu::is_counting(self, event)
+    }
+}
