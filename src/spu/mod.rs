@@ -1,0 +1,3 @@
+//! Model of the Cell BE Synergistic Processor Unit (SPU).
+
+pub mod exec;
