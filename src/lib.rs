@@ -14,7 +14,6 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
-pub mod spu;
-
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
+pub mod spu;

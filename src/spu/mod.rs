@@ -1,3 +1,7 @@
-//! Model of the Cell BE Synergistic Processor Unit (SPU).
-
+//! Model of the Cell Broadband Engine SPU (Synergistic Processor Unit).
+//!
+//! - [`isa`]: the instruction set: one opcode table, a table-driven decoder, a disassembler to
+//!   the standard SPU assembly syntax and a two-pass no_std assembler.
+//! - [`exec`]: functional execution ("instruction mode") of SPU programs.
 pub mod exec;
+pub mod isa;
