@@ -19,6 +19,7 @@
 //! have no architectural effect.
 
 mod channels;
+mod execute;
 pub mod float_double;
 mod float_exact;
 pub mod float_single;
@@ -30,6 +31,7 @@ pub mod permute;
 pub mod profile;
 mod quadword;
 mod state;
+mod stepping;
 
 pub use channels::{
     ChannelAccess, Channels, INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull,

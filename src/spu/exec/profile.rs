@@ -18,6 +18,9 @@ pub const PROFILE_START: u8 = 30;
 pub const PROFILE_STOP: u8 = 31;
 
 /// The performance counters the checkpoints control.
+///
+/// Cycles are measured from a cycle clock supplied by the caller (in instruction mode the
+/// clock is the number of retired instructions), so a timing model can reuse the counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProfileCounters {
     /// True between `prof_cp30` and `prof_cp31`.
@@ -26,8 +29,10 @@ pub struct ProfileCounters {
     pub instructions: u64,
     /// Instructions counted that are not NOP-class.
     pub non_nop_instructions: u64,
-    /// Cycles counted (equal to instructions in instruction mode).
-    pub cycles: u64,
+    /// Cycles accumulated in completed start..stop intervals (since the last clear).
+    pub accumulated_cycles: u64,
+    /// Clock value when counting last started (or was cleared while running).
+    pub started_at: u64,
 }
 
 impl ProfileCounters {
@@ -37,30 +42,48 @@ impl ProfileCounters {
             running: false,
             instructions: 0,
             non_nop_instructions: 0,
-            cycles: 0,
+            accumulated_cycles: 0,
+            started_at: 0,
         }
     }
 
-    /// Counts one instruction taking `cycles` cycles, if running.
+    /// Counts one retired instruction, if running.
     #[inline]
-    pub fn count(&mut self, is_nop: bool, cycles: u64) {
+    pub fn count(&mut self, is_nop: bool) {
         if self.running {
             self.instructions += 1;
             self.non_nop_instructions += u64::from(!is_nop);
-            self.cycles += cycles;
         }
     }
 
-    /// Applies the action of checkpoint `checkpoint` (clear/start/stop; others do nothing).
-    pub fn apply(&mut self, checkpoint: u8) {
+    /// Cycles counted up to clock value `now`.
+    pub fn cycles_at(&self, now: u64) -> u64 {
+        let current = if self.running {
+            now.saturating_sub(self.started_at)
+        } else {
+            0
+        };
+        self.accumulated_cycles.saturating_add(current)
+    }
+
+    /// Applies the action of checkpoint `checkpoint` at clock value `now` (clear/start/stop;
+    /// other numbers do nothing).
+    pub fn apply(&mut self, checkpoint: u8, now: u64) {
         match checkpoint {
             PROFILE_CLEAR => {
                 self.instructions = 0;
                 self.non_nop_instructions = 0;
-                self.cycles = 0;
+                self.accumulated_cycles = 0;
+                self.started_at = now;
             }
-            PROFILE_START => self.running = true,
-            PROFILE_STOP => self.running = false,
+            PROFILE_START if !self.running => {
+                self.running = true;
+                self.started_at = now;
+            }
+            PROFILE_STOP if self.running => {
+                self.accumulated_cycles = self.cycles_at(now);
+                self.running = false;
+            }
             _ => {}
         }
     }

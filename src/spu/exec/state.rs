@@ -40,6 +40,7 @@ pub struct Spu {
     pub(super) status: Status,
     pub(super) retired: u64,
     pub(super) retired_non_nop: u64,
+    pub(super) cycles: u64,
     pub(super) profile: ProfileCounters,
 }
 
@@ -75,6 +76,7 @@ impl Spu {
             status: Status::Running,
             retired: 0,
             retired_non_nop: 0,
+            cycles: 0,
             profile: ProfileCounters::new(),
         }
     }
@@ -90,6 +92,7 @@ impl Spu {
         self.status = Status::Running;
         self.retired = 0;
         self.retired_non_nop = 0;
+        self.cycles = 0;
         self.profile = ProfileCounters::new();
     }
 
@@ -189,6 +192,12 @@ impl Spu {
     /// Retired instructions that are not NOP-class (see [`profile`](super::profile)).
     pub fn non_nop_instructions_retired(&self) -> u64 {
         self.retired_non_nop
+    }
+
+    /// The cycle clock: retired instructions in instruction mode, or the last cycle given
+    /// to [`execute_at_cycle`](Self::execute_at_cycle).
+    pub fn cycle_count(&self) -> u64 {
+        self.cycles
     }
 
     /// The profiling counters driven by `prof_cp0/30/31`.
