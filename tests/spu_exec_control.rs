@@ -33,7 +33,11 @@ fn branch_and_set_link() {
     h.set(0, [9, 9, 9, 9]);
     let executed = h.exec_at(0x200, ri16(M::Brsl, 0, -0x10));
     assert_eq!(executed.next_pc, 0x1c0);
-    assert_eq!(h.get(0), [0x204, 0, 0, 0], "link in the preferred slot, rest zero");
+    assert_eq!(
+        h.get(0),
+        [0x204, 0, 0, 0],
+        "link in the preferred slot, rest zero"
+    );
     h.exec_at(0x300, ri16(M::Brasl, 5, 0x20));
     assert_eq!((h.spu.pc(), h.get(5)), (0x80, [0x304, 0, 0, 0]));
     // Link at the top of LS wraps to 0.
@@ -61,7 +65,11 @@ fn conditional_branches_test_word_or_halfword_preferred_slot() {
 fn indirect_branches() {
     let mut h = Harness::new();
     h.set(4, [0x1237, 0, 0, 0]);
-    assert_eq!(h.exec_at(0, rr(M::Bi, 0, 4, 0)).next_pc, 0x1234, "low 2 bits ignored");
+    assert_eq!(
+        h.exec_at(0, rr(M::Bi, 0, 4, 0)).next_pc,
+        0x1234,
+        "low 2 bits ignored"
+    );
     h.set(4, [LS_SIZE + 8, 0, 0, 0]);
     assert_eq!(h.exec_at(0, rr(M::Bi, 0, 4, 0)).next_pc, 8, "target wraps");
 
@@ -141,11 +149,17 @@ fn quadword_loads_and_stores() {
     h.set(5, [0x1027, 0, 0, 0]);
     let executed = h.exec(ri10(M::Lqd, 6, 5, 0));
     assert_eq!(h.get(6), value);
-    assert_eq!(executed.access.map(|a| (a.address, a.kind)), Some((0x1020, AccessKind::Read)));
+    assert_eq!(
+        executed.access.map(|a| (a.address, a.kind)),
+        Some((0x1020, AccessKind::Read))
+    );
     // Negative offsets and wrap-around: 0x10 - 0x20 wraps to LS_SIZE - 0x10.
     h.set(5, [0x10, 0, 0, 0]);
     h.exec(ri10(M::Stqd, 3, 5, -2));
-    assert_eq!(h.spu.local_store().load_quadword(LS_SIZE - 0x10).words(), value);
+    assert_eq!(
+        h.spu.local_store().load_quadword(LS_SIZE - 0x10).words(),
+        value
+    );
     h.spu
         .local_store_mut()
         .store_quadword(0x10, Quadword::from_words([5, 6, 7, 8]));
@@ -218,7 +232,12 @@ fn hints_nops_and_syncs_have_no_architectural_effect() {
     ] {
         let executed = h.exec_at(0x40, word);
         assert_eq!(
-            (executed.next_pc, executed.branch_taken, executed.is_nop, executed.access),
+            (
+                executed.next_pc,
+                executed.branch_taken,
+                executed.is_nop,
+                executed.access
+            ),
             (0x44, false, is_nop, None),
             "word {word:#010x}"
         );
@@ -282,7 +301,8 @@ fn unsupported_channels_fault_with_pc_and_word() {
 #[test]
 fn illegal_word_faults_in_step() {
     let mut spu = Box::new(Spu::new(3));
-    spu.load_program_words(&[ri16(M::Il, 3, 1), 0x0080_0000], 0).unwrap();
+    spu.load_program_words(&[ri16(M::Il, 3, 1), 0x0080_0000], 0)
+        .unwrap();
     assert!(spu.step().retired);
     let executed = spu.step();
     assert_eq!(
@@ -306,7 +326,10 @@ fn runaway_program_is_bounded_by_the_instruction_budget() {
     // An empty local store is all zeros = `stop 0`: running off the end stops.
     let mut spu = Box::new(Spu::new(0));
     let outcome = spu.run(10);
-    assert_eq!(outcome.end, RunEnd::Stopped(StopReason::Stop { pc: 0, signal: 0 }));
+    assert_eq!(
+        outcome.end,
+        RunEnd::Stopped(StopReason::Stop { pc: 0, signal: 0 })
+    );
 }
 
 #[test]
