@@ -223,7 +223,7 @@ fn hints_nops_and_syncs_have_no_architectural_effect() {
     for (word, is_nop) in [
         (rr(M::Nop, 0, 0, 0), true),
         (rr(M::Lnop, 0, 0, 0), true),
-        (ri16(M::Hbrr, 0, 16) | (4 << 0), true),
+        (ri16(M::Hbrr, 0, 16) | 4, true), // ROL = 4
         (ri16(M::Hbra, 0, 16), true),
         (rr(M::Hbr, 0, 3, 0), true),
         (rr(M::Sync, 0, 0, 0), false),

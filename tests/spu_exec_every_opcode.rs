@@ -37,9 +37,9 @@ fn every_mnemonic_executes_on_random_operands() {
         let pc = spu.pc();
         let executed = spu.execute(&insn);
         assert_eq!(executed.pc, pc);
-        assert!(executed.next_pc < LS_SIZE && executed.next_pc % 4 == 0);
+        assert!(executed.next_pc < LS_SIZE && executed.next_pc.is_multiple_of(4));
         if let Some(access) = executed.access {
-            assert!(access.address < LS_SIZE && access.address % 16 == 0);
+            assert!(access.address < LS_SIZE && access.address.is_multiple_of(16));
             assert_eq!(access.size, 16);
         }
         if executed.retired {

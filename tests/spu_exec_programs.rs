@@ -79,7 +79,7 @@ fn function_call_with_brsl_and_bi_lr() {
 fn memory_copy_with_lqd_and_stqd() {
     let mut loaded = load(include_str!("../spu/programs/memcpy.s"));
     let (src, dst) = (loaded.symbol("src"), loaded.symbol("dst"));
-    assert_eq!(src % 16, 0);
+    assert!(src.is_multiple_of(16));
     assert_eq!(dst, src + 64);
     let outcome = loaded.spu.run(1000);
     expect_stop(outcome.end, 0x2000);
