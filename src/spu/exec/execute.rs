@@ -222,7 +222,6 @@ impl Spu {
         Quadword::from_preferred_word(instruction_address(pc.wrapping_add(4)))
     }
 
-    #[allow(clippy::too_many_lines)]
     fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
         use Mnemonic as M;
         let imm = insn.imm;
@@ -635,8 +634,8 @@ impl Spu {
             // ---- stop
             M::Stop | M::Stopd => Flow::Stop(insn.stop_signal()),
 
-            // ---- special-purpose registers: none implemented, so reads give 0 and writes
-            // are ignored (as the SPU ISA specifies for unimplemented SPRs).
+            // ---- special-purpose registers: none is modelled, so reads give 0 and writes
+            // are ignored (see the module documentation).
             M::Mfspr => self.write(rt, Quadword::ZERO),
             M::Mtspr => Flow::Next,
 
