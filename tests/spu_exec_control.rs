@@ -396,3 +396,16 @@ fn and_with_distinct_registers_is_not_a_checkpoint() {
     let executed = h.exec(rr(M::And, 40, 40, 40));
     assert_eq!(executed.profile, None);
 }
+
+#[test]
+fn a_timing_model_supplies_the_cycle_clock() {
+    // execute_at_cycle: the checkpoint cycles come from the caller's clock.
+    let mut h = Harness::new();
+    let insn = |word| pmprobe::spu::isa::decode::decode(word).unwrap();
+    h.spu.execute_at_cycle(&insn(prof_cp(30)), 10);
+    h.spu.execute_at_cycle(&insn(ri16(M::Il, 3, 1)), 20);
+    let executed = h.spu.execute_at_cycle(&insn(prof_cp(31)), 50);
+    let checkpoint = executed.profile.expect("prof_cp31 reports");
+    assert_eq!(checkpoint.to_string(), "SPU0: CP31, 2(1), 40");
+    assert_eq!(h.spu.cycle_count(), 50);
+}

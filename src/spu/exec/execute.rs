@@ -141,8 +141,10 @@ impl Spu {
         }
         // Retire: counters, then the checkpoint action (see `profile` for the rule).
         executed.retired = true;
-        self.retired += 1;
-        self.retired_non_nop += u64::from(!executed.is_nop);
+        self.retired = self.retired.wrapping_add(1);
+        self.retired_non_nop = self
+            .retired_non_nop
+            .wrapping_add(u64::from(!executed.is_nop));
         self.cycles = match cycle {
             Some(now) => now,
             None => self.cycles.wrapping_add(1),
