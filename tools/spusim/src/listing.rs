@@ -4,43 +4,36 @@ use std::io::{self, Write};
 
 use pmprobe::spu::exec::Spu;
 use pmprobe::spu::isa::asm::Program;
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::disasm::disassemble;
+use pmprobe::spu::isa::disasm::write_listing;
 
-/// Prints the assembled image: labels, addresses, words and their disassembly (text) or
-/// `.word` (data).
+/// Prints the assembled image: `.text` through the disassembler's listing writer (labels,
+/// addresses, words, instructions), `.data` as `.long` words.
 pub fn print_listing<const SYMS: usize>(
     out: &mut dyn Write,
     program: &Program<'_, SYMS>,
     image: &[u8],
 ) -> io::Result<()> {
-    let words = image.get(..program.len).unwrap_or_default().chunks_exact(4);
-    for (index, bytes) in words.enumerate() {
-        let address = (index * 4) as u32;
-        let in_text = (address as usize) < program.text_len;
-        let in_data = (address as usize) >= program.data_start;
-        if !in_text && !in_data {
-            continue;
-        }
-        if address as usize == program.data_start && program.data_len > 0 {
-            writeln!(out, "        .data")?;
-        }
-        for symbol in program.symbols.iter().filter(|s| s.address == address) {
-            writeln!(out, "{}:", symbol.name)?;
-        }
-        let word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        let mut text = String::new();
-        let decoded = if in_text { decode(word).ok() } else { None };
-        match decoded {
-            Some(insn) if disassemble(&insn, address, &program.symbols, &mut text).is_ok() => {}
-            _ => {
-                text.clear();
-                text.push_str(&format!(".word {word:#010x}"));
-            }
-        }
-        writeln!(out, "  {address:05x}:  {word:08x}  {text}")?;
+    let mut text = String::new();
+    let formatted = write_listing(image, 0, program.text_len, &program.symbols, &mut text);
+    if formatted.is_err() {
+        return Err(io::Error::other("listing could not be formatted"));
     }
-    Ok(())
+    if program.data_len > 0 {
+        text.push_str("        .data\n");
+        let end = program.data_start + program.data_len;
+        let data = image.get(program.data_start..end).unwrap_or_default();
+        for (index, bytes) in data.chunks_exact(4).enumerate() {
+            let address = (program.data_start + index * 4) as u32;
+            for symbol in program.symbols.iter().filter(|s| s.address == address) {
+                text.push_str(&format!("{}:\n", symbol.name));
+            }
+            let word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            text.push_str(&format!(
+                "  {address:#06x}: {word:08x}  .long {word:#010x}\n"
+            ));
+        }
+    }
+    out.write_all(text.as_bytes())
 }
 
 /// Prints every register that is not all zeros.

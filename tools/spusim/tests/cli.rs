@@ -73,7 +73,7 @@ fn regs_and_disasm() {
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(
-        text.contains("_start:\n  00000:  40800383  il $3,7\n"),
+        text.contains("_start:\n  0x0000: 40800383  il $3,7\n"),
         "{text}"
     );
     assert!(text.contains("brsl $0,square"), "{text}");
@@ -92,6 +92,10 @@ fn regs_and_disasm() {
         "{text}"
     );
     assert!(!text.contains("$2 "), "zero registers are not printed");
+    let output = spusim(&["--disasm", &program("memcpy.s")]);
+    let text = stdout(&output);
+    assert!(text.contains("        .data\nsrc:\n"), "{text}");
+    assert!(text.contains(": 00010203  .long 0x00010203\n"), "{text}");
 }
 
 #[test]
