@@ -18,3 +18,4 @@
 pub mod rt;
 
 pub mod arch;
+pub mod spu;

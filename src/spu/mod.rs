@@ -1,0 +1,5 @@
+//! Model of the Cell Broadband Engine SPU (Synergistic Processor Unit).
+//!
+//! - [`isa`]: the instruction set: one opcode table, a table-driven decoder, a disassembler to
+//!   the standard SPU assembly syntax and a two-pass no_std assembler.
+pub mod isa;
