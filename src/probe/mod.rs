@@ -1,0 +1,64 @@
+//! A gem5-style probe framework: typed probe points, heap-free listener lists, a named registry,
+//! a PC event queue and built-in listeners.
+//!
+//! # Overview
+//!
+//! - [`ProbePoint`] is a notification source typed by its argument. A producer calls
+//!   [`ProbePoint::notify`]; with nobody listening that is one load and one branch.
+//!   [`ProbePoint::has_listeners`] lets a producer skip building an expensive argument.
+//! - A listener is a [`ListenerRef`]: either a plain `fn(&Arg)` or a reference to a caller-owned
+//!   object implementing [`Listener`]. The argument type is part of both, so a listener of the
+//!   wrong type cannot attach (a compile error; through the [`Manager`] a typed error).
+//! - [`Manager`] registers points under names and connects listeners by name. Names are resolved
+//!   at connection time only; the notify path never sees a string.
+//! - [`PcEventQueue`] keeps events keyed by program counter, sorted, with binary-search lookup.
+//! - [`sync`] makes a point shareable between the main program and an interrupt handler.
+//! - [`listeners`] holds the built-in listeners: a PMU event feeder, a stack distance
+//!   calculator and a memory trace recorder.
+//!
+//! Every failure is a typed error ([`ProbeError`], [`ManagerError`], ...); nothing is dropped
+//! silently. The one deliberate panic is [`PanicPcEvent`].
+
+mod listener;
+pub mod listeners;
+mod manager;
+mod pc_event;
+mod point;
+pub mod sync;
+
+pub use listener::{Listener, ListenerMut, ListenerRef, MutListener};
+pub use manager::{AnyPoint, Manager, ManagerError};
+pub use pc_event::{
+    BreakPcEvent, PanicPcEvent, PcEvent, PcEventAction, PcEventError, PcEventQueue,
+    ScheduledPcEvent,
+};
+pub use point::ProbePoint;
+
+use core::fmt;
+
+/// Why a listener could not be attached to or detached from a [`ProbePoint`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ProbeError {
+    /// The point already holds its maximum number of listeners.
+    CapacityExceeded {
+        /// The point's fixed listener capacity.
+        capacity: usize,
+    },
+    /// The same listener (same function or same object) is already attached to this point.
+    DuplicateListener,
+    /// The listener to remove is not attached to this point.
+    NotAttached,
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::CapacityExceeded { capacity } => {
+                write!(f, "probe point is full ({capacity} listeners)")
+            }
+            Self::DuplicateListener => f.write_str("listener is already attached to this point"),
+            Self::NotAttached => f.write_str("listener is not attached to this point"),
+        }
+    }
+}
