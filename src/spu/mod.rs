@@ -2,4 +2,6 @@
 //!
 //! - [`isa`]: the instruction set: one opcode table, a table-driven decoder, a disassembler to
 //!   the standard SPU assembly syntax and a two-pass no_std assembler.
+//! - [`exec`]: functional execution ("instruction mode") of SPU programs.
+pub mod exec;
 pub mod isa;

@@ -1,0 +1,260 @@
+//! SPU single-precision floating point (the FP6/FP7 "SP" model of the SPU ISA).
+//!
+//! The SPU's SP arithmetic is *not* IEEE 754:
+//! - rounding is always toward zero (truncation);
+//! - an operand with exponent field 0 is zero (denormals are not supported), and a result
+//!   below the smallest normal magnitude is `+0`; every zero result is `+0`;
+//! - exponent field 255 is an ordinary exponent ("extended range"): there are no infinities
+//!   or NaNs, values reach `(2 - 2^-23) × 2^128`, and a result beyond that saturates to the
+//!   largest magnitude with the correct sign (`0x7fff_ffff` / `0xffff_ffff`);
+//! - `fma`-style operations are fused: the product is not rounded before the addition.
+//!
+//! Values are handled as raw `u32` bit patterns so extended-range values are never
+//! reinterpreted by the host FPU.
+
+use super::float_exact::Exact;
+
+/// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
+pub const SP_MAX: u32 = 0x7fff_ffff;
+
+/// Decodes an SP bit pattern into an exact value (exponent field 0 reads as zero).
+pub(crate) fn unpack(bits: u32) -> Exact {
+    let exponent_field = (bits >> 23) & 0xff;
+    if exponent_field == 0 {
+        return Exact::ZERO;
+    }
+    Exact {
+        negative: bits >> 31 != 0,
+        exponent: exponent_field as i32 - 127 - 23,
+        mantissa: u128::from((bits & 0x007f_ffff) | 0x0080_0000),
+    }
+}
+
+/// Rounds an exact value toward zero into the extended-range SP format.
+pub(crate) fn pack_truncating(value: Exact) -> u32 {
+    let Some(msb) = value.msb() else {
+        return 0;
+    };
+    let sign = if value.negative { 0x8000_0000 } else { 0 };
+    let unbiased = i64::from(value.exponent) + i64::from(msb);
+    let biased = unbiased + 127;
+    if biased > 255 {
+        return sign | SP_MAX;
+    }
+    if biased < 1 {
+        return 0;
+    }
+    let fraction = if msb >= 23 {
+        (value.mantissa >> (msb - 23)) as u32
+    } else {
+        (value.mantissa << (23 - msb)) as u32
+    } & 0x007f_ffff;
+    sign | ((biased as u32) << 23) | fraction
+}
+
+/// `a + b` (`fa`).
+pub fn add(a: u32, b: u32) -> u32 {
+    pack_truncating(unpack(a).add(unpack(b)))
+}
+
+/// `a - b` (`fs`).
+pub fn sub(a: u32, b: u32) -> u32 {
+    pack_truncating(unpack(a).add(unpack(b).negate()))
+}
+
+/// `a × b` (`fm`).
+pub fn mul(a: u32, b: u32) -> u32 {
+    pack_truncating(unpack(a).mul(unpack(b)))
+}
+
+/// `a × b + c`, fused (`fma`).
+pub fn mul_add(a: u32, b: u32, c: u32) -> u32 {
+    pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c)))
+}
+
+/// `a × b - c`, fused (`fms`).
+pub fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
+    pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c).negate()))
+}
+
+/// `c - a × b`, fused (`fnms`).
+pub fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
+    pack_truncating(unpack(c).add(unpack(a).mul(unpack(b)).negate()))
+}
+
+/// Ordering key: zero for any exponent-0 value, else the sign-magnitude value as an integer.
+fn key(bits: u32) -> i64 {
+    let magnitude = i64::from(bits & 0x7fff_ffff);
+    if (bits >> 23) & 0xff == 0 {
+        0
+    } else if bits >> 31 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// `a == b` (`fceq`): +0, -0 and denormal encodings are all equal to zero.
+pub fn equal(a: u32, b: u32) -> bool {
+    key(a) == key(b)
+}
+
+/// `|a| == |b|` (`fcmeq`).
+pub fn magnitude_equal(a: u32, b: u32) -> bool {
+    key(a).abs() == key(b).abs()
+}
+
+/// `a > b` (`fcgt`).
+pub fn greater(a: u32, b: u32) -> bool {
+    key(a) > key(b)
+}
+
+/// `|a| > |b|` (`fcmgt`).
+pub fn magnitude_greater(a: u32, b: u32) -> bool {
+    key(a).abs() > key(b).abs()
+}
+
+/// Scaled magnitude of `value × 2^scale` truncated to an integer, or `None` when it exceeds
+/// 2^64 (which saturates every destination).
+fn scaled_integer(value: Exact, scale: i32) -> Option<u128> {
+    let exponent = i64::from(value.exponent) + i64::from(scale);
+    if value.mantissa == 0 {
+        return Some(0);
+    }
+    if exponent >= 64 {
+        None
+    } else if exponent >= 0 {
+        let shifted = value.mantissa << exponent;
+        if shifted >> 64 != 0 {
+            None
+        } else {
+            Some(shifted)
+        }
+    } else if exponent <= -128 {
+        Some(0)
+    } else {
+        Some(value.mantissa >> (-exponent))
+    }
+}
+
+/// `cflts rt,ra,scale`: `a × 2^(173 - i8)` truncated toward zero to a saturated `i32`.
+pub fn to_signed_fixed(a: u32, i8_field: u8) -> u32 {
+    let value = unpack(a);
+    let scale = 173 - i32::from(i8_field);
+    match (scaled_integer(value, scale), value.negative) {
+        (None, false) => i32::MAX as u32,
+        (None, true) => i32::MIN as u32,
+        (Some(magnitude), false) => magnitude.min(i32::MAX as u128) as u32,
+        (Some(magnitude), true) => {
+            if magnitude >= 1u128 << 31 {
+                i32::MIN as u32
+            } else {
+                (magnitude as i32).wrapping_neg() as u32
+            }
+        }
+    }
+}
+
+/// `cfltu rt,ra,scale`: `a × 2^(173 - i8)` truncated to a saturated `u32` (negatives → 0).
+pub fn to_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
+    let value = unpack(a);
+    if value.negative {
+        return 0;
+    }
+    match scaled_integer(value, 173 - i32::from(i8_field)) {
+        None => u32::MAX,
+        Some(magnitude) => magnitude.min(u128::from(u32::MAX)) as u32,
+    }
+}
+
+/// `csflt rt,ra,scale`: the signed word divided by `2^(155 - i8)`, truncated.
+pub fn from_signed_fixed(a: u32, i8_field: u8) -> u32 {
+    let signed = a as i32;
+    pack_truncating(Exact {
+        negative: signed < 0,
+        exponent: i32::from(i8_field) - 155,
+        mantissa: u128::from(signed.unsigned_abs()),
+    })
+}
+
+/// `cuflt rt,ra,scale`: the unsigned word divided by `2^(155 - i8)`, truncated.
+pub fn from_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
+    pack_truncating(Exact {
+        negative: false,
+        exponent: i32::from(i8_field) - 155,
+        mantissa: u128::from(a),
+    })
+}
+
+/// `frest`: reciprocal estimate.
+///
+/// The hardware returns a 12-bit table estimate in a base/step format that `fi` refines; the
+/// tables are not public. This model returns the reciprocal truncated to full SP precision
+/// (an estimate at least as good as the hardware's), and `fi` passes it through, so the usual
+/// `frest`/`fi`/Newton-Raphson sequence converges to the same quotient. Zero (exponent 0)
+/// gives the signed maximum magnitude; a result below the normal range gives `+0`.
+pub fn reciprocal_estimate(a: u32) -> u32 {
+    let value = unpack(a);
+    if value.is_zero() {
+        return (a & 0x8000_0000) | SP_MAX;
+    }
+    const NUMERATOR_SHIFT: u32 = 100;
+    let numerator = 1u128 << NUMERATOR_SHIFT;
+    let quotient = numerator / value.mantissa;
+    let inexact = !numerator.is_multiple_of(value.mantissa);
+    pack_truncating(Exact {
+        negative: value.negative,
+        exponent: -(NUMERATOR_SHIFT as i32) - value.exponent,
+        mantissa: quotient | u128::from(inexact),
+    })
+}
+
+/// `frsqest`: reciprocal square-root estimate of `|a|`; see [`reciprocal_estimate`] for the
+/// precision model. Zero gives `+SP_MAX`.
+pub fn reciprocal_sqrt_estimate(a: u32) -> u32 {
+    let value = unpack(a);
+    if value.is_zero() {
+        return SP_MAX;
+    }
+    // Make the exponent even so the square root of 2^exponent is exact.
+    let (mantissa, exponent) = if value.exponent % 2 != 0 {
+        (value.mantissa << 1, value.exponent - 1)
+    } else {
+        (value.mantissa, value.exponent)
+    };
+    // 1/sqrt(m × 2^e) = sqrt(2^126 / m) × 2^(-63 - e/2)
+    let numerator = 1u128 << 126;
+    let ratio = numerator / mantissa;
+    let root = ratio.isqrt();
+    let inexact = !numerator.is_multiple_of(mantissa) || root * root != ratio;
+    pack_truncating(Exact {
+        negative: false,
+        exponent: -63 - exponent / 2,
+        mantissa: root | u128::from(inexact),
+    })
+}
+
+/// `fi rt,ra,rb`: interpolate the estimate `b` for the operand `a`. With the full-precision
+/// estimates of this model the interpolation step is the identity on `b`.
+pub fn interpolate(_a: u32, b: u32) -> u32 {
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_plus_one_is_two() {
+        assert_eq!(add(0x3f80_0000, 0x3f80_0000), 0x4000_0000);
+    }
+
+    #[test]
+    fn truncates_instead_of_rounding() {
+        // 1 + 2^-24 + 2^-24... : 1.0 + 0x33ffffff (just under 2^-23) stays 1.0 when truncated.
+        assert_eq!(add(0x3f80_0000, 0x33ff_ffff), 0x3f80_0000);
+        // 1/3 × 3 truncates to the value just below 1.0.
+        assert_eq!(mul(0x3eaa_aaab, 0x4040_0000), 0x3f80_0000);
+        assert_eq!(mul(0x3eaa_aaaa, 0x4040_0000), 0x3f7f_ffff);
+    }
+}

@@ -1,0 +1,189 @@
+//! The 256 KiB SPU local store (LS).
+//!
+//! Every SPU address is reduced modulo the LS size (the LS limit register masks it), and
+//! quadword loads and stores ignore the low four address bits. Keeping the storage as an array
+//! of quadwords makes both rules a single mask, so no access can fall outside the array.
+
+use super::quadword::Quadword;
+
+/// Size of the local store in bytes (256 KiB).
+pub const LS_SIZE: u32 = 256 * 1024;
+/// Mask that reduces any address into the local store (the LSLR value).
+pub const LS_ADDRESS_MASK: u32 = LS_SIZE - 1;
+const QUADWORDS: usize = (LS_SIZE / 16) as usize;
+
+/// The image did not fit into the local store at the requested address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ImageTooLarge {
+    /// Requested load address.
+    pub address: u32,
+    /// Image length in bytes.
+    pub length: usize,
+}
+
+impl core::fmt::Display for ImageTooLarge {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "image of {} bytes at LS address {:#x} does not fit in the {} byte local store",
+            self.length, self.address, LS_SIZE
+        )
+    }
+}
+
+/// The SPU local store: 256 KiB, addressed modulo its size.
+#[derive(Clone)]
+pub struct LocalStore {
+    quadwords: [Quadword; QUADWORDS],
+}
+
+impl Default for LocalStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl core::fmt::Debug for LocalStore {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "LocalStore({} bytes)", LS_SIZE)
+    }
+}
+
+impl LocalStore {
+    /// A zero-filled local store; `const` so it can initialise a `static`.
+    pub const fn new() -> Self {
+        LocalStore {
+            quadwords: [Quadword::ZERO; QUADWORDS],
+        }
+    }
+
+    /// Zeroes the whole local store.
+    pub fn clear(&mut self) {
+        self.quadwords = [Quadword::ZERO; QUADWORDS];
+    }
+
+    #[inline]
+    const fn index(address: u32) -> usize {
+        // The mask bounds the index below QUADWORDS, so indexing cannot panic.
+        ((address & LS_ADDRESS_MASK) >> 4) as usize
+    }
+
+    /// Reads the quadword containing `address` (low 4 bits ignored, address wraps).
+    #[inline]
+    pub fn load_quadword(&self, address: u32) -> Quadword {
+        self.quadwords[Self::index(address)]
+    }
+
+    /// Writes the quadword containing `address` (low 4 bits ignored, address wraps).
+    #[inline]
+    pub fn store_quadword(&mut self, address: u32, value: Quadword) {
+        self.quadwords[Self::index(address)] = value;
+    }
+
+    /// Reads the big-endian word at `address & !3` (address wraps); used for instruction fetch.
+    #[inline]
+    pub fn load_word(&self, address: u32) -> u32 {
+        let quadword = self.load_quadword(address);
+        let slot = ((address >> 2) & 3) as usize;
+        quadword.words()[slot]
+    }
+
+    /// Writes the big-endian word at `address & !3` (address wraps).
+    pub fn store_word(&mut self, address: u32, value: u32) {
+        let mut words = self.load_quadword(address).words();
+        let slot = ((address >> 2) & 3) as usize;
+        words[slot] = value;
+        self.store_quadword(address, Quadword::from_words(words));
+    }
+
+    /// Reads one byte (address wraps).
+    pub fn load_byte(&self, address: u32) -> u8 {
+        let slot = (address & 15) as usize;
+        self.load_quadword(address).bytes()[slot]
+    }
+
+    /// Writes one byte (address wraps).
+    pub fn store_byte(&mut self, address: u32, value: u8) {
+        let mut bytes = self.load_quadword(address).bytes();
+        bytes[(address & 15) as usize] = value;
+        self.store_quadword(address, Quadword::from_bytes(bytes));
+    }
+
+    /// Copies `image` into the local store starting at `address`; the image must fit without
+    /// wrapping.
+    pub fn load_image(&mut self, address: u32, image: &[u8]) -> Result<(), ImageTooLarge> {
+        let too_large = ImageTooLarge {
+            address,
+            length: image.len(),
+        };
+        let end = (address as usize)
+            .checked_add(image.len())
+            .ok_or(too_large)?;
+        if end > LS_SIZE as usize {
+            return Err(too_large);
+        }
+        let mut current = address;
+        for &byte in image {
+            self.store_byte(current, byte);
+            current = current.wrapping_add(1);
+        }
+        Ok(())
+    }
+
+    /// Copies big-endian instruction/data words into the local store starting at `address`.
+    pub fn load_words(&mut self, address: u32, words: &[u32]) -> Result<(), ImageTooLarge> {
+        let too_large = ImageTooLarge {
+            address,
+            length: words.len().saturating_mul(4),
+        };
+        let end = (address as usize)
+            .checked_add(words.len().saturating_mul(4))
+            .ok_or(too_large)?;
+        if end > LS_SIZE as usize || !address.is_multiple_of(4) {
+            return Err(too_large);
+        }
+        let mut current = address;
+        for &word in words {
+            self.store_word(current, word);
+            current = current.wrapping_add(4);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::boxed::Box;
+
+    #[test]
+    fn addresses_wrap_and_ignore_low_bits() {
+        let mut ls = Box::new(LocalStore::new());
+        let q = Quadword::from_words([1, 2, 3, 4]);
+        ls.store_quadword(0x1_0007, q);
+        assert_eq!(ls.load_quadword(0x1_0000), q);
+        assert_eq!(ls.load_quadword(0x1_000f), q);
+        // LS_SIZE + 0x10000 wraps to 0x10000.
+        assert_eq!(ls.load_quadword(LS_SIZE + 0x1_0000), q);
+        assert_eq!(ls.load_word(0x1_0008), 3);
+        assert_eq!(ls.load_byte(0x1_000f), 4);
+    }
+
+    #[test]
+    fn image_bounds_are_checked() {
+        let mut ls = Box::new(LocalStore::new());
+        assert!(ls.load_image(LS_SIZE - 4, &[1, 2, 3, 4]).is_ok());
+        assert_eq!(ls.load_word(LS_SIZE - 4), 0x0102_0304);
+        assert_eq!(
+            ls.load_image(LS_SIZE - 3, &[1, 2, 3, 4]),
+            Err(ImageTooLarge {
+                address: LS_SIZE - 3,
+                length: 4
+            })
+        );
+        assert!(ls.load_words(4, &[0xdead_beef]).is_ok());
+        assert_eq!(ls.load_byte(4), 0xde);
+    }
+}

@@ -1,0 +1,48 @@
+//! Functional execution of SPU programs ("instruction mode").
+//!
+//! An [`Spu`] holds the architectural state of one SPU (128 × 128-bit registers, 256 KiB
+//! local store, mailbox channels) in caller-owned or static storage; nothing allocates.
+//!
+//! Entry points:
+//! - [`Spu::execute`] applies one decoded instruction at the current PC and reports what it
+//!   did ([`Executed`]: next PC, branch taken, LS access, profiling checkpoint, stop/fault).
+//!   The cycle-level pipeline model calls it when an instruction completes.
+//! - [`Spu::step`] fetches, decodes and executes the instruction at the PC.
+//! - [`Spu::run`] / [`Spu::run_with_output`] step until the SPU stops, blocks on a channel or
+//!   a budget of instructions is used up; the latter writes `prof_cp` lines to a
+//!   `core::fmt::Write` sink.
+//!
+//! Semantics follow the SPU ISA: single precision truncates, has no denormals and no
+//! Inf/NaN ([`float_single`]); double precision is IEEE ([`float_double`]); `mfspr` reads 0
+//! and `mtspr` is ignored (the SPU ISA makes SPRs other than those implemented read as zero
+//! and ignores writes to them; this model implements none); `sync`, `dsync` and the hints
+//! have no architectural effect.
+
+mod channels;
+mod execute;
+pub mod float_double;
+mod float_exact;
+pub mod float_single;
+mod local_store;
+pub mod ops_integer;
+pub mod ops_shift;
+mod outcome;
+pub mod permute;
+pub mod profile;
+mod quadword;
+mod state;
+mod stepping;
+
+pub use channels::{
+    ChannelAccess, Channels, INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull,
+    OUTBOUND_MAILBOX_CAPACITY, SPU_RD_IN_MBOX, SPU_RD_SRR0, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
+    SPU_WR_SRR0,
+};
+pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
+pub use outcome::{
+    AccessKind, ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status,
+    StopReason,
+};
+pub use profile::{ProfileCheckpoint, ProfileCounters};
+pub use quadword::Quadword;
+pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, Spu};

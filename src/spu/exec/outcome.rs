@@ -1,0 +1,195 @@
+//! What executing an instruction did, and why an SPU stopped.
+
+use super::profile::ProfileCheckpoint;
+
+/// Direction of a local-store data access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AccessKind {
+    /// A quadword load.
+    Read,
+    /// A quadword store.
+    Write,
+}
+
+/// The local-store data access of a load or store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LsAccess {
+    /// The 16-byte aligned, wrapped LS address.
+    pub address: u32,
+    /// Access size in bytes (always 16 on the SPU).
+    pub size: u32,
+    /// Read or write.
+    pub kind: AccessKind,
+}
+
+/// Why an SPU faulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FaultKind {
+    /// The word is not an SPU instruction.
+    IllegalInstruction,
+    /// `rdch`/`wrch`/`rchcnt` on a channel the model lacks (or the wrong direction).
+    UnsupportedChannel {
+        /// Channel number.
+        channel: u8,
+        /// What the instruction tried.
+        access: ChannelOperation,
+    },
+}
+
+/// The channel instruction that faulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ChannelOperation {
+    /// `rdch`.
+    Read,
+    /// `wrch`.
+    Write,
+    /// `rchcnt`.
+    Count,
+}
+
+/// A fault: the SPU stops with the faulting PC and instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Fault {
+    /// Address of the faulting instruction.
+    pub pc: u32,
+    /// The instruction word.
+    pub word: u32,
+    /// What went wrong.
+    pub kind: FaultKind,
+}
+
+impl core::fmt::Display for Fault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.kind {
+            FaultKind::IllegalInstruction => write!(
+                f,
+                "illegal instruction {:#010x} at pc {:#07x}",
+                self.word, self.pc
+            ),
+            FaultKind::UnsupportedChannel { channel, access } => {
+                let verb = match access {
+                    ChannelOperation::Read => "rdch",
+                    ChannelOperation::Write => "wrch",
+                    ChannelOperation::Count => "rchcnt",
+                };
+                write!(
+                    f,
+                    "{verb} on unsupported channel {channel} (word {:#010x}) at pc {:#07x}",
+                    self.word, self.pc
+                )
+            }
+        }
+    }
+}
+
+/// Why an SPU stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum StopReason {
+    /// `stop`/`stopd` with its 14-bit signal code, at `pc`.
+    Stop {
+        /// Address of the stop instruction.
+        pc: u32,
+        /// The signal code (`word & 0x3fff`).
+        signal: u16,
+    },
+    /// A halt instruction (`heq`, `hgt`, `hlgt` and immediate forms) whose condition held.
+    Halt {
+        /// Address of the halt instruction.
+        pc: u32,
+    },
+    /// An illegal instruction or an unsupported channel.
+    Fault(Fault),
+}
+
+impl StopReason {
+    /// Address of the instruction that stopped the SPU.
+    pub fn pc(&self) -> u32 {
+        match *self {
+            StopReason::Stop { pc, .. } | StopReason::Halt { pc } => pc,
+            StopReason::Fault(fault) => fault.pc,
+        }
+    }
+}
+
+impl core::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            StopReason::Stop { signal, .. } => write!(f, "stop {signal:#06x}"),
+            StopReason::Halt { .. } => f.write_str("halt"),
+            StopReason::Fault(fault) => write!(f, "fault: {fault}"),
+        }
+    }
+}
+
+/// Execution state of an SPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Status {
+    /// Ready to execute the instruction at the PC.
+    Running,
+    /// The instruction at the PC waits on a channel (empty inbound / full outbound mailbox);
+    /// stepping retries it.
+    Blocked {
+        /// The channel waited on.
+        channel: u8,
+    },
+    /// Stopped; `step` does nothing until [`resume`](super::Spu::resume).
+    Stopped(StopReason),
+}
+
+/// Effect of executing one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Executed {
+    /// Address of the instruction.
+    pub pc: u32,
+    /// The instruction word.
+    pub word: u32,
+    /// Address of the next instruction (the PC after this one).
+    pub next_pc: u32,
+    /// A branch was taken (`next_pc` is its target).
+    pub branch_taken: bool,
+    /// The LS data access of a load or store.
+    pub access: Option<LsAccess>,
+    /// The profiling checkpoint if the instruction was `prof_cpN`.
+    pub profile: Option<ProfileCheckpoint>,
+    /// The instruction counts as a NOP for the non-NOP statistics.
+    pub is_nop: bool,
+    /// The instruction completed (retired). False when the SPU was already stopped, when the
+    /// instruction faulted, or when it blocked on a channel.
+    pub retired: bool,
+    /// SPU status after the instruction.
+    pub status: Status,
+}
+
+/// Why [`run`](super::Spu::run) returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RunEnd {
+    /// The SPU stopped.
+    Stopped(StopReason),
+    /// The SPU waits on a channel; service the mailbox and call `run` again.
+    Blocked {
+        /// The channel waited on.
+        channel: u8,
+    },
+    /// The instruction budget ran out while the SPU was still running.
+    InstructionLimit,
+}
+
+/// Result of [`run`](super::Spu::run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RunOutcome {
+    /// Why the run ended.
+    pub end: RunEnd,
+    /// Instructions retired during this call.
+    pub instructions: u64,
+    /// The PC when the run ended (for a stop, the next instruction's address).
+    pub pc: u32,
+}

@@ -1,0 +1,207 @@
+//! The architectural state of one SPU.
+
+use super::channels::Channels;
+use super::local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
+use super::outcome::Status;
+use super::profile::ProfileCounters;
+use super::quadword::Quadword;
+
+/// Number of general-purpose registers.
+pub const REGISTER_COUNT: usize = 128;
+/// The stack pointer register (`$sp`).
+pub const STACK_POINTER: u8 = 1;
+/// The link register (`$lr`).
+pub const LINK_REGISTER: u8 = 0;
+/// Initial stack pointer: the top of the local store minus one quadword, as the SPU ABI does.
+pub const INITIAL_STACK_POINTER: u32 = LS_SIZE - 16;
+
+/// One SPU: registers, local store, channels and execution status.
+///
+/// The value is large (about 258 KiB, mostly the local store) and never allocates; build it
+/// with the `const fn` [`Spu::new`] inside a `static` or another caller-owned place.
+///
+/// ```
+/// use pmprobe::spu::exec::{Spu, Quadword, INITIAL_STACK_POINTER};
+/// static SPU: std::sync::Mutex<Spu> = std::sync::Mutex::new(Spu::new(0));
+/// let spu = SPU.lock().unwrap();
+/// assert_eq!(spu.register(1).preferred_word(), INITIAL_STACK_POINTER);
+/// assert_eq!(spu.pc(), 0);
+/// # let _ = Quadword::ZERO;
+/// ```
+#[derive(Clone)]
+pub struct Spu {
+    pub(super) id: u8,
+    pub(super) pc: u32,
+    pub(super) registers: [Quadword; REGISTER_COUNT],
+    pub(super) local_store: LocalStore,
+    pub(super) channels: Channels,
+    pub(super) fpscr: Quadword,
+    pub(super) interrupts_enabled: bool,
+    pub(super) status: Status,
+    pub(super) retired: u64,
+    pub(super) retired_non_nop: u64,
+    pub(super) cycles: u64,
+    pub(super) profile: ProfileCounters,
+}
+
+impl core::fmt::Debug for Spu {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Spu")
+            .field("id", &self.id)
+            .field("pc", &self.pc)
+            .field("status", &self.status)
+            .field("retired", &self.retired)
+            .finish_non_exhaustive()
+    }
+}
+
+const fn initial_registers() -> [Quadword; REGISTER_COUNT] {
+    let mut registers = [Quadword::ZERO; REGISTER_COUNT];
+    registers[STACK_POINTER as usize] = Quadword::from_preferred_word(INITIAL_STACK_POINTER);
+    registers
+}
+
+impl Spu {
+    /// A reset SPU number `id`: PC 0, registers zero except `$1` = top of LS - 16, empty
+    /// local store and mailboxes, interrupts disabled, counters zero.
+    pub const fn new(id: u8) -> Self {
+        Spu {
+            id,
+            pc: 0,
+            registers: initial_registers(),
+            local_store: LocalStore::new(),
+            channels: Channels::new(),
+            fpscr: Quadword::ZERO,
+            interrupts_enabled: false,
+            status: Status::Running,
+            retired: 0,
+            retired_non_nop: 0,
+            cycles: 0,
+            profile: ProfileCounters::new(),
+        }
+    }
+
+    /// Resets registers, PC (to `entry`), channels, status and counters; keeps the local
+    /// store (so a loaded image survives).
+    pub fn reset(&mut self, entry: u32) {
+        self.pc = entry & LS_ADDRESS_MASK & !3;
+        self.registers = initial_registers();
+        self.channels = Channels::new();
+        self.fpscr = Quadword::ZERO;
+        self.interrupts_enabled = false;
+        self.status = Status::Running;
+        self.retired = 0;
+        self.retired_non_nop = 0;
+        self.cycles = 0;
+        self.profile = ProfileCounters::new();
+    }
+
+    /// Copies a program image to LS address 0 and resets with the PC at `entry` (0, or the
+    /// address of `_start`).
+    pub fn load_program(&mut self, image: &[u8], entry: u32) -> Result<(), ImageTooLarge> {
+        self.local_store.load_image(0, image)?;
+        self.reset(entry);
+        Ok(())
+    }
+
+    /// Like [`load_program`](Self::load_program) for an image given as big-endian words.
+    pub fn load_program_words(&mut self, words: &[u32], entry: u32) -> Result<(), ImageTooLarge> {
+        self.local_store.load_words(0, words)?;
+        self.reset(entry);
+        Ok(())
+    }
+
+    /// The SPU number given to [`new`](Self::new).
+    pub fn id(&self) -> u8 {
+        self.id
+    }
+
+    /// The program counter (the address of the next instruction).
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+
+    /// Sets the program counter (wrapped into the LS, word aligned).
+    pub fn set_pc(&mut self, pc: u32) {
+        self.pc = pc & LS_ADDRESS_MASK & !3;
+    }
+
+    /// Register `$index` (the index is taken modulo 128).
+    #[inline]
+    pub fn register(&self, index: u8) -> Quadword {
+        self.registers[usize::from(index & 0x7f)]
+    }
+
+    /// Sets register `$index` (the index is taken modulo 128).
+    #[inline]
+    pub fn set_register(&mut self, index: u8, value: Quadword) {
+        self.registers[usize::from(index & 0x7f)] = value;
+    }
+
+    /// All registers, `$0` first.
+    pub fn registers(&self) -> &[Quadword; REGISTER_COUNT] {
+        &self.registers
+    }
+
+    /// The local store.
+    pub fn local_store(&self) -> &LocalStore {
+        &self.local_store
+    }
+
+    /// The local store, mutable (to load data or inspect results).
+    pub fn local_store_mut(&mut self) -> &mut LocalStore {
+        &mut self.local_store
+    }
+
+    /// The channel interface (mailboxes).
+    pub fn channels(&self) -> &Channels {
+        &self.channels
+    }
+
+    /// The channel interface, mutable: the host pushes `SPU_RdInMbox` entries and pops
+    /// `SPU_WrOutMbox` entries here.
+    pub fn channels_mut(&mut self) -> &mut Channels {
+        &mut self.channels
+    }
+
+    /// The FPSCR as last written by `fscrwr` (this model records no status flags).
+    pub fn fpscr(&self) -> Quadword {
+        self.fpscr
+    }
+
+    /// Interrupt-enable state, changed by the E/D feature bits of indirect branches.
+    pub fn interrupts_enabled(&self) -> bool {
+        self.interrupts_enabled
+    }
+
+    /// Current execution status.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Lets a stopped SPU continue at its PC (after a `stop`, the next instruction).
+    pub fn resume(&mut self) {
+        self.status = Status::Running;
+    }
+
+    /// Instructions retired since the last reset.
+    pub fn instructions_retired(&self) -> u64 {
+        self.retired
+    }
+
+    /// Retired instructions that are not NOP-class (see [`profile`](super::profile)).
+    pub fn non_nop_instructions_retired(&self) -> u64 {
+        self.retired_non_nop
+    }
+
+    /// The cycle clock: retired instructions in instruction mode, or the last cycle given
+    /// to [`execute_at_cycle`](Self::execute_at_cycle).
+    pub fn cycle_count(&self) -> u64 {
+        self.cycles
+    }
+
+    /// The profiling counters driven by `prof_cp0/30/31`.
+    pub fn profile_counters(&self) -> ProfileCounters {
+        self.profile
+    }
+}

@@ -1,0 +1,136 @@
+//! Fetch, decode and execute loops: [`Spu::step`] and [`Spu::run`].
+
+use super::outcome::{
+    Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason,
+};
+use super::state::Spu;
+use crate::spu::isa::decode::decode;
+
+impl Spu {
+    /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
+    /// with a [`FaultKind::IllegalInstruction`] fault carrying the PC and the word.
+    pub fn step(&mut self) -> Executed {
+        let pc = self.pc;
+        let word = self.local_store.load_word(pc);
+        if let Status::Stopped(_) = self.status {
+            return Executed {
+                pc,
+                word,
+                next_pc: pc,
+                branch_taken: false,
+                access: None,
+                profile: None,
+                is_nop: false,
+                retired: false,
+                status: self.status,
+            };
+        }
+        match decode(word) {
+            Ok(insn) => self.execute(&insn),
+            Err(illegal) => {
+                self.status = Status::Stopped(StopReason::Fault(Fault {
+                    pc,
+                    word: illegal.word,
+                    kind: FaultKind::IllegalInstruction,
+                }));
+                Executed {
+                    pc,
+                    word,
+                    next_pc: pc,
+                    branch_taken: false,
+                    access: None,
+                    profile: None,
+                    is_nop: false,
+                    retired: false,
+                    status: self.status,
+                }
+            }
+        }
+    }
+
+    /// Steps until the SPU stops, blocks on a channel, or `max_instructions` instructions
+    /// have been attempted; `prof_cp` reports are discarded.
+    pub fn run(&mut self, max_instructions: u64) -> RunOutcome {
+        let mut discard = |_: &Executed| Ok(());
+        match self.run_observed(max_instructions, &mut discard) {
+            Ok(outcome) => outcome,
+            // The observer above never fails.
+            Err(core::fmt::Error) => RunOutcome {
+                end: RunEnd::InstructionLimit,
+                instructions: 0,
+                pc: self.pc,
+            },
+        }
+    }
+
+    /// Like [`run`](Self::run), writing each `prof_cp` line (plus a newline) to `output`.
+    ///
+    /// ```
+    /// use pmprobe::spu::exec::{Spu, RunEnd, StopReason};
+    /// let mut spu = Box::new(Spu::new(0));
+    /// // prof_cp30 (and $30,$30,$30), il $3,5, prof_cp31, stop 0x2000
+    /// spu.load_program_words(&[0x1827_8f1e, 0x4080_0283, 0x1827_cf9f, 0x0000_2000], 0).unwrap();
+    /// let mut text = String::new();
+    /// let outcome = spu.run_with_output(100, &mut text).unwrap();
+    /// assert_eq!(text, "SPU0: CP30, 0(0), 0\nSPU0: CP31, 2(1), 2\n");
+    /// assert_eq!(outcome.end, RunEnd::Stopped(StopReason::Stop { pc: 12, signal: 0x2000 }));
+/// assert_eq!(spu.register(3).words(), [5, 5, 5, 5]);
+    /// ```
+    pub fn run_with_output<W: core::fmt::Write>(
+        &mut self,
+        max_instructions: u64,
+        output: &mut W,
+    ) -> Result<RunOutcome, core::fmt::Error> {
+        let mut print = |executed: &Executed| match executed.profile {
+            Some(checkpoint) => writeln!(output, "{checkpoint}"),
+            None => Ok(()),
+        };
+        self.run_observed(max_instructions, &mut print)
+    }
+
+    /// Steps like [`run`](Self::run) and hands every [`Executed`] to `observer`, stopping
+    /// early if the observer returns an error.
+    pub fn run_observed<F>(
+        &mut self,
+        max_instructions: u64,
+        observer: &mut F,
+    ) -> Result<RunOutcome, core::fmt::Error>
+    where
+        F: FnMut(&Executed) -> Result<(), core::fmt::Error>,
+    {
+        let mut retired = 0u64;
+        let mut attempts = 0u64;
+        while attempts < max_instructions {
+            attempts += 1;
+            let executed = self.step();
+            retired += u64::from(executed.retired);
+            observer(&executed)?;
+            match executed.status {
+                Status::Running => {}
+                Status::Blocked { channel } => {
+                    return Ok(RunOutcome {
+                        end: RunEnd::Blocked { channel },
+                        instructions: retired,
+                        pc: self.pc,
+                    });
+                }
+                Status::Stopped(reason) => {
+                    return Ok(RunOutcome {
+                        end: RunEnd::Stopped(reason),
+                        instructions: retired,
+                        pc: self.pc,
+                    });
+                }
+            }
+        }
+        Ok(RunOutcome {
+            end: match self.status {
+                Status::Stopped(reason) => RunEnd::Stopped(reason),
+                Status::Blocked { channel } => RunEnd::Blocked { channel },
+                Status::Running => RunEnd::InstructionLimit,
+            },
+            instructions: retired,
+            pc: self.pc,
+        })
+    }
+}
