@@ -5,3 +5,5 @@
 //! - [`exec`]: functional execution ("instruction mode") of SPU programs.
 pub mod exec;
 pub mod isa;
+pub mod pipeline;
+pub mod probes;
