@@ -9,7 +9,7 @@
 //!
 //! Source of the encoding facts: binutils `include/opcode/spu-insns.h` and `gas/config/tc-spu.c`
 //! (operand ranges), summarised in `spu-reference.md` section 2.
-
+pub mod asm;
 pub mod decode;
-
+pub mod disasm;
 pub mod opcodes;

@@ -741,7 +741,10 @@ const fn build_decode_table() -> [u8; 2048] {
         );
         let span = row.format.table_span();
         let start = row.opcode as usize;
-        assert!(start.is_multiple_of(span), "opcode has bits set below its op width");
+        assert!(
+            start.is_multiple_of(span),
+            "opcode has bits set below its op width"
+        );
         let mut k = 0;
         while k < span {
             assert!(

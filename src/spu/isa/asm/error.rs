@@ -1,0 +1,261 @@
+//! Assembler errors: where (line, column) and what was expected.
+
+use core::fmt;
+
+use crate::spu::isa::opcodes::OperandKind;
+
+/// A copy of a name from the source (mnemonic, directive, label), truncated to 32 bytes so
+/// that errors do not borrow the source text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Name {
+    bytes: [u8; Name::CAPACITY],
+    len: u8,
+}
+
+impl Name {
+    /// Maximum stored length in bytes.
+    pub const CAPACITY: usize = 32;
+
+    /// Copies `text`, cut at a character boundary if longer than [`Self::CAPACITY`].
+    pub fn new(text: &str) -> Name {
+        let mut end = text.len().min(Self::CAPACITY);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut bytes = [0; Self::CAPACITY];
+        let src = text.as_bytes().get(..end).unwrap_or(&[]);
+        if let Some(dst) = bytes.get_mut(..src.len()) {
+            dst.copy_from_slice(src);
+        }
+        Name {
+            bytes,
+            len: src.len() as u8,
+        }
+    }
+
+    /// The stored text.
+    pub fn as_str(&self) -> &str {
+        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or(&[]);
+        core::str::from_utf8(bytes).unwrap_or("")
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Name {
+    fn format(&self, f: defmt::Formatter) {
+        defmt::write!(f, "{=str}", self.as_str())
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AsmErrorKind {
+    /// No instruction, variant or alias has this name.
+    UnknownMnemonic(Name),
+    /// Directive not supported (see the module documentation for the list).
+    UnknownDirective(Name),
+    /// The operand count matches none of the instruction's forms.
+    WrongOperandCount {
+        /// The mnemonic as written.
+        mnemonic: Name,
+        /// Operands found.
+        found: u8,
+        /// Accepted operand lists.
+        expected: &'static [&'static [OperandKind]],
+    },
+    /// A register was expected (`$N`, `N`, `$lr`, `$sp`, ...).
+    ExpectedRegister,
+    /// Register, channel or SPR number above 127.
+    RegisterOutOfRange {
+        /// The number written.
+        value: u32,
+    },
+    /// A number, label or `.` was expected.
+    ExpectedExpression,
+    /// Directive operand must be a number known in the first pass (no labels).
+    ExpectedConstant,
+    /// A number could not be parsed or does not fit in 64 bits.
+    InvalidNumber,
+    /// Something else than what the syntax allows at this point.
+    UnexpectedToken {
+        /// What the syntax allows here (e.g. "`,`", "end of statement").
+        expected: &'static str,
+    },
+    /// An immediate does not fit the instruction's field.
+    ImmediateOutOfRange {
+        /// The value written.
+        value: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// A D-form byte offset (`lqd`/`stqd`) is not a multiple of 16.
+    MisalignedOffset {
+        /// The offset written.
+        value: i64,
+    },
+    /// A branch/hint target or absolute address is not a multiple of 4.
+    MisalignedTarget {
+        /// The address.
+        address: i64,
+    },
+    /// The branch/hint target is farther than the offset field reaches.
+    UnreachableTarget {
+        /// Byte offset from the instruction to the target.
+        offset: i64,
+        /// Smallest reachable offset.
+        min: i64,
+        /// Largest reachable offset.
+        max: i64,
+    },
+    /// An instruction would start at an address that is not a multiple of 4.
+    MisalignedInstruction {
+        /// Its address.
+        address: u32,
+    },
+    /// A label is used but never defined.
+    UnknownLabel(Name),
+    /// A label is defined twice.
+    DuplicateLabel(Name),
+    /// More labels than the symbol table capacity.
+    TooManySymbols {
+        /// The capacity (`SYMS`).
+        capacity: usize,
+    },
+    /// The program does not fit the output image.
+    ImageOverflow {
+        /// The image size in bytes.
+        capacity: usize,
+    },
+    /// `.align`/`.balign` argument out of range (exponent above 17, or not a power of two).
+    InvalidAlignment {
+        /// The value written.
+        value: i64,
+    },
+}
+
+/// An assembler error at a source position (1-based line and byte column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct AsmError {
+    /// Line number, from 1.
+    pub line: u32,
+    /// Column (byte offset in the line), from 1.
+    pub column: u32,
+    /// What went wrong.
+    pub kind: AsmErrorKind,
+}
+
+fn write_kind(f: &mut fmt::Formatter<'_>, kind: OperandKind) -> fmt::Result {
+    use OperandKind::*;
+    f.write_str(match kind {
+        Rt => "$rt",
+        Ra => "$ra",
+        Rb => "$rb",
+        Rc => "$rc",
+        Spr => "$spN",
+        Channel => "$chN",
+        MemS14 => "offset($ra)",
+        MemU7 => "imm($ra)",
+        S11 | S11I => "branch",
+        R18 => "target",
+        S18 => "address",
+        U14 => "signal",
+        S3 | S6 | S7N | S7 | U3 | U5 | U6 | U7 | U7A | U7B | S10B | S10 | S16 | X16 | U18 => "imm",
+    })
+}
+
+fn write_forms(f: &mut fmt::Formatter<'_>, forms: &[&[OperandKind]]) -> fmt::Result {
+    for (i, form) in forms.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" or ")?;
+        }
+        if form.is_empty() {
+            f.write_str("no operands")?;
+            continue;
+        }
+        f.write_str("`")?;
+        for (j, kind) in form.iter().enumerate() {
+            if j > 0 {
+                f.write_str(",")?;
+            }
+            write_kind(f, *kind)?;
+        }
+        f.write_str("`")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for AsmErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use AsmErrorKind::*;
+        match self {
+            UnknownMnemonic(name) => write!(f, "unknown instruction `{name}`"),
+            UnknownDirective(name) => write!(f, "unknown directive `{name}`"),
+            WrongOperandCount {
+                mnemonic,
+                found,
+                expected,
+            } => {
+                write!(f, "`{mnemonic}` takes ")?;
+                write_forms(f, expected)?;
+                write!(f, ", found {found} operand(s)")
+            }
+            ExpectedRegister => f.write_str("expected a register (`$0`..`$127`, `$lr`, `$sp`)"),
+            RegisterOutOfRange { value } => {
+                write!(f, "register number {value} out of range, expected 0..=127")
+            }
+            ExpectedExpression => f.write_str("expected a number, label or `.`"),
+            ExpectedConstant => f.write_str("expected a constant number (labels not allowed here)"),
+            InvalidNumber => f.write_str("invalid number"),
+            UnexpectedToken { expected } => write!(f, "unexpected text, expected {expected}"),
+            ImmediateOutOfRange { value, min, max } => {
+                write!(f, "immediate {value} out of range, expected {min}..={max}")
+            }
+            MisalignedOffset { value } => {
+                write!(f, "offset {value} is not a multiple of 16")
+            }
+            MisalignedTarget { address } => {
+                write!(f, "address {address:#x} is not a multiple of 4")
+            }
+            UnreachableTarget { offset, min, max } => write!(
+                f,
+                "target out of reach: offset {offset} bytes, expected {min}..={max}"
+            ),
+            MisalignedInstruction { address } => {
+                write!(f, "instruction at {address:#x} is not word aligned")
+            }
+            UnknownLabel(name) => write!(f, "undefined label `{name}`"),
+            DuplicateLabel(name) => write!(f, "label `{name}` already defined"),
+            TooManySymbols { capacity } => {
+                write!(f, "too many labels, the symbol table holds {capacity}")
+            }
+            ImageOverflow { capacity } => {
+                write!(f, "program does not fit the {capacity}-byte image")
+            }
+            InvalidAlignment { value } => write!(f, "invalid alignment {value}"),
+        }
+    }
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.kind)
+    }
+}
+
+impl core::error::Error for AsmError {}
