@@ -184,3 +184,41 @@ fn listing_without_symbols_round_trips_with_hex_addresses() {
     assemble::<4>(&listing, &mut image2).unwrap();
     assert_eq!(image, image2);
 }
+
+/// Random words: decoding and disassembling never panics, and whenever the listing line
+/// reassembles, it disassembles to the same text (ignored fields may differ, printed ones not).
+/// The only accepted failures are values the assembler rejects as out of range.
+#[test]
+fn random_words_disassemble_to_a_text_fixpoint() {
+    use pmprobe::spu::isa::asm::AsmErrorKind;
+    let mut rng = XorShift(0x0dd_ba11_cafe_f00d);
+    let mut reassembled = 0;
+    for _ in 0..20_000 {
+        let word = rng.next() as u32;
+        let pc = (rng.range(0, 255) * 4) as u32;
+        let Ok(inst) = decode(word) else { continue };
+        let text = inst.display_at(pc).to_string();
+        let source = format!(".space {pc}\n{text}\n");
+        let mut image = vec![0u8; 2048];
+        match assemble::<1>(&source, &mut image) {
+            Ok(_) => {
+                let p = pc as usize;
+                let word2 = u32::from_be_bytes(image[p..p + 4].try_into().unwrap());
+                let text2 = decode(word2).unwrap().display_at(pc).to_string();
+                // A comment (unnamed feature bits) is not assembled.
+                let code = text.split(" #").next().unwrap();
+                assert_eq!(text2, code, "{word:#010x} -> {word2:#010x}");
+                reassembled += 1;
+            }
+            Err(e) => assert!(
+                matches!(
+                    e.kind,
+                    AsmErrorKind::ImmediateOutOfRange { .. }
+                        | AsmErrorKind::UnreachableTarget { .. }
+                ),
+                "{word:#010x} `{text}`: {e}"
+            ),
+        }
+    }
+    assert!(reassembled > 1000, "{reassembled}");
+}

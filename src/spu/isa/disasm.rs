@@ -9,8 +9,10 @@
 //!   address `pc`: a symbol name when a [`SymbolLookup`] knows that exact address, otherwise
 //!   lower-case hex (`0x1a0`). The assembler reads both back (a number given for a pc-relative
 //!   operand is an absolute address there too), so the listing reassembles to the same words.
-//! - Feature-bit forms print by name, as binutils does: base name plus `c`/`p` (bit 11), `d`
-//!   (bit 12), `e` (bit 13): `bid $0`, `syncc`, `hbrp`, `iretd`.
+//! - Feature-bit forms print by their binutils name: `bid $0`, `bisle $0,$3`, `syncc`, `hbrp`,
+//!   `iretd`. A feature-bit combination binutils does not name (e.g. D and E together, or D on
+//!   `sync`) prints the base instruction followed by `# feature bits 0x30`; the line still
+//!   assembles, without those bits.
 //! - Optional operands are left out when their field is zero: `nop`, `iret`, `stop`,
 //!   `heq $3,$4` (but `nop $127`, `stop 8192`).
 //! - Synonyms (`lr`, `bit`, ...) are never printed: their base names are (`ori $3,$4,0`).
@@ -18,7 +20,7 @@
 use core::fmt;
 
 use super::decode::Instruction;
-use super::opcodes::{FEATURE_C_P, FEATURE_D, FEATURE_E, Mnemonic, OperandKind};
+use super::opcodes::{OperandKind, VARIANTS};
 
 /// Resolves an address to a label for the disassembler.
 pub trait SymbolLookup {
@@ -53,28 +55,26 @@ pub fn disassemble<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
 ) -> fmt::Result {
     let info = inst.info();
     let features = inst.feature_bits();
-    out.write_str(info.name)?;
-    if features & FEATURE_C_P != 0 {
-        out.write_char(if inst.mnemonic == Mnemonic::Sync {
-            'c'
-        } else {
-            'p'
-        })?;
-    }
-    if features & FEATURE_D != 0 {
-        out.write_char('d')?;
-    }
-    if features & FEATURE_E != 0 {
-        out.write_char('e')?;
-    }
-    // hbrp has no operands (binutils); its ROH/RA/ROL fields are not meaningful.
-    if inst.mnemonic == Mnemonic::Hbr && features & FEATURE_C_P != 0 {
-        return Ok(());
-    }
-    let form = choose_form(inst);
+    // Feature bits print as the binutils variant name (`bid`, `syncc`, `hbrp`, ...). A
+    // combination binutils has no name for is printed as a trailing comment instead, so the
+    // line still assembles (to the instruction without those bits).
+    let variant = VARIANTS
+        .iter()
+        .find(|v| !v.synonym && v.base == inst.mnemonic && v.feature == features);
+    let unnamed_features = if variant.is_some() { 0 } else { features };
+    out.write_str(variant.map_or(info.name, |v| v.name))?;
+    let form = if variant.is_some_and(|v| v.forms.iter().all(|f| f.is_empty())) {
+        // hbrp, syncc: no operands.
+        &[]
+    } else {
+        choose_form(inst)
+    };
     for (index, kind) in form.iter().enumerate() {
         out.write_str(if index == 0 { " " } else { "," })?;
         write_operand(*kind, inst, pc, symbols, out)?;
+    }
+    if unnamed_features != 0 {
+        write!(out, " # feature bits {unnamed_features:#04x}")?;
     }
     Ok(())
 }

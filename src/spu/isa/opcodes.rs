@@ -672,7 +672,7 @@ const fn syn(name: &'static str, base: Mnemonic, feature: u8, forms: Forms) -> V
 
 /// Feature-bit variants (binutils `APUOPFB`) and synonyms ("required by the AS manual").
 #[rustfmt::skip]
-pub static VARIANTS: [Variant; 37] = [
+pub static VARIANTS: [Variant; 31] = [
     var("bid", M::Bi, FEATURE_D, F_RA),
     var("bie", M::Bi, FEATURE_E, F_RA),
     var("bisld", M::Bisl, FEATURE_D, F_RA_T),
@@ -705,14 +705,6 @@ pub static VARIANTS: [Variant; 37] = [
     syn("bite", M::Binz, FEATURE_E, F_RA_T),
     syn("bifd", M::Biz, FEATURE_D, F_RA_T),
     syn("bife", M::Biz, FEATURE_E, F_RA_T),
-    // Forms with the feature bit spelled out are the same instructions under another name;
-    // listed so that every name the disassembler prints for D/E combinations is accepted.
-    var("bide", M::Bi, FEATURE_D | FEATURE_E, F_RA),
-    var("bislde", M::Bisl, FEATURE_D | FEATURE_E, F_RA_T),
-    var("iretde", M::Iret, FEATURE_D | FEATURE_E, &[&[Ra], &[]]),
-    var("bisledde", M::Bisled, FEATURE_D | FEATURE_E, F_RA_T),
-    var("hbrpd", M::Hbr, FEATURE_C_P | FEATURE_D, F_NONE),
-    var("hbrpe", M::Hbr, FEATURE_C_P | FEATURE_E, F_NONE),
 ];
 
 impl Variant {

@@ -391,7 +391,7 @@ pub(super) fn register(span: Span<'_>, kind: OperandKind) -> PResult<u8> {
         );
     }
     if value > 127 {
-        return err(offset, AsmErrorKind::RegisterOutOfRange { value });
+        return err(span.offset, AsmErrorKind::RegisterOutOfRange { value });
     }
     Ok(value as u8)
 }

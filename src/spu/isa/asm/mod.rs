@@ -47,7 +47,7 @@ mod expr;
 pub use error::{AsmError, AsmErrorKind, Name};
 
 use encode::operand;
-use expr::{Located, PResult, Resolver, Span, err, expression, ident_len, is_ident_start, name};
+use expr::{Located, PResult, Resolver, Span, err, expression, ident_len, name};
 
 use super::disasm::SymbolLookup;
 use super::opcodes::{FEATURE_SHIFT, Mnemonic, OPCODES, OperandKind, VARIANTS};
@@ -200,17 +200,9 @@ pub fn assemble<'src, const SYMS: usize>(
     } else {
         text_len
     };
-    if len > image.len() {
-        // Only the data start rounding can push a program past the image after pass 1.
-        return Err(AsmError {
-            line: 1,
-            column: 1,
-            kind: AsmErrorKind::ImageOverflow {
-                capacity: image.len(),
-            },
-        });
-    }
-    if let Some(gap) = image.get_mut(text_len..data_start) {
+    // Pass 2 reports an overflow caused by the data start rounding at the statement that
+    // first writes past the image.
+    if let Some(gap) = image.get_mut(text_len..data_start.min(image.len())) {
         gap.fill(0);
     }
     pass.final_pass = true;
@@ -440,13 +432,6 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
     fn define_label(&mut self, label: &'src str, at: usize) -> PResult<()> {
         if self.final_pass {
             return Ok(());
-        }
-        if label
-            .as_bytes()
-            .first()
-            .is_some_and(|c| !is_ident_start(*c))
-        {
-            return err(at, AsmErrorKind::ExpectedExpression);
         }
         if self.symbols.find(label).is_some() {
             return err(at, AsmErrorKind::DuplicateLabel(name(label)));
