@@ -243,7 +243,11 @@ impl Config {
     }
 
     /// Sets `spu/pipe/<class>/depth` ([`MIN_DEPTH`]..=[`MAX_DEPTH`]).
-    pub fn set_depth(&mut self, class: IClass, depth: u32) -> Result<&mut Self, ConfigError<'static>> {
+    pub fn set_depth(
+        &mut self,
+        class: IClass,
+        depth: u32,
+    ) -> Result<&mut Self, ConfigError<'static>> {
         let value = checked(depth, MIN_DEPTH, MAX_DEPTH).ok_or(ConfigError::OutOfRange {
             parameter: "depth",
             class: class.name(),
@@ -256,7 +260,11 @@ impl Config {
     }
 
     /// Sets `spu/pipe/<class>/stall` (0..=[`MAX_STALL`]).
-    pub fn set_stall(&mut self, class: IClass, stall: u32) -> Result<&mut Self, ConfigError<'static>> {
+    pub fn set_stall(
+        &mut self,
+        class: IClass,
+        stall: u32,
+    ) -> Result<&mut Self, ConfigError<'static>> {
         let value = checked(stall, 0, MAX_STALL).ok_or(ConfigError::OutOfRange {
             parameter: "stall",
             class: class.name(),
@@ -352,7 +360,11 @@ impl Config {
 
     /// The largest depth of any class (how long dependency state must be kept).
     pub fn max_depth(&self) -> u8 {
-        self.classes.iter().map(|t| t.depth).max().unwrap_or(MIN_DEPTH)
+        self.classes
+            .iter()
+            .map(|t| t.depth)
+            .max()
+            .unwrap_or(MIN_DEPTH)
     }
 }
 
@@ -369,7 +381,5 @@ fn parse_bool(value: &str) -> Option<bool> {
 }
 
 fn checked(value: u32, min: u8, max: u8) -> Option<u8> {
-    u8::try_from(value)
-        .ok()
-        .filter(|v| (min..=max).contains(v))
+    u8::try_from(value).ok().filter(|v| (min..=max).contains(v))
 }

@@ -81,7 +81,11 @@ impl ExecPipes {
     /// Takes the instruction of `pipe` in the row that entered `jj` in `cycle`.
     #[inline(always)]
     pub fn slot(&self, cycle: u64, pipe: usize) -> Option<InFlight> {
-        self.rows[Self::index(cycle)].slots.get(pipe).copied().flatten()
+        self.rows[Self::index(cycle)]
+            .slots
+            .get(pipe)
+            .copied()
+            .flatten()
     }
 
     /// The class whose unreleased target `register` is at `cycle`, if any.

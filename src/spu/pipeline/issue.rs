@@ -207,7 +207,12 @@ impl IssuePipes {
     #[inline(always)]
     fn start(&mut self, inflight: &InFlight, cycle: u64, config: &Config, pipes: &mut ExecPipes) {
         let timing = config.timing(inflight.class);
-        pipes.enter(cycle, usize::from(inflight.class.pipe()), *inflight, timing.depth);
+        pipes.enter(
+            cycle,
+            usize::from(inflight.class.pipe()),
+            *inflight,
+            timing.depth,
+        );
         if timing.stall > 0 {
             self.stall_until = self.stall_until.max(cycle + u64::from(timing.stall) + 1);
         }

@@ -64,9 +64,9 @@ impl fmt::Display for ModelError {
                 f,
                 "pipeline model error: instruction at {pc:#07x} was fetched expecting {predicted:#07x} next, but executed to {actual:#07x}"
             ),
-            Self::FetchUnavailable(FetchKind::Real) => f.write_str(
-                "the real fetch unit is not available yet (use the ideal fetch model)",
-            ),
+            Self::FetchUnavailable(FetchKind::Real) => {
+                f.write_str("the real fetch unit is not available yet (use the ideal fetch model)")
+            }
             Self::FetchUnavailable(FetchKind::Ideal) => {
                 f.write_str("the ideal fetch model is not available")
             }
@@ -412,7 +412,11 @@ impl Pipeline {
 
 fn register_bits(inflight: &InFlight) -> u128 {
     let mut bits = 0u128;
-    for register in inflight.sources.iter().chain(core::iter::once(&inflight.target)) {
+    for register in inflight
+        .sources
+        .iter()
+        .chain(core::iter::once(&inflight.target))
+    {
         if *register < 128 {
             bits |= 1u128 << register;
         }

@@ -101,10 +101,9 @@ pub enum IdentityError {
 impl fmt::Display for IdentityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::CycleCategories { sum, total } => write!(
-                f,
-                "cycle categories sum to {sum}, total cycles are {total}"
-            ),
+            Self::CycleCategories { sum, total } => {
+                write!(f, "cycle categories sum to {sum}, total cycles are {total}")
+            }
             Self::DependencyClasses { sum, total } => write!(
                 f,
                 "per-class dependency stalls sum to {sum}, dependency stalls are {total}"
@@ -232,7 +231,11 @@ impl Statistics {
         let perf_cycles = profile.cycles_at(now);
         writeln!(out, "SPU DD1.0")?;
         writeln!(out, "{:<31} {}", "Total Cycle count", self.cycles)?;
-        writeln!(out, "{:<31} {}", "Total Instruction count", self.instructions)?;
+        writeln!(
+            out,
+            "{:<31} {}",
+            "Total Instruction count", self.instructions
+        )?;
         writeln!(
             out,
             "{:<31} {}",
@@ -254,7 +257,11 @@ impl Statistics {
         )?;
         writeln!(out, "{:<31} {}", "Branch instructions", self.branches())?;
         writeln!(out, "{:<31} {}", "Branch taken", self.branches_taken)?;
-        writeln!(out, "{:<31} {}", "Branch not taken", self.branches_not_taken)?;
+        writeln!(
+            out,
+            "{:<31} {}",
+            "Branch not taken", self.branches_not_taken
+        )?;
         writeln!(out, "{:<31} {}", "Hint instructions", self.hints)?;
         writeln!(out, "{:<31} {}", "Hint hit", self.hint_hits)?;
         writeln!(
@@ -270,7 +277,10 @@ impl Statistics {
             ("Stall due to prefetch miss", self.prefetch_miss_stalls),
             ("Stall due to dependency", self.dependency_stalls),
             ("Stall due to fp resource conflict", self.fp_resource_stalls),
-            ("Stall due to waiting for hint target", self.hint_target_stalls),
+            (
+                "Stall due to waiting for hint target",
+                self.hint_target_stalls,
+            ),
             ("Stall due to dp pipeline", self.dp_pipeline_stalls),
             ("Channel stall cycle", self.channel_stalls),
             ("SPU Initialization cycle", self.initialisation_cycles),
