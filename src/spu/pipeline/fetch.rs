@@ -29,7 +29,7 @@
 //! see a load/store in stage n. Building a pipeline with it currently fails with
 //! [`ModelError::FetchUnavailable`](super::ModelError::FetchUnavailable).
 
-use crate::spu::exec::{Spu as ArchState, Status};
+use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
 use crate::spu::probes::StallReason;
@@ -239,8 +239,9 @@ impl IdealFetch {
             self.shadow.clone_from(arch);
             self.stale = false;
         }
-        if !matches!(self.shadow.status(), Status::Running) {
-            // A stopped or blocked SPU: nothing to fetch until the host resumes it.
+        if let Status::Stopped(_) = self.shadow.status() {
+            // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
+            // retries its channel instruction, which fetch treats as serializing.)
             self.waiting = true;
             self.starve_reason = StallReason::Channel;
             return None;
@@ -280,13 +281,14 @@ impl IdealFetch {
             instruction.mnemonic,
             Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt
         ) {
-            let mut inflight = InFlight::new(pc, instruction, pc.wrapping_add(4) & 0x3_fffc);
+            let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
+            let mut inflight = InFlight::new(pc, instruction, next);
             inflight.serializing = true;
             return inflight;
         }
         let executed = self.shadow.execute(&instruction);
         let mut inflight = InFlight::new(pc, instruction, executed.next_pc);
-        inflight.serializing = !executed.retired || !matches!(executed.status, Status::Running);
+        inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
         inflight
     }
 }
