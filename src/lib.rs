@@ -14,10 +14,9 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
+pub mod arch;
+pub mod pmu;
 pub mod probe;
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
-
-pub mod arch;
-pub mod pmu;
 pub mod spu;

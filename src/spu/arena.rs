@@ -1,0 +1,91 @@
+//! A static arena of up to eight SPUs (SPU0..SPU7), no heap.
+//!
+//! [`Arena::new`] is a `const fn`, so an arena lives in a `static` behind the program's own
+//! lock (it holds no interior mutability, so it needs no `unsafe` here): a
+//! `std::sync::Mutex<Arena>` on a host, an interrupt-masking mutex on bare metal. Access is
+//! index-checked ([`Arena::get_mut`]) or to all SPUs at once ([`Arena::units_mut`]).
+//!
+//! ```
+//! use pmprobe::spu::arena::Arena;
+//! use pmprobe::spu::unit::Mode;
+//! static ARENA: std::sync::Mutex<Arena> = std::sync::Mutex::new(Arena::new());
+//! let mut arena = ARENA.lock().unwrap();
+//! arena.get_mut(3).unwrap().set_mode(Mode::Instruction);
+//! assert_eq!(arena.get(3).unwrap().id(), 3);
+//! assert!(arena.get_mut(8).is_err());
+//! ```
+
+use core::fmt;
+
+use super::unit::SpuUnit;
+
+/// Number of SPUs in an arena (a Cell BE has eight).
+pub const SPU_COUNT: usize = 8;
+
+/// No SPU with this number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NoSuchSpu {
+    /// The requested number.
+    pub index: usize,
+}
+
+impl fmt::Display for NoSuchSpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no SPU{} (the arena holds SPU0..SPU{})",
+            self.index,
+            SPU_COUNT - 1
+        )
+    }
+}
+
+/// Eight SPUs, SPU0..SPU7.
+pub struct Arena {
+    units: [SpuUnit; SPU_COUNT],
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Arena {
+    /// Eight reset SPUs numbered 0..7, in pipeline mode.
+    pub const fn new() -> Self {
+        Arena {
+            units: [
+                SpuUnit::new(0),
+                SpuUnit::new(1),
+                SpuUnit::new(2),
+                SpuUnit::new(3),
+                SpuUnit::new(4),
+                SpuUnit::new(5),
+                SpuUnit::new(6),
+                SpuUnit::new(7),
+            ],
+        }
+    }
+
+    /// SPU `index`.
+    pub fn get(&self, index: usize) -> Result<&SpuUnit, NoSuchSpu> {
+        self.units.get(index).ok_or(NoSuchSpu { index })
+    }
+
+    /// SPU `index`, mutable.
+    pub fn get_mut(&mut self, index: usize) -> Result<&mut SpuUnit, NoSuchSpu> {
+        self.units.get_mut(index).ok_or(NoSuchSpu { index })
+    }
+
+    /// All SPUs, SPU0 first (to run them side by side).
+    pub fn units_mut(&mut self) -> &mut [SpuUnit; SPU_COUNT] {
+        &mut self.units
+    }
+
+    /// All SPUs.
+    pub fn units(&self) -> &[SpuUnit; SPU_COUNT] {
+        &self.units
+    }
+}

@@ -1,0 +1,294 @@
+//! Instruction fetch models behind one interface.
+//!
+//! The pipeline asks its [`FetchModel`] once per cycle, after execute and issue were updated,
+//! for the next fetch group (a doubleword-aligned pair) to put into issue stage g, and tells it
+//! when a serializing instruction completed at stage o.
+//!
+//! # Ideal fetch ([`FetchKind::Ideal`])
+//! The correct path is always available, two instructions per cycle, and a taken branch
+//! redirects at once: what spu_timing assumes. Because instructions take effect at stage o,
+//! several cycles after they are fetched, the ideal model needs an oracle for the path. It is
+//! a *run-ahead functional shadow*: a second copy of the architectural state that executes each
+//! instruction when it is fetched. The shadow's next PC goes with the instruction; stage o
+//! compares it with the next PC the real execution computes, and a difference is a typed
+//! [`ModelError::PathMismatch`](super::ModelError::PathMismatch), never a panic.
+//!
+//! The shadow cannot know what the host will put into a mailbox, so channel instructions
+//! (`rdch`, `wrch`, `rchcnt`) are not executed in the shadow; like `stop`, halts and faults
+//! they are *serializing*: fetch stops after them and resumes (re-syncing the shadow from the
+//! architectural state) once they completed at stage o. The cycles issue spends waiting for
+//! them count as channel stalls.
+//!
+//! # Real fetch (issue 7)
+//! [`FetchKind::Real`] is reserved for the article's fetch unit (prefetch queue, LS pipe,
+//! ilb1/ilb2/ilbh, predicted path buffer, hints, mispredict states). It plugs in as another
+//! variant of [`FetchModel`]: `next_group` fills g from the predicted path buffer (or reports a
+//! prefetch miss / hint wait through [`FetchModel::starve_reason`]); `completed` at stage o
+//! compares the resolved next PC with the one fetch predicted and starts the mispredict
+//! sequence instead of returning a path error; `ls_busy_next_cycle` lets the LS arbitration
+//! see a load/store in stage n. Building a pipeline with it currently fails with
+//! [`ModelError::FetchUnavailable`](super::ModelError::FetchUnavailable).
+
+use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
+use crate::spu::isa::decode::{Instruction, decode};
+use crate::spu::isa::opcodes::{IClass, Mnemonic};
+use crate::spu::probes::StallReason;
+
+/// "No register": index of an always-ready scoreboard slot.
+pub(crate) const NO_REGISTER: u8 = 128;
+
+/// An instruction travelling through the issue and execution pipes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    /// Its local-store address.
+    pub pc: u32,
+    /// The decoded instruction (for an illegal word: the word with `illegal` set).
+    pub instruction: Instruction,
+    /// The address fetch expects to follow it.
+    pub predicted_next: u32,
+    /// Class (execution pipe and timing).
+    pub class: IClass,
+    /// Register written, or [`NO_REGISTER`] (128).
+    pub target: u8,
+    /// Registers read; unused entries are [`NO_REGISTER`].
+    pub sources: [u8; 3],
+    /// Fetch waits until this instruction completed (channel, stop, halt, fault).
+    pub serializing: bool,
+    /// The word is not an SPU instruction: stage o reports the fault.
+    pub illegal: bool,
+}
+
+impl InFlight {
+    /// Wraps a decoded instruction.
+    pub fn new(pc: u32, instruction: Instruction, predicted_next: u32) -> Self {
+        let mut sources = [NO_REGISTER; 3];
+        for (slot, source) in sources.iter_mut().zip(instruction.sources()) {
+            if let Some(register) = source {
+                *slot = register & 0x7f;
+            }
+        }
+        InFlight {
+            pc,
+            instruction,
+            predicted_next,
+            class: instruction.class(),
+            target: instruction.target().map_or(NO_REGISTER, |r| r & 0x7f),
+            sources,
+            serializing: false,
+            illegal: false,
+        }
+    }
+
+    /// An illegal word: timed like a `nop`, faults at stage o.
+    fn illegal(pc: u32, word: u32) -> Self {
+        let mut nop = NOP_INSTRUCTION;
+        nop.word = word;
+        let mut inflight = Self::new(pc, nop, pc);
+        inflight.serializing = true;
+        inflight.illegal = true;
+        inflight
+    }
+
+    /// `nop` or `lnop`.
+    pub fn is_nop(&self) -> bool {
+        matches!(self.class, IClass::Nop | IClass::Lnop)
+    }
+}
+
+const NOP_INSTRUCTION: Instruction = Instruction {
+    word: 0x4020_0000,
+    mnemonic: Mnemonic::Nop,
+    rt: 0,
+    ra: 0,
+    rb: 0,
+    rc: 0,
+    imm: 0,
+    hint_offset: 0,
+};
+
+/// A fetch group: the pair at an even and the following odd word address. A slot is `None`
+/// when the path does not go through that address.
+pub type Group = [Option<InFlight>; 2];
+
+/// Which fetch model to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FetchKind {
+    /// Always the correct path, two instructions per cycle, no branch penalty.
+    Ideal,
+    /// The article's fetch unit (not implemented yet).
+    Real,
+}
+
+impl FetchKind {
+    /// `"ideal"` or `"real"`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "ideal" => Some(Self::Ideal),
+            "real" => Some(Self::Real),
+            _ => None,
+        }
+    }
+}
+
+/// Fetch-side failure reported to the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FetchError {
+    /// The requested model is not implemented.
+    Unavailable(FetchKind),
+}
+
+/// The fetch model of a pipeline.
+#[derive(Clone)]
+pub enum FetchModel {
+    /// Ideal fetch with a run-ahead functional shadow.
+    Ideal(IdealFetch),
+}
+
+impl FetchModel {
+    /// A fetch model of `kind` for SPU `id`.
+    pub(crate) const fn new_ideal(id: u8) -> Self {
+        FetchModel::Ideal(IdealFetch::new(id))
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> FetchKind {
+        match self {
+            FetchModel::Ideal(_) => FetchKind::Ideal,
+        }
+    }
+
+    pub(crate) fn check_available(kind: FetchKind) -> Result<(), FetchError> {
+        match kind {
+            FetchKind::Ideal => Ok(()),
+            FetchKind::Real => Err(FetchError::Unavailable(kind)),
+        }
+    }
+
+    /// Forgets everything fetched; the next `next_group` restarts at the architectural PC.
+    #[inline]
+    pub(crate) fn restart(&mut self) {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.restart(),
+        }
+    }
+
+    /// The next group for issue stage g, or `None` when fetch has nothing this cycle.
+    #[inline]
+    pub(crate) fn next_group(&mut self, arch: &ArchState) -> Option<Group> {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.next_group(arch),
+        }
+    }
+
+    /// A serializing instruction completed at stage o.
+    #[inline]
+    pub(crate) fn serializing_completed(&mut self) {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.restart_reason(StallReason::Channel),
+        }
+    }
+
+    /// Why issue stage j is empty (when it is).
+    #[inline]
+    pub(crate) fn starve_reason(&self) -> StallReason {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.starve_reason,
+        }
+    }
+}
+
+/// The ideal fetch model (see the module documentation).
+#[derive(Clone)]
+pub struct IdealFetch {
+    shadow: ArchState,
+    /// The shadow must be copied from the architectural state before fetching.
+    stale: bool,
+    /// Fetch waits for a serializing instruction to complete.
+    waiting: bool,
+    starve_reason: StallReason,
+}
+
+impl IdealFetch {
+    const fn new(id: u8) -> Self {
+        IdealFetch {
+            shadow: ArchState::new(id),
+            stale: true,
+            waiting: false,
+            starve_reason: StallReason::Initialisation,
+        }
+    }
+
+    fn restart(&mut self) {
+        self.stale = true;
+        self.waiting = false;
+        self.starve_reason = StallReason::Initialisation;
+    }
+
+    fn restart_reason(&mut self, reason: StallReason) {
+        self.stale = true;
+        self.waiting = false;
+        self.starve_reason = reason;
+    }
+
+    fn next_group(&mut self, arch: &ArchState) -> Option<Group> {
+        if self.waiting {
+            return None;
+        }
+        if self.stale {
+            self.shadow.clone_from(arch);
+            self.stale = false;
+        }
+        if let Status::Stopped(_) = self.shadow.status() {
+            // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
+            // retries its channel instruction, which fetch treats as serializing.)
+            self.waiting = true;
+            self.starve_reason = StallReason::Channel;
+            return None;
+        }
+        let mut group: Group = [None, None];
+        let first = self.shadow.pc();
+        let mut pc = first;
+        loop {
+            let slot = ((pc >> 2) & 1) as usize;
+            let inflight = self.fetch_one(pc);
+            let next = inflight.predicted_next;
+            let serializing = inflight.serializing;
+            if let Some(place) = group.get_mut(slot) {
+                *place = Some(inflight);
+            }
+            if serializing {
+                self.waiting = true;
+                self.starve_reason = StallReason::Channel;
+                break;
+            }
+            if slot == 0 && next == pc.wrapping_add(4) {
+                pc = next;
+                continue;
+            }
+            break;
+        }
+        Some(group)
+    }
+
+    /// Fetches the instruction at `pc` and runs it in the shadow (unless it serializes).
+    fn fetch_one(&mut self, pc: u32) -> InFlight {
+        let word = self.shadow.local_store().load_word(pc);
+        let Ok(instruction) = decode(word) else {
+            return InFlight::illegal(pc, word);
+        };
+        if matches!(
+            instruction.mnemonic,
+            Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt
+        ) {
+            let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
+            let mut inflight = InFlight::new(pc, instruction, next);
+            inflight.serializing = true;
+            return inflight;
+        }
+        let executed = self.shadow.execute(&instruction);
+        let mut inflight = InFlight::new(pc, instruction, executed.next_pc);
+        inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
+        inflight
+    }
+}

@@ -1,0 +1,223 @@
+//! Issue pipes 0 (even word addresses) and 1 (odd), stages g h i j, and the dual-issue rules.
+//!
+//! A fetch group (the pair at an even and the following odd address) enters stage g and moves
+//! down one stage per cycle while stage j is free; it leaves j only when both of its
+//! instructions have issued. Issue is in order and nothing shifts between the two issue pipes.
+//!
+//! At stage j, the older remaining instruction (the even one if it has not issued yet) issues
+//! when it has no hazard:
+//! - **class issue stall**: an earlier instruction of a class with a non-zero `stall` issued
+//!   fewer than `stall + 1` cycles ago (FPD: 6, so independent `dfa`s issue one per 7 cycles).
+//!   Following GCC and the SDK ("nothing issues for 6 cycles after a DP"), the stall holds
+//!   both pipes;
+//! - **operand dependency**: a source is the unreleased target of an instruction in an
+//!   execution pipe;
+//! - **FP resource conflict**: an FP6 instruction would use the shared FP unit in the cycle
+//!   after an FP7 or FPD instruction issued (those use it one cycle after issue).
+//!
+//! The odd instruction of the pair issues together with the even one (dual issue) only when,
+//! in addition: neither is cross-issued (the even one goes to execution pipe 0 and the odd one
+//! to pipe 1), the odd one does not read the even one's target, neither is FPD unless
+//! `dp-dual`, neither is FP6 unless `sp-dual`.
+
+use super::config::Config;
+use super::execute::ExecPipes;
+use super::fetch::{Group, InFlight, NO_REGISTER};
+use crate::spu::isa::opcodes::IClass;
+use crate::spu::probes::StallReason;
+
+/// Index of stage j in [`IssuePipes::stages`].
+pub const J_STAGE: usize = 3;
+/// Names of the issue stages from the top.
+pub const STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
+
+/// What stage j did in a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IssueOutcome {
+    /// Nothing issued, for this reason (stage j empty: the fetch model's reason).
+    Stalled(StallReason),
+    /// One or two instructions issued.
+    Issued {
+        /// The instructions, oldest first.
+        first: InFlight,
+        /// The second one of a dual issue.
+        second: Option<InFlight>,
+    },
+}
+
+/// Side observations of one issue decision (for statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DualIssueBlocks {
+    /// Dual issue was refused because the odd instruction reads the even one's target.
+    pub src0_dependency: bool,
+    /// Refused because of an SP instruction with sp-dual off.
+    pub sp: bool,
+    /// Refused because of a DP instruction with dp-dual off.
+    pub dp: bool,
+    /// An instruction went to the execution pipe opposite its issue pipe.
+    pub cross: bool,
+}
+
+/// Issue stages and structural-hazard state.
+#[derive(Clone, Debug)]
+pub struct IssuePipes {
+    /// Stages g, h, i, j; each holds a fetch group (slot 0 even address, slot 1 odd).
+    pub stages: [Group; 4],
+    /// No instruction issues before this cycle (class issue stall).
+    stall_until: u64,
+    /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
+    fp_busy_at: u64,
+}
+
+impl Default for IssuePipes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl IssuePipes {
+    /// Empty issue pipes.
+    pub const fn new() -> Self {
+        IssuePipes {
+            stages: [[None, None]; 4],
+            stall_until: 0,
+            fp_busy_at: u64::MAX,
+        }
+    }
+
+    /// Drops every instruction and structural state.
+    pub fn flush(&mut self) {
+        *self = Self::new();
+    }
+
+    /// Whether stage j holds nothing.
+    #[inline(always)]
+    pub fn j_is_empty(&self) -> bool {
+        matches!(self.stages[J_STAGE], [None, None])
+    }
+
+    /// Whether stage g can take a new group.
+    #[inline(always)]
+    pub fn g_is_empty(&self) -> bool {
+        matches!(self.stages[0], [None, None])
+    }
+
+    /// Moves every group down one stage if stage j is free.
+    #[inline(always)]
+    pub fn advance(&mut self) {
+        if self.j_is_empty() {
+            self.stages[3] = self.stages[2];
+            self.stages[2] = self.stages[1];
+            self.stages[1] = self.stages[0];
+            self.stages[0] = [None, None];
+        }
+    }
+
+    /// The hazard that keeps `inflight` from issuing in `cycle`, if any.
+    #[inline(always)]
+    fn hazard(&self, inflight: &InFlight, cycle: u64, pipes: &ExecPipes) -> Option<StallReason> {
+        if cycle < self.stall_until {
+            return Some(StallReason::DpPipeline);
+        }
+        for &source in &inflight.sources {
+            if source != NO_REGISTER
+                && let Some(class) = pipes.blocking(source, cycle)
+            {
+                return Some(StallReason::Dependency(class));
+            }
+        }
+        if inflight.class == IClass::Fp6 && self.fp_busy_at == cycle {
+            return Some(StallReason::FpResource);
+        }
+        None
+    }
+
+    /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and
+    /// removes it from stage j. `empty_reason` is the stall reason when stage j is empty.
+    #[inline]
+    pub fn issue(
+        &mut self,
+        cycle: u64,
+        config: &Config,
+        pipes: &mut ExecPipes,
+        empty_reason: StallReason,
+        blocks: &mut DualIssueBlocks,
+    ) -> IssueOutcome {
+        let [even, odd] = self.stages[J_STAGE];
+        let (first, first_slot) = match (even, odd) {
+            (Some(even), _) => (even, 0usize),
+            (None, Some(odd)) => (odd, 1usize),
+            (None, None) => return IssueOutcome::Stalled(empty_reason),
+        };
+        if let Some(reason) = self.hazard(&first, cycle, pipes) {
+            return IssueOutcome::Stalled(reason);
+        }
+        let first_pipe = usize::from(first.class.pipe());
+        blocks.cross = first_pipe != first_slot;
+        let mut second = None;
+        if first_slot == 0
+            && let Some(candidate) = odd
+        {
+            second = self.dual_partner(&first, &candidate, cycle, config, pipes, blocks);
+        }
+        self.stages[J_STAGE][first_slot] = None;
+        self.start(&first, cycle, config, pipes);
+        if let Some(partner) = second {
+            self.stages[J_STAGE][1] = None;
+            self.start(&partner, cycle, config, pipes);
+        }
+        IssueOutcome::Issued { first, second }
+    }
+
+    /// Whether the odd instruction can issue with the even one `first` this cycle.
+    #[inline(always)]
+    fn dual_partner(
+        &self,
+        first: &InFlight,
+        candidate: &InFlight,
+        cycle: u64,
+        config: &Config,
+        pipes: &ExecPipes,
+        blocks: &mut DualIssueBlocks,
+    ) -> Option<InFlight> {
+        if first.class.pipe() != 0 || candidate.class.pipe() != 1 {
+            return None;
+        }
+        if first.target != NO_REGISTER && candidate.sources.contains(&first.target) {
+            blocks.src0_dependency = true;
+            return None;
+        }
+        let is_dp = |c: IClass| c == IClass::Fpd;
+        let is_sp = |c: IClass| c == IClass::Fp6;
+        if !config.dp_dual() && (is_dp(first.class) || is_dp(candidate.class)) {
+            blocks.dp = true;
+            return None;
+        }
+        if !config.sp_dual() && (is_sp(first.class) || is_sp(candidate.class)) {
+            blocks.sp = true;
+            return None;
+        }
+        if self.hazard(candidate, cycle, pipes).is_some() {
+            return None;
+        }
+        Some(*candidate)
+    }
+
+    /// Enters `inflight` into its execution pipe and records its structural effects.
+    #[inline(always)]
+    fn start(&mut self, inflight: &InFlight, cycle: u64, config: &Config, pipes: &mut ExecPipes) {
+        let timing = config.timing(inflight.class);
+        pipes.enter(
+            cycle,
+            usize::from(inflight.class.pipe()),
+            *inflight,
+            timing.depth,
+        );
+        if timing.stall > 0 {
+            self.stall_until = self.stall_until.max(cycle + u64::from(timing.stall) + 1);
+        }
+        if matches!(inflight.class, IClass::Fp7 | IClass::Fpd) {
+            self.fp_busy_at = cycle + 1;
+        }
+    }
+}

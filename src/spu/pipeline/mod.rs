@@ -1,0 +1,425 @@
+//! The cycle-level SPU model ("pipeline mode"), after the IBM Full-System Simulator article.
+//!
+//! The model is clock-synchronous and updated in reverse pipeline order each cycle:
+//! 1. **execution pipes** ([`execute`]): the instructions that entered stage `jj` five cycles
+//!    ago are at stage `o`; they take their functional effect there (through
+//!    [`exec::Spu::execute_at_cycle`](crate::spu::exec::Spu::execute_at_cycle)), even pipe
+//!    first (it holds the older of a dual-issued pair), and the instruction count grows;
+//! 2. **issue** ([`issue`]): stage j issues zero, one or two instructions into `jj` following
+//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes;
+//! 3. **fetch** ([`fetch`]): the issue stages move down if stage j is free and the fetch model
+//!    fills stage g.
+//!
+//! Timing comes from the [`config::Config`] (depth and issue stall per class, dual-issue
+//! features); the statistics ([`stats`]) classify every cycle; [`timing`] prints a static
+//! spu_timing-style listing.
+
+pub mod config;
+pub mod execute;
+pub mod fetch;
+pub mod issue;
+pub mod stats;
+pub mod timing;
+
+use core::fmt;
+
+use self::config::Config;
+use self::execute::{ExecPipes, O_STAGE};
+use self::fetch::{FetchKind, FetchModel, InFlight};
+use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use self::stats::Statistics;
+use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
+use crate::spu::probes::{IssueEvent, SpuObserver};
+
+/// A model failure: the timing model and the functional model disagree, or a request cannot
+/// be served. Never a panic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ModelError {
+    /// The path fetch followed differs from the one execution took: the instruction at `pc`
+    /// was fetched expecting `predicted` next, stage o computed `actual` (e.g. code that
+    /// modifies itself ahead of execution).
+    PathMismatch {
+        /// Address of the instruction.
+        pc: u32,
+        /// Next address fetch predicted.
+        predicted: u32,
+        /// Next address execution computed.
+        actual: u32,
+    },
+    /// The requested fetch model is not implemented yet.
+    FetchUnavailable(FetchKind),
+    /// Writing a `prof_cp` line to the output failed.
+    Output,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::PathMismatch {
+                pc,
+                predicted,
+                actual,
+            } => write!(
+                f,
+                "pipeline model error: instruction at {pc:#07x} was fetched expecting {predicted:#07x} next, but executed to {actual:#07x}"
+            ),
+            Self::FetchUnavailable(FetchKind::Real) => {
+                f.write_str("the real fetch unit is not available yet (use the ideal fetch model)")
+            }
+            Self::FetchUnavailable(FetchKind::Ideal) => {
+                f.write_str("the ideal fetch model is not available")
+            }
+            Self::Output => f.write_str("writing a prof_cp line failed"),
+        }
+    }
+}
+
+/// Why a pipeline run returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RunEnd {
+    /// The SPU stopped (`stop`, halt, fault); the pipeline is empty.
+    Stopped(StopReason),
+    /// A channel instruction at stage o waits on `channel`; service it and run again.
+    Blocked {
+        /// The channel.
+        channel: u8,
+    },
+    /// The cycle budget is used up.
+    CycleLimit,
+}
+
+/// Result of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RunOutcome {
+    /// Why the run ended.
+    pub end: RunEnd,
+    /// Cycles simulated in this call.
+    pub cycles: u64,
+    /// Instructions completed in this call.
+    pub instructions: u64,
+}
+
+/// The pipeline state of one SPU (everything but the architectural state).
+#[derive(Clone)]
+pub struct Pipeline {
+    config: Config,
+    clock: u64,
+    issue: IssuePipes,
+    exec: ExecPipes,
+    fetch: FetchModel,
+    /// A channel instruction that blocked at stage o and is retried each cycle.
+    blocked: Option<InFlight>,
+    stats: Statistics,
+}
+
+/// What happened in one cycle, for the caller of [`Pipeline::step_cycle`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleEnd {
+    /// Keep going.
+    Continue,
+    /// The run must end.
+    End(RunEnd),
+}
+
+impl Pipeline {
+    /// A pipeline for SPU `id` with the `cell` configuration and ideal fetch.
+    pub const fn new(id: u8) -> Self {
+        Pipeline {
+            config: Config::cell(),
+            clock: 0,
+            issue: IssuePipes::new(),
+            exec: ExecPipes::new(),
+            fetch: FetchModel::new_ideal(id),
+            blocked: None,
+            stats: Statistics::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Replaces the configuration; the pipeline is flushed (in-flight instructions that have
+    /// not reached stage o are dropped and will be fetched again).
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+        self.flush();
+    }
+
+    /// Selects the fetch model. [`FetchKind::Real`] is not implemented yet.
+    pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
+        FetchModel::check_available(kind).map_err(|_| ModelError::FetchUnavailable(kind))?;
+        self.flush();
+        Ok(())
+    }
+
+    /// The fetch model in use.
+    pub fn fetch_kind(&self) -> FetchKind {
+        self.fetch.kind()
+    }
+
+    /// The statistics.
+    pub fn stats(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// `stats reset`.
+    pub fn reset_stats(&mut self) {
+        self.stats.reset();
+    }
+
+    /// The cycle clock (the cycle number of the last simulated cycle).
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// The issue stages (g, h, i, j).
+    pub fn issue_pipes(&self) -> &IssuePipes {
+        &self.issue
+    }
+
+    /// The execution pipes.
+    pub fn exec_pipes(&self) -> &ExecPipes {
+        &self.exec
+    }
+
+    /// Drops every instruction in flight. The architectural state is exact (every instruction
+    /// before its PC completed, none after), so fetch restarts from its PC.
+    pub fn flush(&mut self) {
+        self.issue.flush();
+        self.exec.flush();
+        self.blocked = None;
+        self.fetch.restart();
+    }
+
+    /// Prints the statistics block (`spu N stats print`) with the performance counters of
+    /// `arch`.
+    pub fn print_stats(&self, arch: &ArchState, out: &mut impl fmt::Write) -> fmt::Result {
+        let profile = arch.profile_counters();
+        self.stats.print(&profile, self.clock, out)
+    }
+
+    /// Simulates up to `max_cycles` cycles of `arch`, writing `prof_cp` lines to `output`.
+    pub fn run<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut ArchState,
+        max_cycles: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<RunOutcome, ModelError> {
+        // Keep the clock ahead of the architectural cycle counter (instruction mode may have
+        // run since), so prof_cp intervals stay monotonic.
+        self.clock = self.clock.max(arch.cycle_count());
+        if let Status::Stopped(reason) = arch.status()
+            && self.blocked.is_none()
+            && self.issue_is_drained()
+        {
+            return Ok(RunOutcome {
+                end: RunEnd::Stopped(reason),
+                cycles: 0,
+                instructions: 0,
+            });
+        }
+        let start_instructions = self.stats.instructions;
+        let mut cycles = 0;
+        let mut end = RunEnd::CycleLimit;
+        while cycles < max_cycles {
+            cycles += 1;
+            if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
+                end = reason;
+                break;
+            }
+        }
+        Ok(RunOutcome {
+            end,
+            cycles,
+            instructions: self.stats.instructions - start_instructions,
+        })
+    }
+
+    fn issue_is_drained(&self) -> bool {
+        self.issue.stages.iter().all(|g| matches!(g, [None, None]))
+    }
+
+    /// Simulates one cycle.
+    #[inline]
+    pub fn step_cycle<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut ArchState,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<CycleEnd, ModelError> {
+        self.clock += 1;
+        let now = self.clock;
+        self.stats.cycles += 1;
+        observer.cycles(1);
+
+        // 1. Execution pipes: stage o.
+        let mut end = None;
+        if let Some(inflight) = self.blocked.take() {
+            end = self.complete(arch, inflight, now, observer, output)?;
+        }
+        if end.is_none() && now >= O_STAGE {
+            let row = now - O_STAGE;
+            for pipe in 0..2 {
+                if let Some(inflight) = self.exec.slot(row, pipe) {
+                    end = self.complete(arch, inflight, now, observer, output)?;
+                    if end.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // 2. Issue.
+        self.exec.open_row(now);
+        let mut blocks = DualIssueBlocks::default();
+        let outcome = self.issue.issue(
+            now,
+            &self.config,
+            &mut self.exec,
+            self.fetch.starve_reason(),
+            &mut blocks,
+        );
+        self.count_issue(&outcome, &blocks, now, observer);
+
+        if let Some(reason) = end {
+            // Nothing younger than a stopping instruction is on the path (fetch waited).
+            self.flush();
+            return Ok(CycleEnd::End(reason));
+        }
+
+        // 3. Fetch.
+        self.issue.advance();
+        if self.issue.g_is_empty()
+            && let Some(group) = self.fetch.next_group(arch)
+        {
+            self.issue.stages[0] = group;
+        }
+        Ok(CycleEnd::Continue)
+    }
+
+    /// Stage o: the functional effect of `inflight`. Returns the run end it causes.
+    #[inline]
+    fn complete<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut ArchState,
+        inflight: InFlight,
+        now: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<Option<RunEnd>, ModelError> {
+        let executed: Executed = if inflight.illegal {
+            arch.step()
+        } else {
+            arch.execute_at_cycle(&inflight.instruction, now)
+        };
+        if !executed.retired {
+            return Ok(Some(match executed.status {
+                Status::Blocked { channel } => {
+                    self.blocked = Some(inflight);
+                    RunEnd::Blocked { channel }
+                }
+                Status::Stopped(reason) => RunEnd::Stopped(reason),
+                // A model bug would land here: report it as a path error rather than spin.
+                Status::Running => {
+                    return Err(ModelError::PathMismatch {
+                        pc: inflight.pc,
+                        predicted: inflight.predicted_next,
+                        actual: executed.next_pc,
+                    });
+                }
+            }));
+        }
+        if executed.next_pc != inflight.predicted_next {
+            return Err(ModelError::PathMismatch {
+                pc: inflight.pc,
+                predicted: inflight.predicted_next,
+                actual: executed.next_pc,
+            });
+        }
+        let stats = &mut self.stats;
+        stats.instructions += 1;
+        stats.non_nop_instructions += u64::from(!executed.is_nop);
+        if inflight.instruction.is_branch() {
+            if executed.branch_taken {
+                stats.branches_taken += 1;
+            } else {
+                stats.branches_not_taken += 1;
+            }
+        }
+        if inflight.instruction.is_hint() {
+            stats.hints += 1;
+        }
+        observer.retired(&inflight.instruction, &executed, now);
+        if let Some(checkpoint) = executed.profile {
+            writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+        }
+        if let Status::Stopped(reason) = executed.status {
+            return Ok(Some(RunEnd::Stopped(reason)));
+        }
+        if inflight.serializing {
+            self.fetch.serializing_completed();
+        }
+        Ok(None)
+    }
+
+    #[inline(always)]
+    fn count_issue<O: SpuObserver>(
+        &mut self,
+        outcome: &IssueOutcome,
+        blocks: &DualIssueBlocks,
+        now: u64,
+        observer: &O,
+    ) {
+        let stats = &mut self.stats;
+        match outcome {
+            IssueOutcome::Stalled(reason) => {
+                stats.count_stall(*reason);
+                observer.issue_stall(*reason);
+            }
+            IssueOutcome::Issued { first, second } => {
+                let all_nops = first.is_nop() && second.is_none_or(|s| s.is_nop());
+                if all_nops {
+                    stats.nop_cycles += 1;
+                } else if second.is_some() {
+                    stats.dual_cycles += 1;
+                } else {
+                    stats.single_cycles += 1;
+                }
+                stats.sp_issue_block += u64::from(blocks.sp);
+                stats.dp_issue_block += u64::from(blocks.dp);
+                stats.cross_issue_cycles += u64::from(blocks.cross);
+                stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
+                let dual = second.is_some();
+                for inflight in core::iter::once(first).chain(second.iter()) {
+                    stats.registers_used |= register_bits(inflight);
+                    observer.issue(IssueEvent {
+                        cycle: now,
+                        pc: inflight.pc,
+                        pipe: inflight.class.pipe(),
+                        dual,
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn register_bits(inflight: &InFlight) -> u128 {
+    let mut bits = 0u128;
+    for register in inflight
+        .sources
+        .iter()
+        .chain(core::iter::once(&inflight.target))
+    {
+        if *register < 128 {
+            bits |= 1u128 << register;
+        }
+    }
+    bits
+}

@@ -1,0 +1,230 @@
+//! The probe points each SPU emits (gem5 names where gem5 has them).
+//!
+//! The pipeline and the instruction-mode loop are generic over a [`SpuObserver`]:
+//! - [`NoProbes`] compiles every notification away (nothing is emitted);
+//! - [`SpuProbes`] holds one [`ProbePoint`] per event. With no listener attached each
+//!   notification is the point's `has_listeners` fast path: one load and one branch.
+//!   Arguments that cost something to build (the data access record) are built only after
+//!   that check.
+//!
+//! | point | argument | when |
+//! |---|---|---|
+//! | `Cycles` | `u64` cycles (1 per simulated cycle) | every cycle |
+//! | `RetiredInsts` | `u64` count (1) | an instruction completes at stage o |
+//! | `RetiredInstsPC` | `u64` pc | same |
+//! | `RetiredLoads` / `RetiredStores` / `RetiredBranches` | `u64` count (1) | a load / store / branch completes |
+//! | `BranchMispredicts` | `u64` count (1) | a branch resolved against its prediction (real fetch only) |
+//! | `DataAccess` | [`MemAccess`] (tick, pc, LS address, size 16, read/write) | a load or store completes |
+//! | `IssueStall` | [`StallReason`] | a cycle in which nothing issued |
+//! | `Issue` | [`IssueEvent`] (pc, pipe, dual) | an instruction issues |
+//!
+//! The `u64` counting points feed the probe framework's PMU event counter directly
+//! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
+
+use crate::probe::listeners::{AccessKind as TraceAccessKind, MemAccess};
+use crate::probe::{Manager, ManagerError, ProbePoint};
+use crate::spu::exec::{AccessKind, Executed};
+use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::opcodes::IClass;
+
+/// Listener capacity of each SPU probe point.
+pub const LISTENERS_PER_POINT: usize = 4;
+
+/// Why nothing issued in a cycle (the simulator's stall categories).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum StallReason {
+    /// Waiting for the corrected path after a mispredicted branch.
+    BranchMiss,
+    /// The predicted path buffer could not be filled.
+    PrefetchMiss,
+    /// A source register is the unreleased target of this class's instruction.
+    Dependency(IClass),
+    /// An SP instruction would use the shared FP unit in the cycle an FP7/FPD one uses it.
+    FpResource,
+    /// A hinted branch waits for its target to arrive.
+    HintTarget,
+    /// The issue stall after a class with a non-zero `stall` (FPD: the DP pipeline).
+    DpPipeline,
+    /// Fetch waits for a serializing instruction (channel access, `stop`, halt) to complete.
+    Channel,
+    /// The pipeline is filling after the SPU started.
+    Initialisation,
+}
+
+/// An instruction issued to an execution pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct IssueEvent {
+    /// The cycle.
+    pub cycle: u64,
+    /// Its address.
+    pub pc: u32,
+    /// The execution pipe it went to (0 even, 1 odd).
+    pub pipe: u8,
+    /// Issued together with another instruction.
+    pub dual: bool,
+}
+
+/// What the SPU reports to observers. Every method has an empty default.
+pub trait SpuObserver {
+    /// `n` cycles elapsed.
+    #[inline(always)]
+    fn cycles(&self, _n: u64) {}
+    /// An instruction completed; `executed` is its functional effect, `cycle` the current cycle.
+    #[inline(always)]
+    fn retired(&self, _instruction: &Instruction, _executed: &Executed, _cycle: u64) {}
+    /// A branch resolved against its prediction.
+    #[inline(always)]
+    fn mispredict(&self) {}
+    /// An instruction issued.
+    #[inline(always)]
+    fn issue(&self, _event: IssueEvent) {}
+    /// Nothing issued this cycle.
+    #[inline(always)]
+    fn issue_stall(&self, _reason: StallReason) {}
+}
+
+/// Emits nothing; the notifications compile away.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProbes;
+
+impl SpuObserver for NoProbes {}
+
+/// A counting point (`u64` argument).
+pub type CountPoint<'a> = ProbePoint<'a, u64, LISTENERS_PER_POINT>;
+
+/// The probe points of one SPU.
+///
+/// `'a` is the lifetime of the listener objects; points registered in a [`Manager`] need
+/// `'static` listeners (see [`SpuProbes::register`]).
+pub struct SpuProbes<'a> {
+    /// `Cycles`.
+    pub cycles: CountPoint<'a>,
+    /// `RetiredInsts`.
+    pub retired_insts: CountPoint<'a>,
+    /// `RetiredInstsPC` (argument: the pc).
+    pub retired_insts_pc: CountPoint<'a>,
+    /// `RetiredLoads`.
+    pub retired_loads: CountPoint<'a>,
+    /// `RetiredStores`.
+    pub retired_stores: CountPoint<'a>,
+    /// `RetiredBranches`.
+    pub retired_branches: CountPoint<'a>,
+    /// `BranchMispredicts`.
+    pub branch_mispredicts: CountPoint<'a>,
+    /// `DataAccess`.
+    pub data_access: ProbePoint<'a, MemAccess, LISTENERS_PER_POINT>,
+    /// `IssueStall`.
+    pub issue_stall: ProbePoint<'a, StallReason, LISTENERS_PER_POINT>,
+    /// `Issue`.
+    pub issue: ProbePoint<'a, IssueEvent, LISTENERS_PER_POINT>,
+}
+
+impl Default for SpuProbes<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> SpuProbes<'a> {
+    /// Points with no listeners.
+    pub const fn new() -> Self {
+        SpuProbes {
+            cycles: ProbePoint::new(),
+            retired_insts: ProbePoint::new(),
+            retired_insts_pc: ProbePoint::new(),
+            retired_loads: ProbePoint::new(),
+            retired_stores: ProbePoint::new(),
+            retired_branches: ProbePoint::new(),
+            branch_mispredicts: ProbePoint::new(),
+            data_access: ProbePoint::new(),
+            issue_stall: ProbePoint::new(),
+            issue: ProbePoint::new(),
+        }
+    }
+
+    /// Detaches every listener from every point.
+    pub fn clear(&self) {
+        self.cycles.clear();
+        self.retired_insts.clear();
+        self.retired_insts_pc.clear();
+        self.retired_loads.clear();
+        self.retired_stores.clear();
+        self.retired_branches.clear();
+        self.branch_mispredicts.clear();
+        self.data_access.clear();
+        self.issue_stall.clear();
+        self.issue.clear();
+    }
+}
+
+impl<'p> SpuProbes<'static> {
+    /// Registers the points under their names (`Cycles`, `RetiredInsts`, `RetiredInstsPC`,
+    /// `RetiredLoads`, `RetiredStores`, `RetiredBranches`, `BranchMispredicts`, `DataAccess`,
+    /// `IssueStall`, `Issue`). One manager per SPU: the names are the same for every SPU.
+    pub fn register<const P: usize>(
+        &'p self,
+        manager: &mut Manager<'p, P>,
+    ) -> Result<(), ManagerError<'static>> {
+        manager.register("Cycles", &self.cycles)?;
+        manager.register("RetiredInsts", &self.retired_insts)?;
+        manager.register("RetiredInstsPC", &self.retired_insts_pc)?;
+        manager.register("RetiredLoads", &self.retired_loads)?;
+        manager.register("RetiredStores", &self.retired_stores)?;
+        manager.register("RetiredBranches", &self.retired_branches)?;
+        manager.register("BranchMispredicts", &self.branch_mispredicts)?;
+        manager.register("DataAccess", &self.data_access)?;
+        manager.register("IssueStall", &self.issue_stall)?;
+        manager.register("Issue", &self.issue)
+    }
+}
+
+impl SpuObserver for SpuProbes<'_> {
+    #[inline(always)]
+    fn cycles(&self, n: u64) {
+        self.cycles.notify(&n);
+    }
+
+    #[inline(always)]
+    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
+        self.retired_insts.notify(&1);
+        self.retired_insts_pc.notify(&u64::from(executed.pc));
+        if let Some(access) = executed.access {
+            match access.kind {
+                AccessKind::Read => self.retired_loads.notify(&1),
+                AccessKind::Write => self.retired_stores.notify(&1),
+            }
+            if self.data_access.has_listeners() {
+                self.data_access.notify(&MemAccess {
+                    tick: cycle,
+                    pc: u64::from(executed.pc),
+                    address: u64::from(access.address),
+                    size: access.size,
+                    kind: match access.kind {
+                        AccessKind::Read => TraceAccessKind::Read,
+                        AccessKind::Write => TraceAccessKind::Write,
+                    },
+                });
+            }
+        }
+        if self.retired_branches.has_listeners() && instruction.is_branch() {
+            self.retired_branches.notify(&1);
+        }
+    }
+
+    #[inline(always)]
+    fn mispredict(&self) {
+        self.branch_mispredicts.notify(&1);
+    }
+
+    #[inline(always)]
+    fn issue(&self, event: IssueEvent) {
+        self.issue.notify(&event);
+    }
+
+    #[inline(always)]
+    fn issue_stall(&self, reason: StallReason) {
+        self.issue_stall.notify(&reason);
+    }
+}

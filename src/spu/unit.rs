@@ -1,0 +1,202 @@
+//! One SPU as the simulator has it: architectural state, a mode, and the pipeline model.
+//!
+//! [`SpuUnit`] switches at run time between instruction mode (functional, one cycle per
+//! instruction) and pipeline mode (the cycle model), like the simulator's
+//! `mysim spu N set model pipeline`. The architectural state is shared by both modes and is
+//! exact at every switch: the pipeline is flushed, and since instructions take effect in
+//! order at stage o, every instruction before the PC has completed and none after it.
+
+use core::fmt;
+
+use super::exec::{ImageTooLarge, Spu as ArchState, Status};
+use super::isa::decode::decode;
+use super::pipeline::config::Config;
+use super::pipeline::fetch::FetchKind;
+use super::pipeline::stats::Statistics;
+use super::pipeline::{ModelError, Pipeline, RunEnd, RunOutcome};
+use super::probes::SpuObserver;
+
+/// Execution mode of an SPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Mode {
+    /// Functional: one instruction per cycle, no timing.
+    Instruction,
+    /// The cycle-level pipeline model.
+    Pipeline,
+}
+
+impl Mode {
+    /// `"instruction"` or `"pipeline"` (the simulator's `set model` words).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "instruction" => Some(Self::Instruction),
+            "pipeline" => Some(Self::Pipeline),
+            _ => None,
+        }
+    }
+}
+
+/// A writer that discards everything (for runs whose `prof_cp` lines are not wanted).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Discard;
+
+impl fmt::Write for Discard {
+    fn write_str(&mut self, _: &str) -> fmt::Result {
+        Ok(())
+    }
+}
+
+/// One SPU: architectural state + mode + pipeline (about 520 KiB: two local stores, the
+/// architectural one and the ideal fetch model's run-ahead copy). Build it in a `static`
+/// (see [`arena`](super::arena)) or on the heap of a hosted program.
+#[derive(Clone)]
+pub struct SpuUnit {
+    arch: ArchState,
+    mode: Mode,
+    pipeline: Pipeline,
+}
+
+impl SpuUnit {
+    /// SPU number `id`, reset, in pipeline mode with the `cell` configuration and ideal fetch.
+    pub const fn new(id: u8) -> Self {
+        SpuUnit {
+            arch: ArchState::new(id),
+            mode: Mode::Pipeline,
+            pipeline: Pipeline::new(id),
+        }
+    }
+
+    /// The SPU number.
+    pub fn id(&self) -> u8 {
+        self.arch.id()
+    }
+
+    /// The architectural state.
+    pub fn arch(&self) -> &ArchState {
+        &self.arch
+    }
+
+    /// The architectural state, to change it (load data, set registers, service mailboxes).
+    /// The pipeline is flushed, so the change is seen by every instruction not yet completed.
+    pub fn arch_mut(&mut self) -> &mut ArchState {
+        self.pipeline.flush();
+        &mut self.arch
+    }
+
+    /// Loads a program image at LS address 0 and resets with the PC at `entry`.
+    pub fn load_program(&mut self, image: &[u8], entry: u32) -> Result<(), ImageTooLarge> {
+        self.arch_mut().load_program(image, entry)
+    }
+
+    /// Like [`load_program`](Self::load_program) for big-endian words.
+    pub fn load_program_words(&mut self, words: &[u32], entry: u32) -> Result<(), ImageTooLarge> {
+        self.arch_mut().load_program_words(words, entry)
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Switches mode, keeping the architectural state (the pipeline is flushed).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.pipeline.flush();
+        self.mode = mode;
+    }
+
+    /// The pipeline (configuration, statistics, stages).
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// Replaces the pipeline configuration (flushes the pipeline).
+    pub fn set_config(&mut self, config: Config) {
+        self.pipeline.set_config(config);
+    }
+
+    /// Selects the fetch model (`Real` is not available yet).
+    pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
+        self.pipeline.set_fetch(kind)
+    }
+
+    /// The pipeline statistics.
+    pub fn stats(&self) -> &Statistics {
+        self.pipeline.stats()
+    }
+
+    /// `stats reset`.
+    pub fn reset_stats(&mut self) {
+        self.pipeline.reset_stats();
+    }
+
+    /// `stats print`.
+    pub fn print_stats(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        self.pipeline.print_stats(&self.arch, out)
+    }
+
+    /// Runs up to `max_cycles` cycles (in instruction mode: instructions), notifying
+    /// `observer` and writing `prof_cp` lines to `output`.
+    pub fn run<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        max_cycles: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<RunOutcome, ModelError> {
+        match self.mode {
+            Mode::Pipeline => self
+                .pipeline
+                .run(&mut self.arch, max_cycles, observer, output),
+            Mode::Instruction => run_functional(&mut self.arch, max_cycles, observer, output),
+        }
+    }
+}
+
+/// Instruction mode: one instruction per cycle, with the same probe points.
+fn run_functional<O: SpuObserver, W: fmt::Write>(
+    arch: &mut ArchState,
+    max_cycles: u64,
+    observer: &O,
+    output: &mut W,
+) -> Result<RunOutcome, ModelError> {
+    let mut cycles = 0;
+    let mut instructions = 0;
+    let mut end = RunEnd::CycleLimit;
+    if let Status::Stopped(reason) = arch.status() {
+        return Ok(RunOutcome {
+            end: RunEnd::Stopped(reason),
+            cycles,
+            instructions,
+        });
+    }
+    while cycles < max_cycles {
+        cycles += 1;
+        observer.cycles(1);
+        let executed = arch.step();
+        if executed.retired {
+            instructions += 1;
+            if let Ok(instruction) = decode(executed.word) {
+                observer.retired(&instruction, &executed, arch.cycle_count());
+            }
+            if let Some(checkpoint) = executed.profile {
+                writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+            }
+        }
+        match executed.status {
+            Status::Running => {}
+            Status::Blocked { channel } => {
+                end = RunEnd::Blocked { channel };
+                break;
+            }
+            Status::Stopped(reason) => {
+                end = RunEnd::Stopped(reason);
+                break;
+            }
+        }
+    }
+    Ok(RunOutcome {
+        end,
+        cycles,
+        instructions,
+    })
+}

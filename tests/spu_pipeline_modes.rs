@@ -1,0 +1,218 @@
+//! Pipeline mode computes what instruction mode computes; mode switches keep the
+//! architectural state; the static arena runs eight SPUs independently.
+
+mod spu_pipeline_support;
+
+use std::sync::Mutex;
+
+use pmprobe::spu::arena::{Arena, SPU_COUNT};
+use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::{ModelError, RunEnd};
+use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+use spu_pipeline_support::{load, run_to_stop, unit_with};
+
+/// xorshift64 for reproducible random programs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random program: register initialisation, then a mix of classes with random registers
+/// (some dependent), loads/stores into a data area, forward branches and a counted loop.
+fn random_program(seed: u64) -> String {
+    let mut rng = Rng(seed | 1);
+    let mut text = String::new();
+    for r in 3..16 {
+        text.push_str(&format!("il ${r},{}\n", rng.below(2000) as i64 - 1000));
+    }
+    text.push_str("ila $20,data\nil $21,6\nloop:\n");
+    let ops = [
+        "a", "sf", "and", "xor", "shl", "rot", "absdb", "fa", "fm", "mpy", "mpyu", "dfa", "dfm",
+        "rotqby", "shufb", "ceq", "cgt", "selb", "fma", "cntb",
+    ];
+    for i in 0..60 {
+        let r = |rng: &mut Rng| 3 + rng.below(13);
+        let (t, a, b, c) = (r(&mut rng), r(&mut rng), r(&mut rng), r(&mut rng));
+        match rng.below(10) {
+            0 => text.push_str(&format!("lqd ${t},{}($20)\n", 16 * rng.below(8))),
+            1 => text.push_str(&format!("stqd ${t},{}($20)\n", 16 * rng.below(8))),
+            2 => text.push_str(&format!("brz ${a},skip{i}\nai ${t},${t},3\nskip{i}:\n")),
+            3 => text.push_str("lnop\n"),
+            _ => {
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                match op {
+                    "selb" | "shufb" | "fma" => {
+                        text.push_str(&format!("{op} ${t},${a},${b},${c}\n"))
+                    }
+                    "cntb" => text.push_str(&format!("{op} ${t},${a}\n")),
+                    _ => text.push_str(&format!("{op} ${t},${a},${b}\n")),
+                }
+            }
+        }
+    }
+    text.push_str("ai $21,$21,-1\nbrnz $21,loop\nstop\n.data\n.align 4\ndata: .space 128\n");
+    text
+}
+
+fn run_mode(source: &str, mode: Mode) -> Box<SpuUnit> {
+    let mut unit = unit_with(source, Config::cell(), mode);
+    run_to_stop(&mut unit, 1_000_000);
+    unit
+}
+
+fn assert_same_architecture(a: &SpuUnit, b: &SpuUnit, what: &str) {
+    assert_eq!(
+        a.arch().registers(),
+        b.arch().registers(),
+        "{what}: registers"
+    );
+    assert_eq!(a.arch().pc(), b.arch().pc(), "{what}: pc");
+    assert_eq!(
+        a.arch().instructions_retired(),
+        b.arch().instructions_retired(),
+        "{what}: instructions"
+    );
+    for address in (0..0x4000).step_by(4) {
+        assert_eq!(
+            a.arch().local_store().load_word(address),
+            b.arch().local_store().load_word(address),
+            "{what}: LS word at {address:#x}"
+        );
+    }
+}
+
+#[test]
+fn pipeline_mode_results_equal_instruction_mode() {
+    for seed in 1..=12u64 {
+        let source = random_program(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let functional = run_mode(&source, Mode::Instruction);
+        for config in [Config::cell(), Config::celledp()] {
+            let mut pipelined = unit_with(&source, config, Mode::Pipeline);
+            run_to_stop(&mut pipelined, 1_000_000);
+            assert_same_architecture(&functional, &pipelined, &format!("seed {seed}"));
+            pipelined.stats().check_identities().unwrap();
+        }
+    }
+}
+
+#[test]
+fn switching_modes_mid_run_keeps_the_architectural_state() {
+    let source = random_program(77);
+    let reference = run_mode(&source, Mode::Instruction);
+    let mut unit = unit_with(&source, Config::cell(), Mode::Pipeline);
+    let mut slices = 0;
+    loop {
+        let outcome = unit.run(37, &NoProbes, &mut Discard).unwrap();
+        if let RunEnd::Stopped(_) = outcome.end {
+            break;
+        }
+        let next = match unit.mode() {
+            Mode::Pipeline => Mode::Instruction,
+            Mode::Instruction => Mode::Pipeline,
+        };
+        unit.set_mode(next);
+        slices += 1;
+        assert!(slices < 100_000);
+    }
+    assert!(slices > 4, "the program should span several slices");
+    assert_same_architecture(&reference, &unit, "alternating modes");
+}
+
+#[test]
+fn real_fetch_is_a_clear_error_for_now() {
+    let mut unit = Box::new(SpuUnit::new(0));
+    assert_eq!(
+        unit.set_fetch(FetchKind::Real),
+        Err(ModelError::FetchUnavailable(FetchKind::Real))
+    );
+    assert!(
+        ModelError::FetchUnavailable(FetchKind::Real)
+            .to_string()
+            .contains("not available")
+    );
+    assert_eq!(unit.pipeline().fetch_kind(), FetchKind::Ideal);
+}
+
+#[test]
+fn code_written_just_before_it_runs_behaves_as_in_instruction_mode() {
+    // The store replaces the quadword at `target` (il $6,1..4) with `il $6,50; stop` before
+    // it executes. Fetch reads words in program order from the run-ahead state, so the
+    // pipeline executes the new code, as instruction mode does.
+    let source = "ila $3,src\nlqd $4,0($3)\nila $5,target\nstqd $4,0($5)\n.align 4\ntarget: il $6,1\nil $6,2\nil $6,3\nil $6,4\nil $7,99\nstop\n.align 4\nsrc: il $6,50\nstop\nnop\nnop";
+    let functional = run_mode(source, Mode::Instruction);
+    let pipelined = run_mode(source, Mode::Pipeline);
+    assert_eq!(functional.arch().register(6).preferred_word(), 50);
+    assert_eq!(functional.arch().register(7).preferred_word(), 0);
+    assert_same_architecture(&functional, &pipelined, "patched code");
+}
+
+static ARENA: Mutex<Arena> = Mutex::new(Arena::new());
+
+/// SPU i sums 1..=(10 + i) in a loop and stores the sum at `result`.
+fn sum_program(i: usize) -> String {
+    format!(
+        "il $3,{}\nil $4,0\nloop: a $4,$4,$3\nai $3,$3,-1\nbrnz $3,loop\nila $5,result\nstqd $4,0($5)\nstop\n.data\n.align 4\nresult: .space 16",
+        10 + i
+    )
+}
+
+#[test]
+fn arena_runs_eight_spus_with_different_programs_and_modes() {
+    let mut arena = ARENA.lock().unwrap();
+    assert!(arena.get(SPU_COUNT).is_err());
+    for (i, unit) in arena.units_mut().iter_mut().enumerate() {
+        assert_eq!(usize::from(unit.id()), i);
+        load(unit, &sum_program(i));
+        unit.set_mode(if i % 2 == 0 {
+            Mode::Pipeline
+        } else {
+            Mode::Instruction
+        });
+        if i == 4 {
+            unit.set_config(Config::celledp());
+        }
+    }
+    // Round-robin in slices of 10 cycles; SPU 6 switches mode half way.
+    let mut done = [false; SPU_COUNT];
+    let mut round = 0;
+    while !done.iter().all(|&d| d) {
+        for (i, unit) in arena.units_mut().iter_mut().enumerate() {
+            if done[i] {
+                continue;
+            }
+            if i == 6 && round == 3 {
+                unit.set_mode(Mode::Instruction);
+            }
+            let outcome = unit.run(10, &NoProbes, &mut Discard).unwrap();
+            done[i] = matches!(outcome.end, RunEnd::Stopped(_));
+        }
+        round += 1;
+        assert!(round < 10_000);
+    }
+    for (i, unit) in arena.units().iter().enumerate() {
+        let n = 10 + i as u32;
+        assert_eq!(
+            unit.arch().register(4).preferred_word(),
+            n * (n + 1) / 2,
+            "SPU{i}"
+        );
+        let instructions = 2 + 3 * u64::from(n) + 3;
+        assert_eq!(unit.arch().instructions_retired(), instructions, "SPU{i}");
+    }
+    // Pipeline-mode SPUs kept cycle statistics; instruction-mode ones none.
+    assert!(arena.get(0).unwrap().stats().cycles > 0);
+    assert_eq!(arena.get(1).unwrap().stats().cycles, 0);
+    // SPU0 and SPU2 run the same loop shape with different counts: more work, more cycles.
+    assert!(arena.get(2).unwrap().stats().cycles > arena.get(0).unwrap().stats().cycles);
+}

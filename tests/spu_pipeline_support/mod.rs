@@ -1,0 +1,61 @@
+//! Shared helpers for the spu_pipeline_* tests: assemble a program, run it on an SPU in
+//! pipeline (or instruction) mode until it stops.
+#![allow(dead_code)]
+
+use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::{RunEnd, RunOutcome};
+use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::unit::{Mode, SpuUnit};
+
+/// Assembles `source` into a fresh boxed SPU (id 0), ready to run.
+pub fn unit_with(source: &str, config: Config, mode: Mode) -> Box<SpuUnit> {
+    let mut unit = Box::new(SpuUnit::new(0));
+    load(&mut unit, source);
+    unit.set_config(config);
+    unit.set_mode(mode);
+    unit
+}
+
+/// Assembles `source` and loads it into `unit`.
+pub fn load(unit: &mut SpuUnit, source: &str) {
+    let mut image = vec![0u8; 64 * 1024];
+    let program = assemble::<64>(source, &mut image)
+        .unwrap_or_else(|e| panic!("assembly failed: {e}\n{source}"));
+    unit.load_program(&image[..program.len], program.entry)
+        .expect("image fits");
+}
+
+/// Runs until the SPU stops (at most `limit` cycles); returns the outcome and the prof_cp text.
+pub fn run_to_stop(unit: &mut SpuUnit, limit: u64) -> (RunOutcome, String) {
+    let mut text = String::new();
+    let outcome = unit
+        .run(limit, &NoProbes, &mut text)
+        .unwrap_or_else(|e| panic!("model error: {e}"));
+    assert!(
+        matches!(outcome.end, RunEnd::Stopped(StopReason::Stop { .. })),
+        "program did not stop: {outcome:?}"
+    );
+    (outcome, text)
+}
+
+/// Total cycles to run `source` to its stop in pipeline mode with `config`.
+pub fn cycles_of(source: &str, config: Config) -> u64 {
+    let mut unit = unit_with(source, config, Mode::Pipeline);
+    let (outcome, _) = run_to_stop(&mut unit, 1_000_000);
+    let stats = unit.stats();
+    stats.check_identities().expect("statistics identities");
+    outcome.cycles
+}
+
+/// `body` repeated `n` times (one instruction or pair per line), then `stop`.
+pub fn repeated(prologue: &str, body: &str, n: usize) -> String {
+    let mut text = String::from(prologue);
+    for _ in 0..n {
+        text.push_str(body);
+        text.push('\n');
+    }
+    text.push_str("stop\n");
+    text
+}
