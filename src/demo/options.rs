@@ -1,0 +1,22 @@
+//! The firmware's command line, read through semihosting (`cargo run -- --fault`).
+
+/// What the command line asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// `--fault`: take an exception on purpose after the banner (shows the exception report
+    /// and the non-zero exit).
+    pub fault: bool,
+}
+
+/// Parses the semihosting command line (program name first); an unknown word is returned as
+/// the error.
+pub fn parse(line: &str) -> Result<Options, &str> {
+    let mut options = Options::default();
+    for word in line.split_ascii_whitespace().skip(1) {
+        match word {
+            "--fault" => options.fault = true,
+            other => return Err(other),
+        }
+    }
+    Ok(options)
+}
