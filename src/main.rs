@@ -16,7 +16,7 @@ fn main() -> i32 {
 
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
-            pmprobe::println!("demo: unknown argument {word} (known: --fault)");
+            pmprobe::println!("demo: unknown argument {word} (known: --fault, --miscount)");
         }),
         // No command line from the host: run with the defaults.
         Err(_) => Ok(demo::options::Options::default()),
@@ -31,7 +31,7 @@ fn main() -> i32 {
         demo::banner::provoke_exception();
     }
     let mut checks = Checks::new();
-    demo::scenario::run(&mut checks);
+    demo::scenario::run(&options, &mut checks);
     checks.finish()
 }
 

@@ -22,6 +22,7 @@ use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, HostMeter, PerCycle};
 use super::kernels::{self, Assembled, IMAGE_BYTES, Kernel};
+use super::options::Options;
 use super::output::{Indented, heading};
 use super::spu_pmu::{self, Counter, GROUP_1, GROUP_2, SpuCounts, StallFeed};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
@@ -119,14 +120,16 @@ struct Extras<'l> {
     data_access: heapless::Vec<&'l dyn Listener<MemAccess>, 2>,
     retired_pc: Option<&'l dyn Listener<u64>>,
     cycles: Option<&'l dyn Listener<u64>>,
+    /// `--miscount`: disturb the PMU's INST_RETIRED once.
+    miscount: bool,
 }
 
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
-pub fn run(checks: &mut Checks) {
+pub fn run(options: &Options, checks: &mut Checks) {
     free(|cs| {
         let statics = STATICS.borrow(cs);
         match statics.arena.try_borrow_mut() {
-            Ok(mut arena) => run_on(&mut arena, &statics.trace, checks),
+            Ok(mut arena) => run_on(&mut arena, &statics.trace, options, checks),
             Err(_) => checks.check(
                 format_args!("arena_available"),
                 false,
@@ -136,7 +139,7 @@ pub fn run(checks: &mut Checks) {
     });
 }
 
-fn run_on(arena: &mut Arena, trace: &Trace, checks: &mut Checks) {
+fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Checks) {
     let mut host = match HostMeter::new() {
         Ok(meter) => Some(meter),
         Err(e) => {
@@ -216,6 +219,7 @@ fn run_on(arena: &mut Arena, trace: &Trace, checks: &mut Checks) {
         }
 
         let image = image.get(..program.len).unwrap_or(&[]);
+        extras.miscount = options.miscount && plan.spu == 0;
         let Some(result) = run_spu(unit, plan, &program, image, &extras, host.as_mut(), checks)
         else {
             continue;
@@ -379,6 +383,10 @@ fn run_spu(
         } else {
             run_to_stop(unit, &probes, &mut Discard)
         };
+        if extras.miscount && run == 0 {
+            println!("  --miscount: one INST_RETIRED added to SPU{spu}'s emulated PMU by hand");
+            cpu.count(Event::INST_RETIRED.number(), 1);
+        }
         let _ = pmu.stop();
         match pmu.snapshot() {
             Ok(snapshot) => snapshots[run] = snapshot,
