@@ -123,7 +123,10 @@ fn chart_total(section: &str, direction: &str) -> u64 {
     section
         .lines()
         .find_map(|line| {
-            let rest = line.trim_start().strip_prefix(direction)?.strip_prefix(": ")?;
+            let rest = line
+                .trim_start()
+                .strip_prefix(direction)?
+                .strip_prefix(": ")?;
             rest.split_whitespace().next()?.parse().ok()
         })
         .unwrap_or_else(|| panic!("no {direction} total in\n{section}"))
@@ -178,7 +181,12 @@ fn every_section_is_present_and_consistent() {
         let cycles = table_count(section, "CPU_CYCLES");
         let instructions = table_count(section, "INST_RETIRED");
         assert!(cycles > 10_000 && instructions > 1_000, "{section}");
-        for event in ["BR_RETIRED", "BR_MIS_PRED", "STALL_FRONTEND", "STALL_BACKEND"] {
+        for event in [
+            "BR_RETIRED",
+            "BR_MIS_PRED",
+            "STALL_FRONTEND",
+            "STALL_BACKEND",
+        ] {
             table_count(section, event);
         }
         assert!(
@@ -189,7 +197,10 @@ fn every_section_is_present_and_consistent() {
         if section.contains("in pipeline mode") {
             pipeline += 1;
             assert_eq!(cycles, stats_value(section, "Total Cycle count"));
-            assert_eq!(instructions, stats_value(section, "Total Instruction count"));
+            assert_eq!(
+                instructions,
+                stats_value(section, "Total Instruction count")
+            );
             assert_eq!(
                 table_count(section, "BR_RETIRED"),
                 stats_value(section, "Branch instructions")
@@ -207,8 +218,7 @@ fn every_section_is_present_and_consistent() {
             assert!(section.contains("in instruction mode"), "{section}");
             assert_eq!(cycles, instructions, "instruction mode: one cycle each");
         }
-        loads_stores
-            .push(table_count(section, "LD_RETIRED") + table_count(section, "ST_RETIRED"));
+        loads_stores.push(table_count(section, "LD_RETIRED") + table_count(section, "ST_RETIRED"));
     }
     assert_eq!(pipeline, 3);
     let saxpy = run.section("SPU0:");
@@ -228,7 +238,10 @@ fn every_section_is_present_and_consistent() {
             .collect();
         // SPU cycles, host instructions, host cycles, and the two ratios.
         assert_eq!(numbers.len(), 5, "{row}");
-        assert!(numbers[1] > numbers[0], "the host works for each SPU cycle: {row}");
+        assert!(
+            numbers[1] > numbers[0],
+            "the host works for each SPU cycle: {row}"
+        );
         let ratio = numbers[1] / numbers[0];
         assert!((ratio - numbers[3]).abs() < 0.01, "{row}");
     }
@@ -245,9 +258,10 @@ fn every_section_is_present_and_consistent() {
     // inside the 256 KiB local store, 16-byte aligned (quadword accesses).
     let din = din_records(&run.dir.join("pmprobe-demo-spu3.din"));
     assert_eq!(din.len() as u64, loads_stores[3]);
-    assert!(din.iter().all(|&(label, address)| label < 2
-        && address < 256 * 1024
-        && address % 16 == 0));
+    assert!(
+        din.iter()
+            .all(|&(label, address)| label < 2 && address < 256 * 1024 && address % 16 == 0)
+    );
     let section = run.section("SPU3:");
     assert_eq!(
         din.iter().filter(|&&(label, _)| label == 0).count() as u64,
@@ -268,7 +282,11 @@ fn every_section_is_present_and_consistent() {
     let path = run.dir.join("pmprobe-demo-spu0.konata");
     if konata.contains("wrote ") {
         let text = std::fs::read_to_string(&path).expect("konata file");
-        assert!(text.starts_with("Kanata\t0004"), "{}", &text[..text.len().min(80)]);
+        assert!(
+            text.starts_with("Kanata\t0004"),
+            "{}",
+            &text[..text.len().min(80)]
+        );
     } else {
         assert!(konata.contains("not written"), "{konata}");
         assert!(!path.exists());
@@ -298,9 +316,15 @@ fn a_disturbed_count_fails_the_named_checks() {
 fn fault_argument_gives_the_exception_report_and_a_non_zero_exit() {
     let run = run_demo("fault", &["--fault"]);
     assert_eq!(run.exit_code, Some(3), "{}", run.context());
-    assert!(run.stdout.contains("*** EXCEPTION: Synchronous from current EL"));
+    assert!(
+        run.stdout
+            .contains("*** EXCEPTION: Synchronous from current EL")
+    );
     assert!(run.stdout.contains("class: Unknown reason (EC=0x00"));
-    assert!(!run.stdout.contains("== SPU0"), "the demo stops at the fault");
+    assert!(
+        !run.stdout.contains("== SPU0"),
+        "the demo stops at the fault"
+    );
 }
 
 #[test]

@@ -112,6 +112,7 @@ struct HostRow {
     mode: Mode,
     spu_cycles: u64,
     host: Option<HostDelta>,
+    host_bare: Option<HostDelta>,
 }
 
 /// Listeners attached to one SPU's first run, besides its PMU.
@@ -248,6 +249,7 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
             mode: plan.mode,
             spu_cycles: result.counts.value(Event::CPU_CYCLES),
             host: result.host,
+            host_bare: result.host_bare,
         });
     }
 
@@ -265,7 +267,10 @@ const fn saxpy_inner_iterations() -> u64 {
 /// What one SPU's two runs produced.
 struct SpuResult {
     counts: SpuCounts,
+    /// Host counts of run 1 (probes and listeners attached).
     host: Option<HostDelta>,
+    /// Host counts of a third run with nothing attached to the probe points.
+    host_bare: Option<HostDelta>,
 }
 
 /// Cycles and instructions of a run to the end.
@@ -445,10 +450,42 @@ fn run_spu(
         let _ = unit.print_stats(&mut Indented::new("  : "));
     }
     cross_check(spu, plan.mode, &counts, &totals, &stats, checks);
+    let host_bare = host.and_then(|meter| measure_bare(unit, plan, program, image, meter, checks));
     Some(SpuResult {
         counts,
         host: host_delta,
+        host_bare,
     })
+}
+
+/// Runs the kernel once more with no listener on any probe point (each point then costs one
+/// load and one branch) and returns the host counts.
+fn measure_bare(
+    unit: &mut SpuUnit,
+    plan: &Plan,
+    program: &Assembled,
+    image: &[u8],
+    meter: &mut HostMeter,
+    checks: &mut Checks,
+) -> Option<HostDelta> {
+    unit.load_program(image, program.entry).ok()?;
+    unit.set_mode(plan.mode);
+    let probes = SpuProbes::new();
+    match meter.measure(|| run_to_stop(unit, &probes, &mut Discard)) {
+        Ok((Ok(_), delta)) => Some(delta),
+        Ok((Err(e), _)) => {
+            checks.check(
+                format_args!("spu{}_run3", plan.spu),
+                false,
+                format_args!("{e}"),
+            );
+            None
+        }
+        Err(e) => {
+            checks.check(format_args!("host_pmu_read"), false, format_args!("{e}"));
+            None
+        }
+    }
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -593,22 +630,24 @@ impl core::fmt::Display for RunFailure {
 
 fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
     heading(format_args!(
-        "Host core: its real PMU (INST_RETIRED, CPU_CYCLES) around each SPU's first run"
+        "Host core: its real PMU (INST_RETIRED, CPU_CYCLES) around the SPU runs"
     ));
-    println!("  (probes attached as above; under -icount shift=0 one instruction = one cycle)");
+    println!("  attached: run 1 with the PMU feeds and listeners above; bare: a third run with no");
+    println!("  listener on any probe point. Under -icount shift=0 one instruction = one cycle.");
     println!(
-        "  {:<5} {:<12} {:>10} {:>14} {:>14} {:>16} {:>17}",
+        "  {:<5} {:<12} {:>10} {:>14} {:>14} {:>16} {:>14}",
         "SPU",
         "mode",
         "SPU cycles",
         "host insts",
         "host cycles",
         "insts/SPU cycle",
-        "cycles/SPU cycle"
+        "bare insts/cyc"
     );
-    let mut sums = [(0u64, 0u64, 0u64); 2];
+    // [pipeline, instruction] x (SPU cycles, host instructions, host cycles, bare instructions)
+    let mut sums = [(0u64, 0u64, 0u64, 0u64); 2];
     for row in rows {
-        let Some(host) = row.host else {
+        let (Some(host), Some(bare)) = (row.host, row.host_bare) else {
             println!(
                 "  SPU{:<2} {:<12} {:>10} (host PMU not available)",
                 row.spu,
@@ -618,31 +657,39 @@ fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
             continue;
         };
         println!(
-            "  SPU{:<2} {:<12} {:>10} {:>14} {:>14} {:>16} {:>17}",
+            "  SPU{:<2} {:<12} {:>10} {:>14} {:>14} {:>16} {:>14}",
             row.spu,
             mode_name(row.mode),
             row.spu_cycles,
             host.instructions,
             host.cycles,
             PerCycle(host.instructions, row.spu_cycles),
-            PerCycle(host.cycles, row.spu_cycles)
+            PerCycle(bare.instructions, row.spu_cycles)
         );
         let sum = &mut sums[usize::from(row.mode == Mode::Instruction)];
         sum.0 += row.spu_cycles;
         sum.1 += host.instructions;
         sum.2 += host.cycles;
-        checks.check(
-            format_args!("host_measured_spu{}", row.spu),
-            host.instructions > row.spu_cycles && host.cycles > 0,
-            format_args!("the host retired more instructions than the SPU simulated cycles"),
+        sum.3 += bare.instructions;
+    }
+    for (name, (spu_cycles, insts, cycles, bare)) in
+        [("pipeline", sums[0]), ("instruction", sums[1])]
+    {
+        println!(
+            "  {name} mode: {} host instructions ({} host cycles) per simulated SPU cycle attached, {} bare",
+            PerCycle(insts, spu_cycles),
+            PerCycle(cycles, spu_cycles),
+            PerCycle(bare, spu_cycles)
         );
     }
-    for (name, (spu_cycles, insts, cycles)) in [("pipeline", sums[0]), ("instruction", sums[1])] {
-        println!(
-            "  {name} mode: {} host instructions and {} host cycles per simulated SPU cycle",
-            PerCycle(insts, spu_cycles),
-            PerCycle(cycles, spu_cycles)
-        );
+    for row in rows {
+        if let (Some(host), Some(bare)) = (row.host, row.host_bare) {
+            checks.check(
+                format_args!("host_measured_spu{}", row.spu),
+                bare.instructions > row.spu_cycles && host.instructions > bare.instructions,
+                format_args!("the host retired more than one instruction per SPU cycle, more with listeners than without"),
+            );
+        }
     }
 }
 
