@@ -80,7 +80,7 @@ impl InFlight {
     }
 
     /// An illegal word: timed like a `nop`, faults at stage o.
-    fn illegal(pc: u32, word: u32) -> Self {
+    pub fn illegal_at(pc: u32, word: u32) -> Self {
         let mut nop = NOP_INSTRUCTION;
         nop.word = word;
         let mut inflight = Self::new(pc, nop, pc);
@@ -275,7 +275,7 @@ impl IdealFetch {
     fn fetch_one(&mut self, pc: u32) -> InFlight {
         let word = self.shadow.local_store().load_word(pc);
         let Ok(instruction) = decode(word) else {
-            return InFlight::illegal(pc, word);
+            return InFlight::illegal_at(pc, word);
         };
         if matches!(
             instruction.mnemonic,
