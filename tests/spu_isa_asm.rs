@@ -464,3 +464,61 @@ fn error_invalid_alignment() {
         AsmErrorKind::InvalidAlignment { value: 3 }
     );
 }
+
+// ---- robustness ----------------------------------------------------------------------
+
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Random text and mutated programs never panic; every error points inside the source.
+#[test]
+fn garbage_input_gives_errors_not_panics() {
+    const CHARS: &[u8] = b"$,()0123456789abcxlrsp._:;#\n -+*~@hLqdi ";
+    const PROGRAM: &str = "_start: il $3,10\nloop: ai $3,$3,-1 ; hbrr br,loop\nbr: brnz $3,loop\n\
+                           lqd $4,16($sp)\n.data\nv: .word loop, 0x10\n.align 4\n.space 8,1\n";
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    for i in 0..20_000 {
+        let source: Vec<u8> = if i % 2 == 0 {
+            let len = (rng.next() % 40) as usize;
+            (0..len)
+                .map(|_| CHARS[(rng.next() % CHARS.len() as u64) as usize])
+                .collect()
+        } else {
+            let mut bytes = PROGRAM.as_bytes().to_vec();
+            for _ in 0..(1 + rng.next() % 3) {
+                let at = (rng.next() % bytes.len() as u64) as usize;
+                bytes[at] = CHARS[(rng.next() % CHARS.len() as u64) as usize];
+            }
+            bytes
+        };
+        let source = String::from_utf8(source).unwrap();
+        let mut image = [0u8; 96];
+        if let Err(e) = assemble::<3>(&source, &mut image) {
+            let line = source.split('\n').nth(e.line as usize - 1).unwrap();
+            assert!(e.column as usize <= line.len() + 1, "{e} in {source:?}");
+        }
+    }
+}
+
+#[test]
+fn data_alignment_beyond_16_moves_the_data_start() {
+    // Text is 4 bytes; .data asks for 64-byte alignment, so .data starts at 64 and the
+    // `.align 6` after one word pads to 128.
+    let src = "nop\n.data\na: .word 1\n.align 6\nb: .word 2\n.text\nlqa $3,b";
+    let mut image = [0u8; 256];
+    let program = assemble::<4>(src, &mut image).unwrap();
+    assert_eq!(program.data_start, 64);
+    assert_eq!(program.symbol("a"), Some(64));
+    assert_eq!(program.symbol("b"), Some(128));
+    assert_eq!(program.len, 132);
+    assert_eq!(&image[128..132], &[0, 0, 0, 2]);
+    // lqa $3,128: I16 = 32.
+    assert_eq!(&image[4..8], &(0x184u32 << 21 | 32 << 7 | 3).to_be_bytes());
+}

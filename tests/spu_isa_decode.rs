@@ -122,6 +122,8 @@ fn table_matches_the_binutils_reference_list() {
         let info = m.info();
         assert_eq!(info.name, r.name);
         assert_eq!(m.name(), r.name);
+        assert_eq!(m.to_string(), r.name);
+        assert_eq!(info.class.to_string(), r.class);
         assert_eq!(format_name(info.format), r.format, "{}", r.name);
         assert_eq!(info.opcode, r.opcode, "{}", r.name);
         assert_eq!(info.class.name(), r.class, "{}", r.name);

@@ -125,6 +125,20 @@ pub enum ChannelAccess {
 }
 
 /// The SPU side of the channel interface.
+///
+/// Modelled channels (numbers from the Cell BE architecture):
+///
+/// | ch | name | direction | capacity | `rchcnt` |
+/// |----|------|-----------|----------|----------|
+/// | 14 | `SPU_WrSRR0` | write | 1 | 1 |
+/// | 15 | `SPU_RdSRR0` | read | 1 | 1 |
+/// | 28 | `SPU_WrOutMbox` | write | 1 entry | free entries |
+/// | 29 | `SPU_RdInMbox` | read | 4 entries | queued entries |
+/// | 30 | `SPU_WrOutIntrMbox` | write | 1 entry | free entries |
+///
+/// Reading an empty inbound mailbox or writing a full outbound one *blocks* on hardware: here
+/// the access reports [`ChannelAccess::WouldBlock`] and the SPU does not advance, so the host
+/// can service the mailbox and resume. Any other channel, or the wrong direction, is a fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Channels {
     /// `SPU_RdInMbox` (host → SPU).

@@ -141,8 +141,10 @@ impl Spu {
         }
         // Retire: counters, then the checkpoint action (see `profile` for the rule).
         executed.retired = true;
-        self.retired += 1;
-        self.retired_non_nop += u64::from(!executed.is_nop);
+        self.retired = self.retired.wrapping_add(1);
+        self.retired_non_nop = self
+            .retired_non_nop
+            .wrapping_add(u64::from(!executed.is_nop));
         self.cycles = match cycle {
             Some(now) => now,
             None => self.cycles.wrapping_add(1),
@@ -222,7 +224,6 @@ impl Spu {
         Quadword::from_preferred_word(instruction_address(pc.wrapping_add(4)))
     }
 
-    #[allow(clippy::too_many_lines)]
     fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
         use Mnemonic as M;
         let imm = insn.imm;
@@ -635,8 +636,8 @@ impl Spu {
             // ---- stop
             M::Stop | M::Stopd => Flow::Stop(insn.stop_signal()),
 
-            // ---- special-purpose registers: none implemented, so reads give 0 and writes
-            // are ignored (as the SPU ISA specifies for unimplemented SPRs).
+            // ---- special-purpose registers: none is modelled, so reads give 0 and writes
+            // are ignored (see the module documentation).
             M::Mfspr => self.write(rt, Quadword::ZERO),
             M::Mtspr => Flow::Next,
 

@@ -193,7 +193,8 @@ pub fn magnitude_greater(a: u64, b: u64) -> bool {
     f64::from_bits(a & !SIGN) > f64::from_bits(b & !SIGN)
 }
 
-/// `dftsv` class bits of the 7-bit immediate (bit 0x40 is the leftmost bit of I7).
+/// `dftsv` class bits of the 7-bit immediate (bit 0x40 is the leftmost bit of I7); the same
+/// values as the `SPU_SV_*` constants of the SDK's `spu_intrinsics.h` (`spu_testsv`).
 pub mod test_class {
     /// Not a number.
     pub const NAN: u8 = 0x40;

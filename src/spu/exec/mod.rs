@@ -13,10 +13,14 @@
 //!   `core::fmt::Write` sink.
 //!
 //! Semantics follow the SPU ISA: single precision truncates, has no denormals and no
-//! Inf/NaN ([`float_single`]); double precision is IEEE ([`float_double`]); `mfspr` reads 0
-//! and `mtspr` is ignored (the SPU ISA makes SPRs other than those implemented read as zero
-//! and ignores writes to them; this model implements none); `sync`, `dsync` and the hints
-//! have no architectural effect.
+//! Inf/NaN ([`float_single`]); double precision is IEEE ([`float_double`]); `sync`, `dsync`
+//! and the hints have no architectural effect. No special-purpose register is modelled:
+//! `mfspr` writes zeros and `mtspr` is ignored. (That is how the SPU ISA treats SPRs an
+//! implementation does not provide, as far as the sources at hand say; the RPCS3 emulator
+//! does the same. It was not re-checked against the ISA text.)
+//!
+//! Counting rules (profiling checkpoints, NOP classes) are in [`profile`]; the modelled
+//! channels are listed on [`Channels`].
 
 mod channels;
 mod execute;

@@ -51,8 +51,10 @@ impl ProfileCounters {
     #[inline]
     pub fn count(&mut self, is_nop: bool) {
         if self.running {
-            self.instructions += 1;
-            self.non_nop_instructions += u64::from(!is_nop);
+            self.instructions = self.instructions.wrapping_add(1);
+            self.non_nop_instructions = self
+                .non_nop_instructions
+                .wrapping_add(u64::from(!is_nop));
         }
     }
 

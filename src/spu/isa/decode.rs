@@ -64,10 +64,11 @@ const fn field(word: u32, shift: u32, bits: u32) -> u32 {
 /// assert!(decode(0x0080_0000).is_err()); // RR opcode 0x004 does not exist
 /// ```
 pub fn decode(word: u32) -> Result<Instruction, IllegalInstruction> {
-    let index = DECODE_TABLE[(word >> 21) as usize];
-    if index == ILLEGAL_INDEX {
-        return Err(IllegalInstruction { word });
-    }
+    // `word >> 21` < 2048 always hits the table; ILLEGAL_INDEX is past the end of OPCODES.
+    let index = DECODE_TABLE
+        .get((word >> 21) as usize)
+        .copied()
+        .unwrap_or(ILLEGAL_INDEX);
     let info = OPCODES
         .get(usize::from(index))
         .ok_or(IllegalInstruction { word })?;

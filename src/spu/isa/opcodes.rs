@@ -321,6 +321,20 @@ mnemonics! {
     Lnop,
 }
 
+impl core::fmt::Display for Mnemonic {
+    /// The lower-case assembly name.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::fmt::Display for IClass {
+    /// The simulator name (`FX2`, ...).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Number of base mnemonics.
 pub const MNEMONIC_COUNT: usize = Mnemonic::ALL.len();
 

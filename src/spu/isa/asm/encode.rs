@@ -37,7 +37,7 @@ fn relative(value: Value, pc: i64, min: i64, max: i64, offset: usize) -> PResult
     if !value.resolved {
         return Ok(0);
     }
-    let delta = value.value - pc;
+    let delta = value.value.saturating_sub(pc);
     if !(min..=max).contains(&delta) {
         return err(
             offset,

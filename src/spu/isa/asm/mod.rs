@@ -29,7 +29,8 @@
 //!
 //! # Directives
 //! - `.text`, `.data`: select the section. The image holds `.text` from address 0, then
-//!   `.data` at the next 16-byte boundary after the text.
+//!   `.data` at the next 16-byte boundary after the text (or the boundary of the largest
+//!   `.align` used in `.data`, like a linker honouring the section alignment).
 //! - `.align N` / `.p2align N`: align to 2^N bytes (SPU `as` uses `s_align_ptwo`), N in 0..=17.
 //!   `.balign N`: align to N bytes (power of two). In `.text` the padding is code as GNU `as`
 //!   emits it (`lnop` to reach a doubleword, then `nop`/`lnop` pairs); in `.data` zeros.
@@ -43,13 +44,15 @@
 mod encode;
 mod error;
 mod expr;
+mod symbols;
 
 pub use error::{AsmError, AsmErrorKind, Name};
+pub use symbols::{Symbol, SymbolTable};
 
 use encode::operand;
 use expr::{Located, PResult, Resolver, Span, err, expression, ident_len, name};
+use symbols::Section;
 
-use super::disasm::SymbolLookup;
 use super::opcodes::{FEATURE_SHIFT, Mnemonic, OPCODES, OperandKind, VARIANTS};
 
 /// Largest `.align` exponent: 2^17 = half of the 256 KiB local store.
@@ -59,78 +62,6 @@ const MAX_ALIGN_EXPONENT: i64 = 17;
 const LNOP: u32 = 0x0020_0000;
 const NOP: u32 = 0x4020_0000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    Text,
-    Data,
-}
-
-/// One label and its final address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Symbol<'src> {
-    /// Label name as written.
-    pub name: &'src str,
-    /// Address in the image (local store address when the image is loaded at 0).
-    pub address: u32,
-    section: Section,
-    offset: usize,
-}
-
-/// Fixed-capacity symbol table (`N` labels at most).
-#[derive(Clone, Debug)]
-pub struct SymbolTable<'src, const N: usize> {
-    entries: heapless::Vec<Symbol<'src>, N>,
-}
-
-impl<'src, const N: usize> SymbolTable<'src, N> {
-    /// An empty table.
-    pub const fn new() -> Self {
-        SymbolTable {
-            entries: heapless::Vec::new(),
-        }
-    }
-
-    /// Address of the label `name`.
-    pub fn get(&self, name: &str) -> Option<u32> {
-        self.find(name).map(|s| s.address)
-    }
-
-    fn find(&self, name: &str) -> Option<&Symbol<'src>> {
-        self.entries.iter().find(|s| s.name == name)
-    }
-
-    /// All labels in definition order.
-    pub fn iter(&self) -> impl Iterator<Item = &Symbol<'src>> {
-        self.entries.iter()
-    }
-
-    /// Number of labels.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// `true` when no label is defined.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-}
-
-impl<const N: usize> Default for SymbolTable<'_, N> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<const N: usize> SymbolLookup for SymbolTable<'_, N> {
-    /// The first label defined at `address`.
-    fn symbol_at(&self, address: u32) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|s| s.address == address)
-            .map(|s| s.name)
-    }
-}
-
 /// The result of [`assemble`].
 #[derive(Clone, Debug)]
 pub struct Program<'src, const SYMS: usize> {
@@ -138,7 +69,7 @@ pub struct Program<'src, const SYMS: usize> {
     pub len: usize,
     /// Size of `.text` (it starts at address 0).
     pub text_len: usize,
-    /// Address of `.data` (16-byte aligned, after the text).
+    /// Address of `.data`: after the text, aligned to 16 bytes or to its largest `.align`.
     pub data_start: usize,
     /// Size of `.data`.
     pub data_len: usize,
@@ -179,6 +110,7 @@ pub fn assemble<'src, const SYMS: usize>(
         text_offset: 0,
         data_offset: 0,
         data_start: 0,
+        data_alignment: 16,
         capacity: image.len(),
         image: None,
         symbols: SymbolTable::new(),
@@ -187,7 +119,8 @@ pub fn assemble<'src, const SYMS: usize>(
     pass.run(source)?;
     let text_len = pass.text_offset;
     let data_len = pass.data_offset;
-    let data_start = text_len.next_multiple_of(16);
+    // `.data` starts on a boundary of its largest `.align`, so pass-1 offsets stay valid.
+    let data_start = text_len.next_multiple_of(pass.data_alignment);
     for symbol in pass.symbols.entries.iter_mut() {
         let address = match symbol.section {
             Section::Text => symbol.offset,
@@ -230,6 +163,8 @@ struct Pass<'src, 'img, const SYMS: usize> {
     text_offset: usize,
     data_offset: usize,
     data_start: usize,
+    /// Largest alignment requested in `.data` (at least 16).
+    data_alignment: usize,
     capacity: usize,
     image: Option<&'img mut [u8]>,
     symbols: SymbolTable<'src, SYMS>,
@@ -612,6 +547,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
         let address = self.address();
         let pad = address.next_multiple_of(alignment) - address;
         if self.section == Section::Data {
+            self.data_alignment = self.data_alignment.max(alignment);
             return self.fill(pad, 0, at);
         }
         let mut left = pad;

@@ -1,0 +1,127 @@
+//! Simulation engines: one per `--mode`. The instruction engine runs the functional model;
+//! the pipeline engine is a placeholder until the cycle-level model exists (add it by
+//! implementing [`Engine`] and returning it from [`engine_for`]).
+
+use std::fmt;
+use std::io::{self, Write};
+
+use pmprobe::spu::exec::{
+    Executed, RunEnd, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu, StopReason,
+};
+
+use crate::options::Mode;
+
+/// How a simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The SPU stopped (stop, halt or fault).
+    Stopped(StopReason),
+    /// The SPU waits on a channel the tool cannot service.
+    Blocked { channel: u8 },
+    /// `--max-cycles` was reached before the SPU stopped.
+    CycleLimit { limit: u64 },
+}
+
+/// Result of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub end: End,
+    /// The stopping instruction for a stop/halt/fault, else the current PC.
+    pub pc: u32,
+    pub instructions: u64,
+    pub cycles: u64,
+}
+
+/// The requested mode has no engine yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unavailable(pub Mode);
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--mode {} is not available yet (the cycle-level pipeline model arrives with the \
+             pipeline issue); use --mode instruction",
+            self.0
+        )
+    }
+}
+
+/// A way of running an SPU until it stops.
+pub trait Engine {
+    /// Runs `spu` for at most `max_cycles` cycles, writing checkpoint and mailbox lines to
+    /// `out`.
+    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary>;
+}
+
+/// The engine for `mode`.
+pub fn engine_for(mode: Mode) -> Result<Box<dyn Engine>, Unavailable> {
+    match mode {
+        Mode::Instruction => Ok(Box::new(InstructionEngine)),
+        Mode::Pipeline => Err(Unavailable(mode)),
+    }
+}
+
+/// Functional execution: one cycle per instruction.
+pub struct InstructionEngine;
+
+impl Engine for InstructionEngine {
+    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary> {
+        let mut io_error = None;
+        loop {
+            let remaining = max_cycles.saturating_sub(spu.cycle_count());
+            if remaining == 0 {
+                return Ok(summary(
+                    spu,
+                    End::CycleLimit { limit: max_cycles },
+                    spu.pc(),
+                ));
+            }
+            let mut print = |executed: &Executed| -> Result<(), core::fmt::Error> {
+                if let Some(checkpoint) = executed.profile
+                    && let Err(error) = writeln!(out, "{checkpoint}")
+                {
+                    io_error = Some(error);
+                    return Err(core::fmt::Error);
+                }
+                Ok(())
+            };
+            let outcome = spu.run_observed(remaining, &mut print);
+            if let Some(error) = io_error.take() {
+                return Err(error);
+            }
+            let Ok(outcome) = outcome else {
+                return Err(io::Error::other("output failed"));
+            };
+            match outcome.end {
+                RunEnd::Stopped(reason) => {
+                    return Ok(summary(spu, End::Stopped(reason), reason.pc()));
+                }
+                RunEnd::InstructionLimit => {}
+                RunEnd::Blocked { channel } => {
+                    // The host side of the outbound mailboxes: print and drain, then resume.
+                    let id = spu.id();
+                    let channels = spu.channels_mut();
+                    let drained = match channel {
+                        SPU_WR_OUT_MBOX => channels.outbound.pop(),
+                        SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
+                        _ => None,
+                    };
+                    match drained {
+                        Some(value) => writeln!(out, "SPU{id}: mailbox {value:#010x}")?,
+                        None => return Ok(summary(spu, End::Blocked { channel }, spu.pc())),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn summary(spu: &Spu, end: End, pc: u32) -> Summary {
+    Summary {
+        end,
+        pc,
+        instructions: spu.instructions_retired(),
+        cycles: spu.cycle_count(),
+    }
+}

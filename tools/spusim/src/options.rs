@@ -1,0 +1,180 @@
+//! Command-line options of spusim.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Simulation mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Functional execution, one cycle per instruction.
+    Instruction,
+    /// The cycle-level pipeline model (not available yet).
+    Pipeline,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Instruction => "instruction",
+            Mode::Pipeline => "pipeline",
+        })
+    }
+}
+
+/// Default `--max-cycles`: keeps a program that never stops from running forever.
+pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
+
+/// Parsed options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub mode: Mode,
+    pub max_cycles: u64,
+    pub dump_registers: bool,
+    pub disassemble: bool,
+    pub program: PathBuf,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Run(Options),
+    Help,
+}
+
+pub const USAGE: &str = "\
+usage: spusim [options] prog.s
+       cargo spusim -- [options] prog.s
+
+Assembles an SPU assembly file, loads it at local-store address 0, runs it from
+`_start` (or 0) and prints the profiling checkpoint lines (prof_cpN, written as
+`and $N,$N,$N`) and a final line with the stop reason, PC, instruction count and
+cycle count.
+
+options:
+  --mode instruction|pipeline  simulation mode (default: instruction; pipeline is
+                               not available yet)
+  --max-cycles N               stop with an error after N cycles
+                               (default: 100000000)
+  --regs                       print the non-zero registers at the end
+  --disasm                     print the assembled listing before running
+  -h, --help                   print this help
+
+exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
+instruction; 2 for a usage error, an unreadable file or an assembly error
+(`file:line:col: message`); 3 for a fault (illegal instruction, unsupported
+channel), a blocked channel or --max-cycles exceeded.
+";
+
+/// A command-line error (printed with the usage hint).
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageError> {
+    let mut mode = Mode::Instruction;
+    let mut max_cycles = DEFAULT_MAX_CYCLES;
+    let mut dump_registers = false;
+    let mut disassemble = false;
+    let mut program = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (name, inline_value) = match arg.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => {
+                (name.to_string(), Some(value.to_string()))
+            }
+            _ => (arg.clone(), None),
+        };
+        let mut value = |option: &str| {
+            inline_value
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| UsageError(format!("{option} needs a value")))
+        };
+        match name.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--mode" => {
+                mode = match value("--mode")?.as_str() {
+                    "instruction" => Mode::Instruction,
+                    "pipeline" => Mode::Pipeline,
+                    other => {
+                        return Err(UsageError(format!(
+                            "unknown mode `{other}`, expected `instruction` or `pipeline`"
+                        )));
+                    }
+                }
+            }
+            "--max-cycles" => {
+                let text = value("--max-cycles")?;
+                max_cycles = text.parse().map_err(|_| {
+                    UsageError(format!("--max-cycles expects a number, found `{text}`"))
+                })?;
+            }
+            "--regs" => dump_registers = true,
+            "--disasm" => disassemble = true,
+            "--" => {}
+            flag if flag.starts_with('-') && flag != "-" => {
+                return Err(UsageError(format!("unknown option `{flag}`")));
+            }
+            _ => {
+                if program.replace(PathBuf::from(&arg)).is_some() {
+                    return Err(UsageError("more than one program file given".into()));
+                }
+            }
+        }
+    }
+    let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
+    Ok(Command::Run(Options {
+        mode,
+        max_cycles,
+        dump_registers,
+        disassemble,
+        program,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_all_options() {
+        let command = parse(args(&[
+            "--mode",
+            "pipeline",
+            "--max-cycles=50",
+            "--regs",
+            "--disasm",
+            "p.s",
+        ]));
+        assert_eq!(
+            command,
+            Ok(Command::Run(Options {
+                mode: Mode::Pipeline,
+                max_cycles: 50,
+                dump_registers: true,
+                disassemble: true,
+                program: PathBuf::from("p.s"),
+            }))
+        );
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(parse(args(&["--mode", "fast", "p.s"])).is_err());
+        assert!(parse(args(&["--max-cycles", "x", "p.s"])).is_err());
+        assert!(parse(args(&["--frobnicate", "p.s"])).is_err());
+        assert!(parse(args(&[])).is_err());
+        assert!(parse(args(&["a.s", "b.s"])).is_err());
+        assert_eq!(parse(args(&["--help"])), Ok(Command::Help));
+    }
+}

@@ -1,0 +1,181 @@
+//! End-to-end tests of the spusim binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn programs() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../spu/programs")
+}
+
+fn spusim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spusim"))
+        .args(args)
+        .output()
+        .expect("spusim runs")
+}
+
+fn program(name: &str) -> String {
+    programs().join(name).display().to_string()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn temp_program(name: &str, source: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, source).expect("write temp program");
+    path.display().to_string()
+}
+
+#[test]
+fn loop_program_prints_checkpoints_and_the_final_line() {
+    let output = spusim(&[&program("loop.s")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // loop.s: stop is the 9th word (pc 0x20); cp0, cp30, 2 il, 300 loop instructions,
+    // cp31, stop = 306 instructions; one cycle each in instruction mode.
+    assert_eq!(
+        stdout(&output),
+        "SPU0: CP0, 0(0), 0\n\
+         SPU0: CP30, 0(0), 0\n\
+         SPU0: CP31, 303(302), 303\n\
+         stop 0x2000 at pc 0x00020: 306 instructions, 306 cycles\n"
+    );
+}
+
+#[test]
+fn every_example_program_stops_cleanly() {
+    for (name, instructions) in [("call.s", 6), ("memcpy.s", 3 + 4 * 6 + 1), ("dot.s", 40)] {
+        let output = spusim(&["--mode", "instruction", &program(name)]);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        let last = stdout(&output)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            last.starts_with("stop 0x2000 at pc ")
+                && last.ends_with(&format!(
+                    ": {instructions} instructions, {instructions} cycles"
+                )),
+            "{name}: {last}"
+        );
+    }
+}
+
+#[test]
+fn regs_and_disasm() {
+    let output = spusim(&["--regs", "--disasm", &program("call.s")]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(
+        text.contains("_start:\n  0x0000: 40800383  il $3,7\n"),
+        "{text}"
+    );
+    assert!(text.contains("brsl $0,square"), "{text}");
+    assert!(text.contains("square:\n"), "{text}");
+    // 7 * 7 = 49 = 0x31 in every word (il splats), $5 = 50; $1 = top of LS - 16.
+    assert!(
+        text.contains("$3   00000031 00000031 00000031 00000031\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("$5   00000032 00000032 00000032 00000032\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("$1   0003fff0 00000000 00000000 00000000\n"),
+        "{text}"
+    );
+    assert!(!text.contains("$2 "), "zero registers are not printed");
+    let output = spusim(&["--disasm", &program("memcpy.s")]);
+    let text = stdout(&output);
+    assert!(text.contains("        .data\nsrc:\n"), "{text}");
+    assert!(text.contains(": 00010203  .long 0x00010203\n"), "{text}");
+}
+
+#[test]
+fn assembly_errors_name_file_line_and_column() {
+    let path = temp_program("bad.s", "        il $3,5\n        ai $3,$3,1000\n");
+    let output = spusim(&[&path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        format!("{path}:2:18: immediate 1000 out of range, expected -512..=511\n")
+    );
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn missing_file_is_a_clear_error() {
+    let output = spusim(&["/nonexistent/prog.s"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("spusim: cannot read `/nonexistent/prog.s`:"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn pipeline_mode_is_not_available_yet() {
+    let output = spusim(&["--mode", "pipeline", &program("loop.s")]);
+    assert_ne!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("not available yet"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn max_cycles_stops_a_long_run_with_an_error() {
+    let output = spusim(&["--max-cycles", "50", &program("loop.s")]);
+    assert_eq!(output.status.code(), Some(3));
+    let last = stdout(&output)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        last.starts_with("error: --max-cycles 50 exceeded at pc "),
+        "{last}"
+    );
+    assert!(last.ends_with(": 50 instructions, 50 cycles"), "{last}");
+    // Exactly enough cycles is fine.
+    let output = spusim(&["--max-cycles", "306", &program("loop.s")]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn faults_and_mailboxes() {
+    let path = temp_program(
+        "fault.s",
+        "_start: il $3,0x55\n wrch SPU_WrOutMbox,$3\n wrch SPU_WrOutMbox,$3\n .word 0x00800000\n",
+    );
+    let output = spusim(&[&path]);
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        stdout(&output),
+        "SPU0: mailbox 0x00000055\n\
+         fault: illegal instruction 0x00800000 at pc 0x0000c: 3 instructions, 3 cycles\n"
+    );
+    let path = temp_program("channel.s", "rdch $3,$ch3\n");
+    let output = spusim(&[&path]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stdout(&output).starts_with("fault: rdch on unsupported channel 3"));
+}
+
+#[test]
+fn help_and_usage_errors() {
+    let output = spusim(&["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).contains("--max-cycles N"));
+    let output = spusim(&["--bogus"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown option `--bogus`"));
+}
