@@ -58,8 +58,10 @@ pub struct TimingSummary {
 /// let mut text = String::new();
 /// let summary = listing(&[0x1801_4203, 0x3b81_c186], 0, &Config::cell(), &mut text).unwrap();
 /// assert_eq!(summary.cycles, 3); // the rotqby issues two cycles after the a
-/// assert!(text.starts_with("0  01 "));
-/// assert!(text.lines().nth(1).unwrap().starts_with("1   -2345 "));
+/// // A pair that could dual-issue but for the dependency is marked `d`; the rotqby waits
+/// // from the a's issue cycle (column 0) until depth(FX2) = 2 cycles later.
+/// assert!(text.starts_with("0d 01 "));
+/// assert!(text.lines().nth(1).unwrap().starts_with("1d --2345 "));
 /// ```
 pub fn listing(
     words: &[u32],
