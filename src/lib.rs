@@ -19,4 +19,5 @@ pub mod probe;
 pub mod rt;
 
 pub mod arch;
+pub mod pmu;
 pub mod spu;

@@ -189,6 +189,11 @@ impl<'p, const POINTS: usize> Manager<'p, POINTS> {
     }
 
     /// Attaches `listener` to the point registered under `name`.
+    ///
+    /// The listener's object type `L` must be the point's: write
+    /// `ListenerRef::<Arg>::Object(&x)` for the default `dyn Listener<Arg>` (or use
+    /// [`connect_object`](Self::connect_object)); `ListenerRef::Object(&x)` alone infers the
+    /// concrete type of `x` and fails with [`ManagerError::WrongPointType`].
     pub fn connect<'n, Arg: 'static, L: ?Sized + Listener<Arg> + 'static>(
         &self,
         name: &'n str,
@@ -200,6 +205,43 @@ impl<'p, const POINTS: usize> Manager<'p, POINTS> {
             Ok(None) => Err(ManagerError::WrongPointType(name)),
             Err(error) => Err(ManagerError::Point { name, error }),
         }
+    }
+
+    /// Attaches a plain function to the point registered under `name`.
+    pub fn connect_fn<'n, Arg: 'static>(
+        &self,
+        name: &'n str,
+        function: fn(&Arg),
+    ) -> Result<(), ManagerError<'n>> {
+        self.connect::<Arg, dyn Listener<Arg>>(name, ListenerRef::Function(function))
+    }
+
+    /// Attaches a listener object to the point registered under `name` (a point with the
+    /// default listener type `dyn Listener<Arg>`).
+    pub fn connect_object<'n, Arg: 'static>(
+        &self,
+        name: &'n str,
+        object: &'static dyn Listener<Arg>,
+    ) -> Result<(), ManagerError<'n>> {
+        self.connect(name, ListenerRef::Object(object))
+    }
+
+    /// Detaches a plain function from the point registered under `name`.
+    pub fn disconnect_fn<'n, Arg: 'static>(
+        &self,
+        name: &'n str,
+        function: fn(&Arg),
+    ) -> Result<(), ManagerError<'n>> {
+        self.disconnect::<Arg, dyn Listener<Arg>>(name, ListenerRef::Function(function))
+    }
+
+    /// Detaches a listener object from the point registered under `name`.
+    pub fn disconnect_object<'n, Arg: 'static>(
+        &self,
+        name: &'n str,
+        object: &'static dyn Listener<Arg>,
+    ) -> Result<(), ManagerError<'n>> {
+        self.disconnect(name, ListenerRef::Object(object))
     }
 
     /// Detaches `listener` from the point registered under `name`.

@@ -16,6 +16,30 @@
 //! - [`listeners`] holds the built-in listeners: a PMU event feeder, a stack distance
 //!   calculator and a memory trace recorder.
 //!
+//! # Example
+//! A producer registers its points; a consumer connects by name; the producer notifies
+//! through its own reference, never by name.
+//! ```
+//! use core::sync::atomic::{AtomicU64, Ordering};
+//! use pmprobe::probe::{Listener, Manager, ProbePoint};
+//!
+//! struct Retired(AtomicU64);
+//! impl Listener<u64> for Retired {
+//!     fn notify(&self, n: &u64) {
+//!         self.0.store(self.0.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+//!     }
+//! }
+//! static RETIRED: Retired = Retired(AtomicU64::new(0));
+//!
+//! let insts: ProbePoint<'static, u64, 4> = ProbePoint::new();
+//! let mut manager: Manager<8> = Manager::new();
+//! manager.register("RetiredInsts", &insts)?;
+//! manager.connect_object("RetiredInsts", &RETIRED)?;
+//! insts.notify(&3);
+//! assert_eq!(RETIRED.0.load(Ordering::Relaxed), 3);
+//! # Ok::<(), pmprobe::probe::ManagerError<'static>>(())
+//! ```
+//!
 //! Every failure is a typed error ([`ProbeError`], [`ManagerError`], ...); nothing is dropped
 //! silently. The one deliberate panic is [`PanicPcEvent`].
 

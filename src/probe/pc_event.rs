@@ -88,6 +88,10 @@ impl<'a, Ctx: ?Sized> ScheduledPcEvent<'a, Ctx> {
 /// (O(N) moves, no re-sort). Entries with the same program counter run in scheduling order.
 /// The same event may be scheduled more than once; [`remove`](Self::remove) removes every entry
 /// of it.
+///
+/// While [`service`](Self::service) runs, the queue is mutably borrowed: an event cannot
+/// schedule or remove entries itself (the borrow checker rejects it), it returns
+/// [`PcEventAction::Remove`] to have its own entry removed, safely, before the next entry runs.
 pub struct PcEventQueue<'a, Ctx: ?Sized, const N: usize> {
     entries: heapless::Vec<ScheduledPcEvent<'a, Ctx>, N>,
 }

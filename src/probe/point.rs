@@ -24,6 +24,35 @@ use super::{Listener, ListenerRef, ProbeError};
 ///
 /// Nested notification of the same point from a listener is allowed and follows the same rules.
 ///
+/// # Example
+/// ```
+/// use core::cell::Cell;
+/// use pmprobe::probe::{Listener, ProbePoint};
+///
+/// struct Total(Cell<u64>);
+/// impl Listener<u64> for Total {
+///     fn notify(&self, n: &u64) {
+///         self.0.set(self.0.get() + n);
+///     }
+/// }
+///
+/// let total = Total(Cell::new(0));
+/// let retired: ProbePoint<u64, 4> = ProbePoint::new();
+/// retired.add_object(&total)?;
+/// retired.notify(&3);
+/// retired.notify(&4);
+/// assert_eq!(total.0.get(), 7);
+/// # Ok::<(), pmprobe::probe::ProbeError>(())
+/// ```
+///
+/// A listener of another argument type does not attach, it does not compile:
+/// ```compile_fail
+/// use pmprobe::probe::ProbePoint;
+/// fn takes_u32(_: &u32) {}
+/// let point: ProbePoint<u64, 4> = ProbePoint::new();
+/// point.add_fn(takes_u32).unwrap();
+/// ```
+///
 /// # Interrupts
 /// The point is not `Sync`. To notify it from an interrupt handler while the main program
 /// attaches and detaches listeners, put it in a [`sync::IrqMutex`](super::sync::IrqMutex)
@@ -89,15 +118,17 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
     fn notify_listeners(&self, arg: &Arg) {
         // Listeners added from now on land at or after `end` and wait for the next notify.
         let end = self.end.get();
-        self.depth.set(self.depth.get().saturating_add(1));
+        let depth = self.depth.get();
+        // Nesting is bounded by the stack long before `usize` wraps.
+        self.depth.set(depth.wrapping_add(1));
         for slot in self.slots.iter().take(end) {
             // Re-read each slot: a listener called earlier may have removed this one.
             if let Some(listener) = slot.get() {
                 listener.call(arg);
             }
         }
-        self.depth.set(self.depth.get().saturating_sub(1));
-        if self.depth.get() == 0 && self.end.get() != self.active.get() {
+        self.depth.set(depth);
+        if depth == 0 && self.end.get() != self.active.get() {
             self.compact();
         }
     }

@@ -24,7 +24,8 @@
 //! `LIN` bins plus an overflow count) and a log2 histogram (bin 0 for distance 0, bin `k >= 1`
 //! for distances in `[2^(k-1), 2^k)`), with no swap of bins 0 and 1.
 //!
-//! The calculator is large (about `24 * W` bytes); all its arrays start zeroed, so a
+//! The calculator is large (about `40 * W` bytes: a tree and an owner table of `2W` timestamps,
+//! `2W` hash slots of line and timestamp); all its arrays start zeroed, so a
 //! `static` instance lives in `.bss`.
 
 use core::fmt;
