@@ -17,6 +17,7 @@
 pub mod config;
 pub mod execute;
 pub mod fetch;
+pub mod fetch_unit;
 pub mod issue;
 pub mod stats;
 pub mod timing;
@@ -29,7 +30,7 @@ use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
 use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
-use crate::spu::probes::{IssueEvent, SpuObserver};
+use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
 /// be served. Never a panic.
@@ -47,8 +48,6 @@ pub enum ModelError {
         /// Next address execution computed.
         actual: u32,
     },
-    /// The requested fetch model is not implemented yet.
-    FetchUnavailable(FetchKind),
     /// Writing a `prof_cp` line to the output failed.
     Output,
 }
@@ -64,12 +63,6 @@ impl fmt::Display for ModelError {
                 f,
                 "pipeline model error: instruction at {pc:#07x} was fetched expecting {predicted:#07x} next, but executed to {actual:#07x}"
             ),
-            Self::FetchUnavailable(FetchKind::Real) => {
-                f.write_str("the real fetch unit is not available yet (use the ideal fetch model)")
-            }
-            Self::FetchUnavailable(FetchKind::Ideal) => {
-                f.write_str("the ideal fetch model is not available")
-            }
             Self::Output => f.write_str("writing a prof_cp line failed"),
         }
     }
@@ -105,6 +98,7 @@ pub struct RunOutcome {
 /// The pipeline state of one SPU (everything but the architectural state).
 #[derive(Clone)]
 pub struct Pipeline {
+    id: u8,
     config: Config,
     clock: u64,
     issue: IssuePipes,
@@ -137,6 +131,7 @@ impl Pipeline {
     /// A pipeline for SPU `id` with the `cell` configuration and ideal fetch.
     pub const fn new(id: u8) -> Self {
         Pipeline {
+            id,
             config: Config::cell(),
             clock: 0,
             issue: IssuePipes::new(),
@@ -159,11 +154,21 @@ impl Pipeline {
         self.flush();
     }
 
-    /// Selects the fetch model. [`FetchKind::Real`] is not implemented yet.
+    /// Selects the fetch model (the pipeline is flushed).
     pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
-        FetchModel::check_available(kind).map_err(|_| ModelError::FetchUnavailable(kind))?;
+        if kind != self.fetch.kind() {
+            self.fetch = match kind {
+                FetchKind::Ideal => FetchModel::new_ideal(self.id),
+                FetchKind::Real => FetchModel::new_real(),
+            };
+        }
         self.flush();
         Ok(())
+    }
+
+    /// The fetch model (and through it the real fetch unit's state).
+    pub fn fetch(&self) -> &FetchModel {
+        &self.fetch
     }
 
     /// The fetch model in use.
@@ -295,13 +300,14 @@ impl Pipeline {
         // 1. Execution pipes: stage o.
         let mut end = None;
         if let Some(inflight) = self.blocked.take() {
-            end = self.complete(arch, inflight, now, observer, output)?;
+            end = self.complete(arch, inflight, None, now, observer, output)?;
         }
         if end.is_none() && now >= O_STAGE {
             let row = now - O_STAGE;
             for pipe in 0..2 {
                 if let Some(inflight) = self.exec.slot(row, pipe) {
-                    end = self.complete(arch, inflight, now, observer, output)?;
+                    end =
+                        self.complete(arch, inflight, Some((row, pipe)), now, observer, output)?;
                     if end.is_some() {
                         break;
                     }
@@ -312,13 +318,17 @@ impl Pipeline {
         // 2. Issue.
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
-        let outcome = self.issue.issue(
-            now,
-            &self.config,
-            &mut self.exec,
-            self.fetch.starve_reason(),
-            &mut blocks,
-        );
+        let outcome = if self.fetch.blocks_issue() {
+            IssueOutcome::Stalled(StallReason::BranchMiss)
+        } else {
+            self.issue.issue(
+                now,
+                &self.config,
+                &mut self.exec,
+                self.fetch.starve_reason(),
+                &mut blocks,
+            )
+        };
         self.count_issue(&outcome, &blocks, now, observer);
 
         if let Some(reason) = end {
@@ -329,20 +339,43 @@ impl Pipeline {
 
         // 3. Fetch.
         self.issue.advance();
-        if self.issue.g_is_empty()
-            && let Some(group) = self.fetch.next_group(arch)
-        {
+        let ls_in_stage_n = self.ls_in_stage_n(now);
+        let step = self
+            .fetch
+            .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
+        if let Some(group) = step.group {
             self.issue.stages[0] = group;
         }
+        if step.invalidate_issue {
+            self.issue.stages = [[None, None]; 4];
+        }
+        self.stats.ls_contention += u64::from(step.ls_contention);
         Ok(CycleEnd::Continue)
     }
 
-    /// Stage o: the functional effect of `inflight`. Returns the run end it causes.
+    /// Whether a load/store that contends with line fetches is in execution stage n at the
+    /// end of cycle `now` (it uses the LS in stage o next cycle).
+    #[inline(always)]
+    fn ls_in_stage_n(&self, now: u64) -> bool {
+        if now < O_STAGE - 1 {
+            return false;
+        }
+        self.exec
+            .slot(now - (O_STAGE - 1), 1)
+            .is_some_and(|inflight| {
+                inflight.instruction.is_load()
+                    || (inflight.instruction.is_store() && !self.config.ls_line_contend_load_only())
+            })
+    }
+
+    /// Stage o: the functional effect of `inflight` (in execution row/pipe `position`, `None`
+    /// for a retried channel instruction). Returns the run end it causes.
     #[inline]
     fn complete<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut ArchState,
         inflight: InFlight,
+        position: Option<(u64, usize)>,
         now: u64,
         observer: &O,
         output: &mut W,
@@ -355,7 +388,15 @@ impl Pipeline {
         if !executed.retired {
             return Ok(Some(match executed.status {
                 Status::Blocked { channel } => {
-                    self.blocked = Some(inflight);
+                    if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
+                        // Younger instructions were fetched behind it: squash them and fetch
+                        // the channel instruction again once the host serviced the channel.
+                        self.exec.squash_younger(row, pipe, now, &self.config);
+                        self.issue.stages = [[None, None]; 4];
+                        self.fetch.restart();
+                    } else {
+                        self.blocked = Some(inflight);
+                    }
                     RunEnd::Blocked { channel }
                 }
                 Status::Stopped(reason) => RunEnd::Stopped(reason),
@@ -369,12 +410,22 @@ impl Pipeline {
                 }
             }));
         }
-        if executed.next_pc != inflight.predicted_next {
-            return Err(ModelError::PathMismatch {
-                pc: inflight.pc,
-                predicted: inflight.predicted_next,
-                actual: executed.next_pc,
-            });
+        let mispredicted = executed.next_pc != inflight.predicted_next;
+        if mispredicted {
+            match (&mut self.fetch, position) {
+                (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
+                    unit.mispredict(executed.next_pc);
+                    self.exec.squash_younger(row, pipe, now, &self.config);
+                    observer.mispredict();
+                }
+                _ => {
+                    return Err(ModelError::PathMismatch {
+                        pc: inflight.pc,
+                        predicted: inflight.predicted_next,
+                        actual: executed.next_pc,
+                    });
+                }
+            }
         }
         let stats = &mut self.stats;
         stats.instructions += 1;

@@ -83,7 +83,9 @@ options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
   --fetch ideal|real           pipeline fetch model (default: ideal: the correct
                                path is always available, no branch penalty; real:
-                               the fetch unit, not available yet)
+                               the fetch unit: line buffers, LS pipe, branches
+                               predicted not taken, mispredict penalty; hints are
+                               not modelled yet)
   --preset cell|celledp        pipeline configuration preset (default: cell)
   --config key=value           set a configuration parameter (repeatable, applied
                                after the preset), e.g. spu/pipe/FPD/stall=0,

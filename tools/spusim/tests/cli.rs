@@ -128,13 +128,30 @@ fn missing_file_is_a_clear_error() {
 }
 
 #[test]
-fn real_fetch_is_not_available_yet() {
-    let output = spusim(&["--fetch", "real", &program("loop.s")]);
-    assert_ne!(output.status.code(), Some(0));
+fn real_fetch_pays_for_mispredicted_loop_branches() {
+    let ideal = spusim(&[&program("loop.s")]);
+    let real = spusim(&["--fetch", "real", "--stats", &program("loop.s")]);
+    assert_eq!(real.status.code(), Some(0), "{}", stderr(&real));
+    let cycles = |output: &Output| -> u64 {
+        let text = stdout(output);
+        let last = text.lines().last().unwrap_or_default().to_string();
+        last.rsplit(", ")
+            .next()
+            .unwrap()
+            .trim_end_matches(" cycles")
+            .parse()
+            .unwrap()
+    };
+    // 99 taken back-branches, each predicted not taken: at least 17 more cycles each.
     assert!(
-        stderr(&output).contains("not available yet"),
+        cycles(&real) >= cycles(&ideal) + 99 * 17,
         "{}",
-        stderr(&output)
+        stdout(&real)
+    );
+    assert!(
+        stdout(&real).contains("Stall due to branch miss"),
+        "{}",
+        stdout(&real)
     );
 }
 

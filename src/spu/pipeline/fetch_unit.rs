@@ -1,0 +1,347 @@
+//! The real fetch unit (`--fetch real`), after the article's fetch-side regions: a four-deep
+//! prefetch request queue, the six-stage load/store pipe used for instruction line fetches,
+//! two inline prefetch buffers (ilb1, ilb2, each two half-lines), the predicted path buffer
+//! (one half-line feeding issue stage g two instructions at a time) and the mispredict states.
+//!
+//! What is modelled (part of issue 7):
+//! - Lines are 128 bytes (32 instructions), half-lines 64 bytes. A flush-initiated fetch (at
+//!   start and in mispredict state 3) requests the line of the target into ilb1; when the
+//!   second half of ilb1 (ilb2) goes to the predicted path buffer, the next line is requested
+//!   into the other buffer. Inline transfer to the predicted path buffer is destructive.
+//! - A request enters the LS pipe from the head of the queue only when, after the pipe
+//!   advanced, its first two stages are empty (so at most every other cycle), and not when a
+//!   load/store (with `ls-line-contend-load-only`: a load) is in execution stage n (it will
+//!   use the LS in stage o next cycle); such a cycle counts as LS contention. A request that
+//!   leaves the sixth stage loads its buffer from the local store.
+//! - Branches are predicted not taken (sequential fetch). Stage o compares the resolved next
+//!   PC with the prediction; on a difference the younger instructions are squashed and the
+//!   mispredict sequence runs: state 1 at detection, state 2 invalidates the inline buffers
+//!   and the predicted path buffer and drops queued and in-flight inline requests, state 3
+//!   requests the corrected line, state 5 invalidates the issue pipes, then state 0. Issue is
+//!   held during states 1-5 (branch-miss stall cycles) and until the corrected path arrives.
+//! - An empty predicted path buffer with no valid inline half to refill it is a prefetch miss.
+//!
+//! Not modelled yet: branch hints (`hbr`, `hbra`, `hbrr` complete as no-ops; no hint target
+//! buffer, no hint triggering, no stale requests), so every taken branch mispredicts.
+
+use super::fetch::{Group, InFlight};
+use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
+use crate::spu::isa::decode::decode;
+use crate::spu::probes::StallReason;
+
+/// Bytes in an instruction line.
+pub const LINE_BYTES: u32 = 128;
+/// Bytes in a half-line.
+pub const HALF_BYTES: u32 = 64;
+const HALF_WORDS: usize = 16;
+/// Stages of the load/store pipe used by line fetches.
+pub const LS_PIPE_STAGES: usize = 6;
+/// Depth of the prefetch request queue.
+pub const QUEUE_DEPTH: usize = 4;
+
+/// Where a line request goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Destination {
+    /// Inline prefetch buffer 1 (trace `1-`).
+    Ilb1,
+    /// Inline prefetch buffer 2 (trace `2-`).
+    Ilb2,
+}
+
+/// One line request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LineRequest {
+    /// 128-byte aligned LS address.
+    pub line: u32,
+    /// Destination buffer.
+    pub destination: Destination,
+}
+
+/// One half-line of an instruction buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfLine {
+    /// 64-byte aligned LS address.
+    pub address: u32,
+    /// Holds instructions (trace `=`) or not (`X`).
+    pub valid: bool,
+    words: [u32; HALF_WORDS],
+}
+
+const EMPTY_HALF: HalfLine = HalfLine {
+    address: 0,
+    valid: false,
+    words: [0; HALF_WORDS],
+};
+
+/// The predicted path buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathBuffer {
+    /// The half-line it holds.
+    pub half: HalfLine,
+    /// Byte offset of the next fetch group in the half-line.
+    pub offset: u32,
+}
+
+/// The real fetch unit's state.
+#[derive(Clone, Debug)]
+pub struct FetchUnit {
+    queue: [Option<LineRequest>; QUEUE_DEPTH],
+    ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
+    /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
+    inline: [[HalfLine; 2]; 2],
+    path: PathBuffer,
+    /// The half-line the predicted path continues with, and the first offset to use in it.
+    next_half: u32,
+    next_offset: u32,
+    /// Mispredict state 0..=5 and the corrected address.
+    mispredict_state: u8,
+    redirect: u32,
+    starve_reason: StallReason,
+}
+
+/// What the fetch unit did in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FetchStep {
+    /// A group for issue stage g.
+    pub group: Option<Group>,
+    /// Mispredict state 5: the issue pipes must be invalidated.
+    pub invalidate_issue: bool,
+    /// A line request was kept out of the LS pipe by a load/store (LS contention).
+    pub ls_contention: bool,
+}
+
+impl Default for FetchUnit {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FetchUnit {
+    /// An idle fetch unit; [`restart`](Self::restart) points it at a PC.
+    pub const fn new() -> Self {
+        FetchUnit {
+            queue: [None; QUEUE_DEPTH],
+            ls_pipe: [None; LS_PIPE_STAGES],
+            inline: [[EMPTY_HALF; 2]; 2],
+            path: PathBuffer {
+                half: EMPTY_HALF,
+                offset: 0,
+            },
+            next_half: 0,
+            next_offset: 0,
+            mispredict_state: 0,
+            redirect: 0,
+            starve_reason: StallReason::Initialisation,
+        }
+    }
+
+    /// Drops everything and starts a flush-initiated fetch at `pc`.
+    pub fn restart(&mut self, pc: u32) {
+        *self = Self::new();
+        self.start_path(pc);
+        self.starve_reason = StallReason::Initialisation;
+    }
+
+    /// The mispredict state (0: not under mispredict).
+    pub fn mispredict_state(&self) -> u8 {
+        self.mispredict_state
+    }
+
+    /// The prefetch request queue, oldest first.
+    pub fn queue(&self) -> impl Iterator<Item = &LineRequest> {
+        self.queue.iter().flatten()
+    }
+
+    /// The LS pipe stages, first stage first.
+    pub fn ls_pipe(&self) -> &[Option<LineRequest>; LS_PIPE_STAGES] {
+        &self.ls_pipe
+    }
+
+    /// The inline buffers: `[[ilb11, ilb12], [ilb21, ilb22]]`.
+    pub fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
+        &self.inline
+    }
+
+    /// The predicted path buffer.
+    pub fn path_buffer(&self) -> &PathBuffer {
+        &self.path
+    }
+
+    /// Whether issue is held by the mispredict sequence.
+    pub fn blocks_issue(&self) -> bool {
+        self.mispredict_state != 0
+    }
+
+    /// Why issue stage j is empty (when it is).
+    pub fn starve_reason(&self) -> StallReason {
+        self.starve_reason
+    }
+
+    /// Stage o resolved a branch against the prediction: start the mispredict sequence.
+    pub fn mispredict(&mut self, correct_pc: u32) {
+        self.mispredict_state = 1;
+        self.redirect = correct_pc & LS_ADDRESS_MASK & !3;
+        self.starve_reason = StallReason::BranchMiss;
+    }
+
+    /// Where the path continues: the line of `pc` is requested into ilb1.
+    fn start_path(&mut self, pc: u32) {
+        let pc = pc & LS_ADDRESS_MASK & !3;
+        self.next_half = pc & !(HALF_BYTES - 1);
+        self.next_offset = pc & (HALF_BYTES - 1);
+        self.push_request(LineRequest {
+            line: pc & !(LINE_BYTES - 1),
+            destination: Destination::Ilb1,
+        });
+    }
+
+    fn push_request(&mut self, request: LineRequest) {
+        if let Some(slot) = self.queue.iter_mut().find(|slot| slot.is_none()) {
+            *slot = Some(request);
+        }
+    }
+
+    fn pop_request(&mut self) -> Option<LineRequest> {
+        let head = self.queue[0].take();
+        self.queue.rotate_left(1);
+        head
+    }
+
+    /// One cycle of the fetch side, in reverse pipeline order: feed stage g, refill the
+    /// predicted path buffer, load buffers from the LS pipe, advance the LS pipe and admit a
+    /// request, then the mispredict sequence. `g_free`: stage g can take a group;
+    /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
+    pub fn cycle(&mut self, arch: &ArchState, g_free: bool, ls_in_stage_n: bool) -> FetchStep {
+        let mut step = FetchStep::default();
+        if self.mispredict_state == 0 && g_free {
+            step.group = self.feed_group();
+            if step.group.is_some() {
+                self.starve_reason = StallReason::PrefetchMiss;
+            }
+        }
+        if self.mispredict_state == 0 && !self.path.half.valid {
+            self.refill_path();
+        }
+        // The LS pipe: the last stage loads its buffer, the others advance.
+        if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
+            self.load_line(arch, done);
+        }
+        self.ls_pipe.rotate_right(1);
+        if self.ls_pipe[1].is_none() && self.queue[0].is_some() {
+            if ls_in_stage_n {
+                step.ls_contention = true;
+            } else {
+                self.ls_pipe[0] = self.pop_request();
+            }
+        }
+        match self.mispredict_state {
+            0 => {}
+            1 => self.mispredict_state = 2,
+            2 => {
+                self.inline = [[EMPTY_HALF; 2]; 2];
+                self.path.half.valid = false;
+                self.queue = [None; QUEUE_DEPTH];
+                self.ls_pipe = [None; LS_PIPE_STAGES];
+                self.mispredict_state = 3;
+            }
+            3 => {
+                self.start_path(self.redirect);
+                self.mispredict_state = 4;
+            }
+            4 => self.mispredict_state = 5,
+            _ => {
+                step.invalidate_issue = true;
+                self.mispredict_state = 0;
+            }
+        }
+        step
+    }
+
+    /// Takes the next fetch group from the predicted path buffer.
+    fn feed_group(&mut self) -> Option<Group> {
+        if !self.path.half.valid && !self.refill_path() {
+            return None;
+        }
+        let base = self.path.half.address;
+        let mut group: Group = [None, None];
+        let mut offset = self.path.offset;
+        loop {
+            let index = (offset / 4) as usize;
+            let word = *self.path.half.words.get(index)?;
+            let pc = base + offset;
+            let inflight = match decode(word) {
+                Ok(instruction) => InFlight::new(pc, instruction, (pc + 4) & LS_ADDRESS_MASK),
+                Err(_) => InFlight::illegal_at(pc, word),
+            };
+            let slot = ((pc >> 2) & 1) as usize;
+            if let Some(place) = group.get_mut(slot) {
+                *place = Some(inflight);
+            }
+            offset += 4;
+            if slot == 1 || offset >= HALF_BYTES {
+                break;
+            }
+        }
+        self.path.offset = offset;
+        if offset >= HALF_BYTES {
+            // Exhausted: refill at once so the next cycle can feed g again.
+            self.path.half.valid = false;
+            self.refill_path();
+        }
+        Some(group)
+    }
+
+    /// Moves the next inline half-line into the predicted path buffer (destructively).
+    /// Returns whether it succeeded.
+    fn refill_path(&mut self) -> bool {
+        let wanted = self.next_half;
+        for buffer in 0..2 {
+            for half in 0..2 {
+                let candidate = self.inline[buffer][half];
+                if candidate.valid && candidate.address == wanted {
+                    self.inline[buffer][half].valid = false;
+                    self.path = PathBuffer {
+                        half: candidate,
+                        offset: self.next_offset,
+                    };
+                    self.next_half = (wanted + HALF_BYTES) & LS_ADDRESS_MASK;
+                    self.next_offset = 0;
+                    if half == 1 {
+                        let destination = if buffer == 0 {
+                            Destination::Ilb2
+                        } else {
+                            Destination::Ilb1
+                        };
+                        self.push_request(LineRequest {
+                            line: (candidate.address + HALF_BYTES) & LS_ADDRESS_MASK,
+                            destination,
+                        });
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn load_line(&mut self, arch: &ArchState, request: LineRequest) {
+        let buffer = match request.destination {
+            Destination::Ilb1 => 0,
+            Destination::Ilb2 => 1,
+        };
+        for half in 0..2 {
+            let address = (request.line + half as u32 * HALF_BYTES) & LS_ADDRESS_MASK;
+            let mut words = [0u32; HALF_WORDS];
+            for (i, word) in words.iter_mut().enumerate() {
+                *word = arch.local_store().load_word(address + 4 * i as u32);
+            }
+            self.inline[buffer][half] = HalfLine {
+                address,
+                valid: true,
+                words,
+            };
+        }
+    }
+}
