@@ -24,7 +24,7 @@ use super::host::{HostDelta, HostMeter, PerCycle};
 use super::kernels::{self, Assembled, IMAGE_BYTES, Kernel};
 use super::options::Options;
 use super::output::{Indented, heading};
-use super::spu_pmu::{self, Counter, GROUP_1, GROUP_2, SpuCounts, StallFeed};
+use super::spu_pmu::{self, Counter, Fetch, GROUP_1, GROUP_2, SpuCounts, StallFeed};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 
 /// Records the big trace ring holds (enough for the traced SPU's whole run).
@@ -444,12 +444,17 @@ fn run_spu(
 
     let [run1, run2] = snapshots;
     let counts = SpuCounts { run1, run2 };
-    spu_pmu::print_table(&counts, real_fetch);
+    let fetch = match (plan.mode, real_fetch) {
+        (Mode::Instruction, _) => Fetch::None,
+        (Mode::Pipeline, false) => Fetch::Ideal,
+        (Mode::Pipeline, true) => Fetch::Real,
+    };
+    spu_pmu::print_table(&counts, fetch);
     if plan.mode == Mode::Pipeline {
         pmprobe::println!("  Statistics (spu {spu} stats print, run 1):");
         let _ = unit.print_stats(&mut Indented::new("  : "));
     }
-    cross_check(spu, plan.mode, &counts, &totals, &stats, checks);
+    cross_check(spu, fetch, &counts, &totals, &stats, checks);
     let host_bare = host.and_then(|meter| measure_bare(unit, plan, program, image, meter, checks));
     Some(SpuResult {
         counts,
@@ -498,7 +503,7 @@ fn mode_name(mode: Mode) -> &'static str {
 /// The SPU's own statistics against its PMU's view.
 fn cross_check(
     spu: usize,
-    mode: Mode,
+    fetch: Fetch,
     counts: &SpuCounts,
     totals: &[Totals; 2],
     stats: &Statistics,
@@ -528,8 +533,31 @@ fn cross_check(
     );
     let frontend = counts.value(Event::STALL_FRONTEND);
     let backend = counts.value(Event::STALL_BACKEND);
-    match mode {
-        Mode::Pipeline => {
+    let mispredicts = counts.value(Event::BR_MIS_PRED);
+    match fetch {
+        Fetch::Real if stats.hint_hits == 0 => checks.equal(
+            format_args!("spu{spu}_mispredicts_vs_stats"),
+            "real fetch, no hint hit: PMU BR_MIS_PRED vs Branch taken (predicted not taken)",
+            mispredicts,
+            stats.branches_taken,
+        ),
+        Fetch::Real => checks.check(
+            format_args!("spu{spu}_mispredicts_vs_stats"),
+            mispredicts <= stats.branches(),
+            format_args!(
+                "PMU BR_MIS_PRED {mispredicts} <= Branch instructions {}",
+                stats.branches()
+            ),
+        ),
+        Fetch::Ideal | Fetch::None => checks.equal(
+            format_args!("spu{spu}_no_mispredicts"),
+            "PMU BR_MIS_PRED without a predictor",
+            mispredicts,
+            0,
+        ),
+    }
+    match fetch {
+        Fetch::Ideal | Fetch::Real => {
             checks.equal(
                 format_args!("spu{spu}_cycles_pmu_vs_stats"),
                 "PMU CPU_CYCLES vs Total Cycle count",
@@ -574,7 +602,7 @@ fn cross_check(
                 format_args!("cycle categories sum to the total, per-class dependency stalls to the dependency count"),
             );
         }
-        Mode::Instruction => {
+        Fetch::None => {
             checks.equal(
                 format_args!("spu{spu}_ipc_one"),
                 "instruction mode: cycles vs instructions",

@@ -144,8 +144,19 @@ fn percent(part: u64, whole: u64) -> MetricValue {
     }
 }
 
+/// Which fetch model produced the branch counts (it decides what BR_MIS_PRED can show).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Fetch {
+    /// Instruction mode: no pipeline, no prediction.
+    None,
+    /// The ideal fetch model: the correct path always, so nothing mispredicts.
+    Ideal,
+    /// The real fetch unit: static not-taken prediction, hints, mispredict states.
+    Real,
+}
+
 /// Prints the `perf stat`-like table of one SPU.
-pub fn print_table(counts: &SpuCounts, real_fetch: bool) {
+pub fn print_table(counts: &SpuCounts, fetch: Fetch) {
     pmprobe::println!("  Performance counter stats (emulated PMU, driver API):");
     let cycles = counts.value(Event::CPU_CYCLES);
     let rows = GROUP_1.iter().chain(GROUP_2.iter().skip(2));
@@ -164,8 +175,10 @@ pub fn print_table(counts: &SpuCounts, real_fetch: bool) {
             Event::BR_MIS_PRED => {
                 let rate = percent(count, counts.value(Event::BR_RETIRED));
                 pmprobe::print!("  # {rate:>6.2} % of branches");
-                if !real_fetch {
-                    pmprobe::print!(" (ideal fetch: nothing is predicted, nothing mispredicts)");
+                match fetch {
+                    Fetch::None => pmprobe::print!(" (instruction mode: no prediction)"),
+                    Fetch::Ideal => pmprobe::print!(" (ideal fetch: never mispredicts)"),
+                    Fetch::Real => {}
                 }
             }
             Event::STALL_FRONTEND | Event::STALL_BACKEND => {
