@@ -5,8 +5,6 @@ use pmprobe::probe::listeners::{DistanceHistograms, StackDistance};
 
 /// Bar width of the largest bin.
 const BAR: u64 = 40;
-/// Log2 bins shown: distance 0, 1, 2-3, ..., 512-1023 (the demo's table has 64 lines).
-const SHOWN_BINS: usize = 11;
 
 fn bar(count: u64, max: u64) -> heapless::String<{ BAR as usize }> {
     let mut s = heapless::String::new();
@@ -37,15 +35,22 @@ fn range_label(bin: usize) -> heapless::String<16> {
 
 /// Prints both histograms of `calculator`.
 pub fn print<const W: usize, const LIN: usize>(calculator: &StackDistance<W, LIN>) {
+    // Bins up to the largest non-empty one of either direction (at least 0 and 1).
+    let last = [calculator.reads(), calculator.writes()]
+        .iter()
+        .filter_map(|h| h.log2.iter().rposition(|&n| n > 0))
+        .max()
+        .unwrap_or(0)
+        .max(1);
     for (name, histograms) in [
         ("reads", calculator.reads()),
         ("writes", calculator.writes()),
     ] {
-        print_one(name, histograms);
+        print_one(name, histograms, last + 1);
     }
 }
 
-fn print_one<const LIN: usize>(name: &str, h: &DistanceHistograms<LIN>) {
+fn print_one<const LIN: usize>(name: &str, h: &DistanceHistograms<LIN>, shown_bins: usize) {
     let max = h
         .log2
         .iter()
@@ -55,17 +60,13 @@ fn print_one<const LIN: usize>(name: &str, h: &DistanceHistograms<LIN>) {
         .unwrap_or(0);
     println!("  {name}: {} accesses", h.total());
     println!("    {:>9}  {:>6}", "distance", "count");
-    for bin in 0..SHOWN_BINS {
+    for bin in 0..shown_bins {
         let count = h.log2.get(bin).copied().unwrap_or(0);
         println!(
             "    {:>9}  {count:>6}  {}",
             range_label(bin),
             bar(count, max)
         );
-    }
-    let beyond: u64 = h.log2.iter().skip(SHOWN_BINS).sum();
-    if beyond > 0 {
-        println!("    {:>9}  {beyond:>6}", ">= 1024");
     }
     println!(
         "    {:>9}  {:>6}  {}",

@@ -162,6 +162,7 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
     let mut traced_accesses = 0;
     let mut distance_accesses = 0;
 
+    print_setup();
     for plan in &PLANS {
         let mut image = [0u8; IMAGE_BYTES];
         let program = match plan.kernel.assemble(&mut image) {
@@ -257,6 +258,23 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
     print_stack_distance(&distances, distance_accesses, checks);
     write_trace(trace, &small_trace, traced_accesses, checks);
     write_konata();
+}
+
+fn print_setup() {
+    heading(format_args!(
+        "SPU kernels: 4 SPUs of the static arena, programs assembled at boot from spu/programs/demo_*.s"
+    ));
+    for line in [
+        "Each SPU has an emulated PMU (PMUv3p7-like preset, N = 6 + cycle counter) fed by the probe",
+        "framework's PMU event counter (gem5's point -> event wiring) and a stall feed (IssueStall ->",
+        "STALL_FRONTEND / STALL_BACKEND), programmed through pmu::Pmu, the same driver as the real core.",
+        "8 events do not fit on 6 event counters + the cycle counter: each kernel runs twice (the model",
+        "is deterministic); run 2 counts STALL_BACKEND and CPU_CYCLES / INST_RETIRED again.",
+        "Also attached: a BreakPcEvent on SPU0, the stack distance calculator on SPU1's data accesses,",
+        "two memory trace rings on SPU3. Lines: `|` prof_cp output, `:` the SPU's statistics block.",
+    ] {
+        println!("  {line}");
+    }
 }
 
 /// Inner-loop iterations of demo_saxpy.s: 128 quadwords x 32 passes.
