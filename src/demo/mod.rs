@@ -12,6 +12,8 @@ pub mod host;
 pub mod kernels;
 pub mod options;
 pub mod output;
+pub mod reports;
 pub mod scenario;
 pub mod spu_pmu;
+pub mod spu_run;
 pub mod watch;
