@@ -30,6 +30,7 @@ use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
 use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
+use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
@@ -321,13 +322,8 @@ impl Pipeline {
         let outcome = if self.fetch.blocks_issue() {
             IssueOutcome::Stalled(StallReason::BranchMiss)
         } else {
-            self.issue.issue(
-                now,
-                &self.config,
-                &mut self.exec,
-                self.fetch.starve_reason(),
-                &mut blocks,
-            )
+            self.issue
+                .issue(now, &self.config, &mut self.exec, &mut blocks)
         };
         self.count_issue(&outcome, &blocks, now, observer);
 
@@ -345,9 +341,11 @@ impl Pipeline {
             .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
         if let Some(group) = step.group {
             self.issue.stages[0] = group;
+        } else if self.issue.g_is_empty() {
+            self.issue.bubbles[0] = self.fetch.starve_reason();
         }
         if step.invalidate_issue {
-            self.issue.stages = [[None, None]; 4];
+            self.issue.invalidate(StallReason::BranchMiss);
         }
         self.stats.ls_contention += u64::from(step.ls_contention);
         Ok(CycleEnd::Continue)
@@ -392,7 +390,7 @@ impl Pipeline {
                         // Younger instructions were fetched behind it: squash them and fetch
                         // the channel instruction again once the host serviced the channel.
                         self.exec.squash_younger(row, pipe, now, &self.config);
-                        self.issue.stages = [[None, None]; 4];
+                        self.issue.invalidate(StallReason::Channel);
                         self.fetch.restart();
                     } else {
                         self.blocked = Some(inflight);
@@ -439,6 +437,20 @@ impl Pipeline {
         }
         if inflight.instruction.is_hint() {
             stats.hints += 1;
+            if let FetchModel::Real { unit, .. } = &mut self.fetch
+                && !inflight.instruction.is_hbrp()
+            {
+                let (branch, target) = hint_operands(&inflight, arch);
+                unit.set_hint(branch, target);
+            }
+        }
+        if inflight.instruction.is_branch()
+            && !mispredicted
+            && executed.branch_taken
+            && inflight.predicted_next != inflight.pc.wrapping_add(4)
+        {
+            // Predicted taken by a hint, and taken there.
+            stats.hint_hits += 1;
         }
         observer.retired(&inflight.instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
@@ -493,6 +505,20 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// The hinted branch address and the target of a hint at stage o (`arch` holds the
+/// register values the hint reads).
+fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
+    let instruction = &inflight.instruction;
+    let pc = inflight.pc;
+    let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);
+    let target = match instruction.mnemonic {
+        Mnemonic::Hbra => (instruction.imm << 2) as u32,
+        Mnemonic::Hbrr => pc.wrapping_add((instruction.imm << 2) as u32),
+        _ => arch.register(instruction.ra).preferred_word(),
+    };
+    (branch, target)
 }
 
 fn register_bits(inflight: &InFlight) -> u128 {
