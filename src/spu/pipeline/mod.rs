@@ -21,6 +21,7 @@ pub mod fetch_unit;
 pub mod issue;
 pub mod stats;
 pub mod timing;
+pub mod trace;
 
 use core::fmt;
 

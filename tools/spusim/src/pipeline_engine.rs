@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use pmprobe::spu::exec::{SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu};
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::trace::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
@@ -15,11 +16,18 @@ use crate::engine::{End, Engine, Summary};
 pub struct PipelineEngine {
     pipeline: Box<Pipeline>,
     print_stats: bool,
+    /// Cycles to print trace frames for.
+    trace: Option<(u64, u64)>,
 }
 
 impl PipelineEngine {
-    /// A pipeline engine, or the model's error text (e.g. `--fetch real`).
-    pub fn new(config: Config, fetch: FetchKind, print_stats: bool) -> Result<Self, String> {
+    /// A pipeline engine, or the model's error text; `trace`: the cycles to print frames for.
+    pub fn new(
+        config: Config,
+        fetch: FetchKind,
+        print_stats: bool,
+        trace: Option<(u64, u64)>,
+    ) -> Result<Self, String> {
         let mut pipeline = Box::new(Pipeline::new(0));
         pipeline.set_config(config);
         pipeline
@@ -28,6 +36,7 @@ impl PipelineEngine {
         Ok(PipelineEngine {
             pipeline,
             print_stats,
+            trace,
         })
     }
 }
@@ -59,7 +68,17 @@ impl Engine for PipelineEngine {
                 out: &mut *out,
                 error: None,
             };
-            let outcome = self.pipeline.run(spu, remaining, &NoProbes, &mut sink);
+            // Tracing runs one cycle at a time and writes a frame at the end of each.
+            let slice = if self.trace.is_some() { 1 } else { remaining };
+            let outcome = self.pipeline.run(spu, slice, &NoProbes, &mut sink);
+            if let Some((from, to)) = self.trace
+                && (from..=to).contains(&self.pipeline.clock())
+            {
+                let written = write_frame(&self.pipeline, spu, &mut sink);
+                if written.is_ok() {
+                    let _ = std::fmt::Write::write_str(&mut sink, "\n");
+                }
+            }
             if let Some(error) = sink.error.take() {
                 return Err(error);
             }

@@ -296,3 +296,23 @@ fn pipeline_mode_services_mailboxes_and_reports_faults() {
         "{text}"
     );
 }
+
+#[test]
+fn trace_frames_for_a_window_of_cycles() {
+    let output = spusim(&[
+        "--fetch",
+        "real",
+        "--trace-from",
+        "20",
+        "--trace-to",
+        "22",
+        &program("loop.s"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let frames: Vec<&str> = text.lines().filter(|l| l.starts_with("cycle ")).collect();
+    assert_eq!(frames.len(), 3, "{text}");
+    assert!(frames[0].starts_with("cycle 20 "), "{text}");
+    assert!(text.contains("pre-fetch ls "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("jj*")), "{text}");
+}
