@@ -19,6 +19,7 @@ pub mod execute;
 pub mod fetch;
 pub mod fetch_unit;
 pub mod issue;
+pub mod konata;
 pub mod stats;
 pub mod timing;
 pub mod trace;
@@ -108,6 +109,10 @@ pub struct Pipeline {
     fetch: FetchModel,
     /// A channel instruction that blocked at stage o and is retried each cycle.
     blocked: Option<InFlight>,
+    /// Last fetch sequence number handed out.
+    next_seq: u64,
+    /// Why nothing issued in the last cycle, if nothing did.
+    last_stall: Option<StallReason>,
     stats: Statistics,
 }
 
@@ -140,6 +145,8 @@ impl Pipeline {
             exec: ExecPipes::new(),
             fetch: FetchModel::new_ideal(id),
             blocked: None,
+            next_seq: 0,
+            last_stall: None,
             stats: Statistics::new(),
         }
     }
@@ -191,6 +198,11 @@ impl Pipeline {
     /// The cycle clock (the cycle number of the last simulated cycle).
     pub fn clock(&self) -> u64 {
         self.clock
+    }
+
+    /// Why nothing issued in the last simulated cycle (`None` if something issued).
+    pub fn last_stall(&self) -> Option<StallReason> {
+        self.last_stall
     }
 
     /// The issue stages (g, h, i, j).
@@ -340,7 +352,11 @@ impl Pipeline {
         let step = self
             .fetch
             .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
-        if let Some(group) = step.group {
+        if let Some(mut group) = step.group {
+            for inflight in group.iter_mut().flatten() {
+                self.next_seq += 1;
+                inflight.seq = self.next_seq;
+            }
             self.issue.stages[0] = group;
         } else if self.issue.g_is_empty() {
             self.issue.bubbles[0] = self.fetch.starve_reason();
@@ -474,6 +490,10 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) {
+        self.last_stall = match outcome {
+            IssueOutcome::Stalled(reason) => Some(*reason),
+            IssueOutcome::Issued { .. } => None,
+        };
         let stats = &mut self.stats;
         match outcome {
             IssueOutcome::Stalled(reason) => {

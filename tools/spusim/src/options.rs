@@ -56,6 +56,8 @@ pub struct PipelineOptions {
     pub trace_from: u64,
     /// `--trace-to C` (default: no end).
     pub trace_to: u64,
+    /// `--konata FILE`: write a Kanata pipeline log for the Konata viewer.
+    pub konata: Option<PathBuf>,
 }
 
 impl Default for PipelineOptions {
@@ -68,6 +70,7 @@ impl Default for PipelineOptions {
             trace: false,
             trace_from: 0,
             trace_to: u64::MAX,
+            konata: None,
         }
     }
 }
@@ -103,6 +106,8 @@ options:
                                of .text before running
   --trace                      print a pipeline trace frame after every cycle
   --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
+  --konata FILE                write the run as a Kanata log for the Konata
+                               pipeline viewer
   --max-cycles N               stop with an error after N cycles
                                (default: 100000000)
   --regs                       print the non-zero registers at the end
@@ -187,6 +192,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
             "--config" => assignments.push(value("--config")?),
             "--stats" => pipeline.stats = true,
             "--trace" => pipeline.trace = true,
+            "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
             "--trace-from" | "--trace-to" => {
                 let text = value(&name)?;
                 let cycle: u64 = text.parse().map_err(|_| {

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use pmprobe::spu::exec::{SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu};
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::konata::KonataWriter;
 use pmprobe::spu::pipeline::trace::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
@@ -18,6 +19,8 @@ pub struct PipelineEngine {
     print_stats: bool,
     /// Cycles to print trace frames for.
     trace: Option<(u64, u64)>,
+    /// The Kanata log being written.
+    konata: Option<(KonataWriter, std::io::BufWriter<std::fs::File>)>,
 }
 
 impl PipelineEngine {
@@ -27,16 +30,26 @@ impl PipelineEngine {
         fetch: FetchKind,
         print_stats: bool,
         trace: Option<(u64, u64)>,
+        konata: Option<&std::path::Path>,
     ) -> Result<Self, String> {
         let mut pipeline = Box::new(Pipeline::new(0));
         pipeline.set_config(config);
         pipeline
             .set_fetch(fetch)
             .map_err(|error| error.to_string())?;
+        let konata = match konata {
+            Some(path) => {
+                let file = std::fs::File::create(path)
+                    .map_err(|error| format!("cannot create `{}`: {error}", path.display()))?;
+                Some((KonataWriter::new(), std::io::BufWriter::new(file)))
+            }
+            None => None,
+        };
         Ok(PipelineEngine {
             pipeline,
             print_stats,
             trace,
+            konata,
         })
     }
 }
@@ -69,7 +82,8 @@ impl Engine for PipelineEngine {
                 error: None,
             };
             // Tracing runs one cycle at a time and writes a frame at the end of each.
-            let slice = if self.trace.is_some() { 1 } else { remaining };
+            let per_cycle = self.trace.is_some() || self.konata.is_some();
+            let slice = if per_cycle { 1 } else { remaining };
             let outcome = self.pipeline.run(spu, slice, &NoProbes, &mut sink);
             if let Some((from, to)) = self.trace
                 && (from..=to).contains(&self.pipeline.clock())
@@ -81,6 +95,17 @@ impl Engine for PipelineEngine {
             }
             if let Some(error) = sink.error.take() {
                 return Err(error);
+            }
+            if let Some((writer, file)) = self.konata.as_mut() {
+                let mut log = IoFmt {
+                    out: file,
+                    error: None,
+                };
+                let written = writer.write_cycle(&self.pipeline, &mut log);
+                if let Some(error) = log.error.take() {
+                    return Err(error);
+                }
+                written.map_err(|_| io::Error::other("Kanata log could not be formatted"))?;
             }
             let outcome = outcome.map_err(|error| io::Error::other(error.to_string()))?;
             cycles += outcome.cycles;
@@ -104,6 +129,9 @@ impl Engine for PipelineEngine {
                 }
             }
         };
+        if let Some((_, file)) = self.konata.as_mut() {
+            file.flush()?;
+        }
         if self.print_stats {
             let mut sink = IoFmt {
                 out: &mut *out,
