@@ -4,7 +4,8 @@
 //! pipeline with the previous cycle and emits:
 //! - `I` + `L` (address and disassembly) + `S g` when an instruction enters issue stage g;
 //! - `S <stage>` when it moves to h, i, j, then `jj`, k, l, m, n, o (lane 0);
-//! - `L ... 1` labels `stall: <reason>` on the instructions held in stage j by a stall;
+//! - `L ... 1` labels `c<cycle> stall: <reason>` on the instructions a hazard (dependency,
+//!   FP resource, DP issue stall) held in stage j;
 //! - `R <id> <n> 0` when it leaves stage o (retired), `R <id> 0 1` when it disappears before
 //!   (squashed by a mispredict or a flush).
 //!
@@ -15,6 +16,7 @@ use core::fmt;
 use super::Pipeline;
 use super::execute::O_STAGE;
 use super::fetch::InFlight;
+use crate::spu::probes::StallReason;
 
 const STAGES: [&str; 10] = ["g", "h", "i", "j", "jj", "k", "l", "m", "n", "o"];
 const IN_FLIGHT: usize = 24;
@@ -89,8 +91,17 @@ impl KonataWriter {
                 Some((_, before)) if before != stage => writeln!(out, "S\t{id}\t0\t{name}")?,
                 Some(_) => {}
             }
+            // Only hazards at stage j hold the instructions shown there; other stall reasons
+            // are about an empty stage j (the group shown arrived at the end of the cycle).
             if *stage == 3
-                && let Some(reason) = pipeline.last_stall()
+                && let Some(reason) = pipeline.last_stall().filter(|reason| {
+                    matches!(
+                        reason,
+                        StallReason::Dependency(_)
+                            | StallReason::FpResource
+                            | StallReason::DpPipeline
+                    )
+                })
             {
                 writeln!(out, "L\t{id}\t1\tc{now} stall: {reason:?}; ")?;
             }
