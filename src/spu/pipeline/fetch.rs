@@ -53,6 +53,9 @@ pub struct InFlight {
     pub serializing: bool,
     /// The word is not an SPU instruction: stage o reports the fault.
     pub illegal: bool,
+    /// Fetch sequence number, given when the instruction enters issue stage g (for
+    /// pipeline viewers; 0 before).
+    pub seq: u64,
 }
 
 impl InFlight {
@@ -73,6 +76,7 @@ impl InFlight {
             sources,
             serializing: false,
             illegal: false,
+            seq: 0,
         }
     }
 
@@ -259,6 +263,7 @@ const EMPTY_DECODED: Decoded = Decoded {
         sources: [NO_REGISTER; 3],
         serializing: false,
         illegal: false,
+        seq: 0,
     },
 };
 

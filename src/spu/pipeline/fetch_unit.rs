@@ -21,8 +21,19 @@
 //!   held during states 1-5 (branch-miss stall cycles) and until the corrected path arrives.
 //! - An empty predicted path buffer with no valid inline half to refill it is a prefetch miss.
 //!
-//! Not modelled yet: branch hints (`hbr`, `hbra`, `hbrr` complete as no-ops; no hint target
-//! buffer, no hint triggering, no stale requests), so every taken branch mispredicts.
+//! - Branch hints: a hint (`hbr` without the P bit, `hbra`, `hbrr`) completing at stage o sets
+//!   the hint (branch address, target) and requests the target's line into the hint target
+//!   buffer ilbh (ahead of queued inline requests); the previous ilbh contents become invalid
+//!   when that request reaches LS pipe stage 3. When the hinted branch is loaded into the
+//!   predicted path buffer the hint triggers: queued inline requests are dropped, the inline
+//!   buffers are invalidated and the line after ilbh2 is requested into ilb1. The hinted
+//!   branch is predicted taken to the target; after it enters stage g the predicted path
+//!   buffer is filled from ilbh (non-destructively). If ilbh is not loaded yet, fetch waits
+//!   ("waiting for hint target").
+//!
+//! Simplifications (documented, not the article's exact timing): the inline buffers are
+//! invalidated at hint triggering instead of eight cycles later, and dropped requests are
+//! removed at once instead of being marked stale (`?`) first.
 
 use super::fetch::{Group, InFlight};
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
@@ -47,6 +58,20 @@ pub enum Destination {
     Ilb1,
     /// Inline prefetch buffer 2 (trace `2-`).
     Ilb2,
+    /// Hint target buffer (trace `3-`).
+    Ilbh,
+}
+
+/// The hint register: the hinted instruction and its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Hint {
+    /// Address of the hinted branch.
+    pub branch: u32,
+    /// The hint target.
+    pub target: u32,
+    /// ilbh holds the target's line (trace `*`).
+    pub loaded: bool,
 }
 
 /// One line request.
@@ -91,6 +116,11 @@ pub struct FetchUnit {
     ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
     /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
     inline: [[HalfLine; 2]; 2],
+    /// ilbh1, ilbh2.
+    ilbh: [HalfLine; 2],
+    hint: Option<Hint>,
+    /// The hinted branch went to stage g before ilbh was loaded.
+    waiting_for_hint: bool,
     path: PathBuffer,
     /// The half-line the predicted path continues with, and the first offset to use in it.
     next_half: u32,
@@ -125,6 +155,9 @@ impl FetchUnit {
             queue: [None; QUEUE_DEPTH],
             ls_pipe: [None; LS_PIPE_STAGES],
             inline: [[EMPTY_HALF; 2]; 2],
+            ilbh: [EMPTY_HALF; 2],
+            hint: None,
+            waiting_for_hint: false,
             path: PathBuffer {
                 half: EMPTY_HALF,
                 offset: 0,
@@ -167,6 +200,33 @@ impl FetchUnit {
     /// The predicted path buffer.
     pub fn path_buffer(&self) -> &PathBuffer {
         &self.path
+    }
+
+    /// The hint register.
+    pub fn hint(&self) -> Option<Hint> {
+        self.hint
+    }
+
+    /// The hint target buffer halves ilbh1, ilbh2.
+    pub fn hint_buffer(&self) -> &[HalfLine; 2] {
+        &self.ilbh
+    }
+
+    /// A hint completed at stage o: hint `branch` to `target` and fetch the target's line.
+    pub fn set_hint(&mut self, branch: u32, target: u32) {
+        let branch = branch & LS_ADDRESS_MASK & !3;
+        let target = target & LS_ADDRESS_MASK & !3;
+        self.hint = Some(Hint {
+            branch,
+            target,
+            loaded: false,
+        });
+        // The hint fetch has precedence over queued inline requests.
+        self.queue.rotate_right(1);
+        self.queue[0] = Some(LineRequest {
+            line: target & !(LINE_BYTES - 1),
+            destination: Destination::Ilbh,
+        });
     }
 
     /// Whether issue is held by the mispredict sequence.
@@ -215,13 +275,17 @@ impl FetchUnit {
     /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
     pub fn cycle(&mut self, arch: &ArchState, g_free: bool, ls_in_stage_n: bool) -> FetchStep {
         let mut step = FetchStep::default();
-        if self.mispredict_state == 0 && g_free {
+        if self.waiting_for_hint && self.hint.is_some_and(|h| h.loaded) {
+            self.waiting_for_hint = false;
+            self.follow_hint();
+        }
+        if self.mispredict_state == 0 && g_free && !self.waiting_for_hint {
             step.group = self.feed_group();
-            if step.group.is_some() {
+            if step.group.is_some() && !self.waiting_for_hint {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
         }
-        if self.mispredict_state == 0 && !self.path.half.valid {
+        if self.mispredict_state == 0 && !self.path.half.valid && !self.waiting_for_hint {
             self.refill_path();
         }
         // The LS pipe: the last stage loads its buffer, the others advance.
@@ -229,6 +293,10 @@ impl FetchUnit {
             self.load_line(arch, done);
         }
         self.ls_pipe.rotate_right(1);
+        if self.ls_pipe[2].is_some_and(|r| r.destination == Destination::Ilbh) {
+            // A newer hint's fetch reached stage 3: the old hint target is gone.
+            self.ilbh = [EMPTY_HALF; 2];
+        }
         if self.ls_pipe[1].is_none() && self.queue[0].is_some() {
             if ls_in_stage_n {
                 step.ls_contention = true;
@@ -242,8 +310,8 @@ impl FetchUnit {
             2 => {
                 self.inline = [[EMPTY_HALF; 2]; 2];
                 self.path.half.valid = false;
-                self.queue = [None; QUEUE_DEPTH];
-                self.ls_pipe = [None; LS_PIPE_STAGES];
+                self.waiting_for_hint = false;
+                self.drop_inline_requests();
                 self.mispredict_state = 3;
             }
             3 => {
@@ -271,15 +339,30 @@ impl FetchUnit {
             let index = (offset / 4) as usize;
             let word = *self.path.half.words.get(index)?;
             let pc = base + offset;
-            let inflight = match decode(word) {
+            let mut inflight = match decode(word) {
                 Ok(instruction) => InFlight::new(pc, instruction, (pc + 4) & LS_ADDRESS_MASK),
                 Err(_) => InFlight::illegal_at(pc, word),
             };
+            let hinted = self.hint.filter(|hint| hint.branch == pc);
+            if let Some(hint) = hinted {
+                inflight.predicted_next = hint.target;
+            }
             let slot = ((pc >> 2) & 1) as usize;
             if let Some(place) = group.get_mut(slot) {
                 *place = Some(inflight);
             }
             offset += 4;
+            if hinted.is_some() {
+                // Predicted taken: the path continues at the target, from ilbh.
+                self.path.half.valid = false;
+                if self.hint.is_some_and(|hint| hint.loaded) {
+                    self.follow_hint();
+                } else {
+                    self.waiting_for_hint = true;
+                    self.starve_reason = StallReason::HintTarget;
+                }
+                return Some(group);
+            }
             if slot == 1 || offset >= HALF_BYTES {
                 break;
             }
@@ -297,6 +380,19 @@ impl FetchUnit {
     /// Returns whether it succeeded.
     fn refill_path(&mut self) -> bool {
         let wanted = self.next_half;
+        for half in 0..2 {
+            let candidate = self.ilbh[half];
+            if candidate.valid && candidate.address == wanted {
+                self.path = PathBuffer {
+                    half: candidate,
+                    offset: self.next_offset,
+                };
+                self.next_half = (wanted + HALF_BYTES) & LS_ADDRESS_MASK;
+                self.next_offset = 0;
+                self.maybe_trigger();
+                return true;
+            }
+        }
         for buffer in 0..2 {
             for half in 0..2 {
                 let candidate = self.inline[buffer][half];
@@ -319,6 +415,7 @@ impl FetchUnit {
                             destination,
                         });
                     }
+                    self.maybe_trigger();
                     return true;
                 }
             }
@@ -327,21 +424,75 @@ impl FetchUnit {
     }
 
     fn load_line(&mut self, arch: &ArchState, request: LineRequest) {
-        let buffer = match request.destination {
-            Destination::Ilb1 => 0,
-            Destination::Ilb2 => 1,
-        };
-        for half in 0..2 {
+        let mut halves = [EMPTY_HALF; 2];
+        for (half, slot) in halves.iter_mut().enumerate() {
             let address = (request.line + half as u32 * HALF_BYTES) & LS_ADDRESS_MASK;
             let mut words = [0u32; HALF_WORDS];
             for (i, word) in words.iter_mut().enumerate() {
                 *word = arch.local_store().load_word(address + 4 * i as u32);
             }
-            self.inline[buffer][half] = HalfLine {
+            *slot = HalfLine {
                 address,
                 valid: true,
                 words,
             };
         }
+        match request.destination {
+            Destination::Ilb1 => self.inline[0] = halves,
+            Destination::Ilb2 => self.inline[1] = halves,
+            Destination::Ilbh => {
+                self.ilbh = halves;
+                if let Some(hint) = self.hint.as_mut()
+                    && hint.target & !(LINE_BYTES - 1) == request.line
+                {
+                    hint.loaded = true;
+                }
+            }
+        }
+    }
+
+    /// Drops queued and in-flight inline requests (the hint fetch stays).
+    fn drop_inline_requests(&mut self) {
+        for slot in self.queue.iter_mut().chain(self.ls_pipe.iter_mut()) {
+            if slot.is_some_and(|r| r.destination != Destination::Ilbh) {
+                *slot = None;
+            }
+        }
+        // Keep the queue packed, oldest first.
+        let mut packed = [None; QUEUE_DEPTH];
+        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
+            *to = Some(*from);
+        }
+        self.queue = packed;
+    }
+
+    /// The hinted branch was loaded into the predicted path buffer: redirect inline fetch to
+    /// the line after ilbh2.
+    fn maybe_trigger(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
+        let start = self.path.half.address + self.path.offset;
+        let end = self.path.half.address + HALF_BYTES;
+        if !(start..end).contains(&hint.branch) {
+            return;
+        }
+        self.drop_inline_requests();
+        self.inline = [[EMPTY_HALF; 2]; 2];
+        self.push_request(LineRequest {
+            line: ((hint.target & !(LINE_BYTES - 1)) + LINE_BYTES) & LS_ADDRESS_MASK,
+            destination: Destination::Ilb1,
+        });
+    }
+
+    /// Continue the predicted path at the hint target, from ilbh.
+    fn follow_hint(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
+        self.next_half = hint.target & !(HALF_BYTES - 1);
+        self.next_offset = hint.target & (HALF_BYTES - 1);
+        self.path.half.valid = false;
+        self.refill_path();
     }
 }

@@ -19,8 +19,10 @@ pub mod execute;
 pub mod fetch;
 pub mod fetch_unit;
 pub mod issue;
+pub mod konata;
 pub mod stats;
 pub mod timing;
+pub mod trace;
 
 use core::fmt;
 
@@ -30,6 +32,7 @@ use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
 use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
+use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
@@ -106,6 +109,10 @@ pub struct Pipeline {
     fetch: FetchModel,
     /// A channel instruction that blocked at stage o and is retried each cycle.
     blocked: Option<InFlight>,
+    /// Last fetch sequence number handed out.
+    next_seq: u64,
+    /// Why nothing issued in the last cycle, if nothing did.
+    last_stall: Option<StallReason>,
     stats: Statistics,
 }
 
@@ -138,6 +145,8 @@ impl Pipeline {
             exec: ExecPipes::new(),
             fetch: FetchModel::new_ideal(id),
             blocked: None,
+            next_seq: 0,
+            last_stall: None,
             stats: Statistics::new(),
         }
     }
@@ -189,6 +198,11 @@ impl Pipeline {
     /// The cycle clock (the cycle number of the last simulated cycle).
     pub fn clock(&self) -> u64 {
         self.clock
+    }
+
+    /// Why nothing issued in the last simulated cycle (`None` if something issued).
+    pub fn last_stall(&self) -> Option<StallReason> {
+        self.last_stall
     }
 
     /// The issue stages (g, h, i, j).
@@ -321,13 +335,8 @@ impl Pipeline {
         let outcome = if self.fetch.blocks_issue() {
             IssueOutcome::Stalled(StallReason::BranchMiss)
         } else {
-            self.issue.issue(
-                now,
-                &self.config,
-                &mut self.exec,
-                self.fetch.starve_reason(),
-                &mut blocks,
-            )
+            self.issue
+                .issue(now, &self.config, &mut self.exec, &mut blocks)
         };
         self.count_issue(&outcome, &blocks, now, observer);
 
@@ -343,11 +352,17 @@ impl Pipeline {
         let step = self
             .fetch
             .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
-        if let Some(group) = step.group {
+        if let Some(mut group) = step.group {
+            for inflight in group.iter_mut().flatten() {
+                self.next_seq += 1;
+                inflight.seq = self.next_seq;
+            }
             self.issue.stages[0] = group;
+        } else if self.issue.g_is_empty() {
+            self.issue.bubbles[0] = self.fetch.starve_reason();
         }
         if step.invalidate_issue {
-            self.issue.stages = [[None, None]; 4];
+            self.issue.invalidate(StallReason::BranchMiss);
         }
         self.stats.ls_contention += u64::from(step.ls_contention);
         Ok(CycleEnd::Continue)
@@ -392,7 +407,7 @@ impl Pipeline {
                         // Younger instructions were fetched behind it: squash them and fetch
                         // the channel instruction again once the host serviced the channel.
                         self.exec.squash_younger(row, pipe, now, &self.config);
-                        self.issue.stages = [[None, None]; 4];
+                        self.issue.invalidate(StallReason::Channel);
                         self.fetch.restart();
                     } else {
                         self.blocked = Some(inflight);
@@ -439,6 +454,20 @@ impl Pipeline {
         }
         if inflight.instruction.is_hint() {
             stats.hints += 1;
+            if let FetchModel::Real { unit, .. } = &mut self.fetch
+                && !inflight.instruction.is_hbrp()
+            {
+                let (branch, target) = hint_operands(&inflight, arch);
+                unit.set_hint(branch, target);
+            }
+        }
+        if inflight.instruction.is_branch()
+            && !mispredicted
+            && executed.branch_taken
+            && inflight.predicted_next != inflight.pc.wrapping_add(4)
+        {
+            // Predicted taken by a hint, and taken there.
+            stats.hint_hits += 1;
         }
         observer.retired(&inflight.instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
@@ -461,6 +490,10 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) {
+        self.last_stall = match outcome {
+            IssueOutcome::Stalled(reason) => Some(*reason),
+            IssueOutcome::Issued { .. } => None,
+        };
         let stats = &mut self.stats;
         match outcome {
             IssueOutcome::Stalled(reason) => {
@@ -493,6 +526,20 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// The hinted branch address and the target of a hint at stage o (`arch` holds the
+/// register values the hint reads).
+fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
+    let instruction = &inflight.instruction;
+    let pc = inflight.pc;
+    let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);
+    let target = match instruction.mnemonic {
+        Mnemonic::Hbra => (instruction.imm << 2) as u32,
+        Mnemonic::Hbrr => pc.wrapping_add((instruction.imm << 2) as u32),
+        _ => arch.register(instruction.ra).preferred_word(),
+    };
+    (branch, target)
 }
 
 fn register_bits(inflight: &InFlight) -> u128 {

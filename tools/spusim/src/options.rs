@@ -54,6 +54,14 @@ pub struct PipelineOptions {
     pub stats: bool,
     /// `--timing`: print the static timing listing of `.text` before running.
     pub timing: bool,
+    /// `--trace`: print a trace frame after every cycle in `trace_from..=trace_to`.
+    pub trace: bool,
+    /// `--trace-from C` (default 0).
+    pub trace_from: u64,
+    /// `--trace-to C` (default: no end).
+    pub trace_to: u64,
+    /// `--konata FILE`: write a Kanata pipeline log for the Konata viewer.
+    pub konata: Option<PathBuf>,
 }
 
 impl Default for PipelineOptions {
@@ -63,6 +71,10 @@ impl Default for PipelineOptions {
             config: Config::cell(),
             stats: false,
             timing: false,
+            trace: false,
+            trace_from: 0,
+            trace_to: u64::MAX,
+            konata: None,
         }
     }
 }
@@ -87,9 +99,8 @@ options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
   --fetch ideal|real           pipeline fetch model (default: ideal: the correct
                                path is always available, no branch penalty; real:
-                               the fetch unit: line buffers, LS pipe, branches
-                               predicted not taken, mispredict penalty; hints are
-                               not modelled yet)
+                               the fetch unit: line buffers, LS pipe, branch hints,
+                               unhinted branches predicted not taken, mispredicts)
   --preset cell|celledp        pipeline configuration preset (default: cell)
   --config key=value           set a configuration parameter (repeatable, applied
                                after the preset), e.g. spu/pipe/FPD/stall=0,
@@ -106,6 +117,10 @@ options:
                                accesses (16-byte lines, log2 bins)
   --din FILE                   write the LS data accesses to FILE as a Dinero IV
                                din trace (`0 addr` read, `1 addr` write, hex)
+  --trace                      print a pipeline trace frame after every cycle
+  --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
+  --konata FILE                write the run as a Kanata log for the Konata
+                               pipeline viewer
   --max-cycles N               stop with an error after N cycles
                                (default: 100000000)
   --regs                       print the non-zero registers at the end
@@ -195,6 +210,20 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
             "--stack-distance" => attachments.stack_distance = true,
             "--din" => attachments.din = Some(PathBuf::from(value("--din")?)),
             "--stats" => pipeline.stats = true,
+            "--trace" => pipeline.trace = true,
+            "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
+            "--trace-from" | "--trace-to" => {
+                let text = value(&name)?;
+                let cycle: u64 = text.parse().map_err(|_| {
+                    UsageError(format!("{name} expects a cycle number, found `{text}`"))
+                })?;
+                pipeline.trace = true;
+                if name == "--trace-from" {
+                    pipeline.trace_from = cycle;
+                } else {
+                    pipeline.trace_to = cycle;
+                }
+            }
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
@@ -210,6 +239,11 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
         }
     }
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
+    if attachments.any() && (pipeline.trace || pipeline.konata.is_some()) {
+        return Err(UsageError(
+            "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
+        ));
+    }
     pipeline.config = preset;
     for assignment in &assignments {
         pipeline
