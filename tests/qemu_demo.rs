@@ -6,7 +6,8 @@
 //! - Issue 8: every section is present and consistent — the test parses the printed numbers
 //!   itself: each SPU's PMU table against its own statistics block, the stack distance chart
 //!   against the PMU's load/store counts, the memory trace file written through semihosting
-//!   against the traced SPU's counts (Dinero din syntax: `<0|1|2> <hex address>`).
+//!   against the traced SPU's counts (Dinero din syntax: `<0|1|2> <hex address>`), and the
+//!   Konata log (Kanata 0004 header, one retire record per completed instruction).
 //! - The exit status says whether the cross-checks held: a deliberately disturbed PMU count
 //!   (`--miscount`) must make the demo name the failed checks and exit 1; `--fault` must
 //!   produce the exception report and exit 3 (the runtime's exception status).
@@ -277,20 +278,28 @@ fn every_section_is_present_and_consistent() {
         "{trace}"
     );
 
-    // The Konata log: its header when the demo says it wrote one.
+    // The Konata log of SPU2's second run: the Kanata header, and one retire record (`R`
+    // with type 0) per completed instruction, except the stop's, whose cycle ends the run
+    // before it leaves stage o.
     let konata = run.section("Konata");
-    let path = run.dir.join("pmprobe-demo-spu0.konata");
-    if konata.contains("wrote ") {
-        let text = std::fs::read_to_string(&path).expect("konata file");
-        assert!(
-            text.starts_with("Kanata\t0004"),
-            "{}",
-            &text[..text.len().min(80)]
-        );
-    } else {
-        assert!(konata.contains("not written"), "{konata}");
-        assert!(!path.exists());
-    }
+    assert!(
+        konata.contains("wrote pmprobe-demo-spu2.konata"),
+        "{konata}"
+    );
+    let text = std::fs::read_to_string(run.dir.join("pmprobe-demo-spu2.konata"))
+        .expect("the Konata log was written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("Kanata\t0004"));
+    assert!(lines.next().unwrap_or_default().starts_with("C=\t"));
+    let retired = text
+        .lines()
+        .filter(|l| l.starts_with("R\t") && l.ends_with("\t0"))
+        .count() as u64;
+    let instructions = table_count(run.section("SPU2:"), "INST_RETIRED");
+    assert!(
+        (instructions - 1..=instructions).contains(&retired),
+        "{retired} retire records, {instructions} instructions"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Sections 5 and 6: the host table, the stack distance chart, the trace files.
 
 use pmprobe::println;
+use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
@@ -12,7 +13,7 @@ use super::spu_run::mode_name;
 
 /// The memory trace file (Dinero IV "din") and the Konata pipeline log.
 pub const DIN_FILE: &str = "pmprobe-demo-spu3.din";
-pub const KONATA_FILE: &str = "pmprobe-demo-spu0.konata";
+pub const KONATA_FILE: &str = "pmprobe-demo-spu2.konata";
 
 /// One SPU's figures for the host table.
 pub(super) struct HostRow {
@@ -169,9 +170,37 @@ pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, chec
     }
 }
 
-pub(super) fn write_konata() {
-    heading(format_args!("Konata pipeline log"));
-    println!(
-        "  not written: this build's pipeline model has no trace-frame/Konata export yet (issue 7); {KONATA_FILE} appears once it has"
-    );
+/// Reports the Kanata log written during a kernel's second run: (SPU, bytes or error, the
+/// instructions that run completed).
+pub(super) fn write_konata(
+    written: Option<(usize, Result<usize, HostError>, u64)>,
+    checks: &mut Checks,
+) {
+    heading(format_args!(
+        "Konata pipeline log (Kanata 0004) through semihosting"
+    ));
+    match written {
+        Some((spu, Ok(bytes), instructions)) => {
+            println!(
+                "  wrote {KONATA_FILE} ({bytes} bytes): SPU{spu}'s run 2, every cycle, {instructions} instructions; open it in the Konata viewer"
+            );
+            checks.check(
+                format_args!("konata_written"),
+                bytes > 0,
+                format_args!("{KONATA_FILE}"),
+            );
+        }
+        Some((_, Err(e), _)) => {
+            checks.check(
+                format_args!("konata_written"),
+                false,
+                format_args!("{KONATA_FILE}: {e}"),
+            );
+        }
+        None => checks.check(
+            format_args!("konata_written"),
+            false,
+            format_args!("no kernel wrote the Konata log"),
+        ),
+    }
 }

@@ -10,6 +10,7 @@ use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::spu::arena::Arena;
+use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
@@ -61,6 +62,10 @@ pub(super) enum Role {
 }
 
 pub(super) struct Plan {
+    /// The fetch model in pipeline mode.
+    pub(super) fetch: FetchKind,
+    /// Write the Kanata log of run 2.
+    pub(super) konata: bool,
     pub(super) spu: usize,
     pub(super) kernel: Kernel,
     pub(super) mode: Mode,
@@ -72,24 +77,35 @@ const PLANS: [Plan; 4] = [
         spu: 0,
         kernel: kernels::SAXPY,
         mode: Mode::Pipeline,
+        // The ideal fetch: with the real fetch unit of this build, the hinted SAXPY loop never
+        // reaches its stop (a livelock in the hint path, reported); SPU1 and SPU2 show the
+        // real fetch unit.
+        fetch: FetchKind::Ideal,
+        konata: false,
         role: Role::Breakpoint("saxpy_branch"),
     },
     Plan {
         spu: 1,
         kernel: kernels::CHAIN,
         mode: Mode::Pipeline,
+        fetch: FetchKind::Real,
+        konata: false,
         role: Role::StackDistance,
     },
     Plan {
         spu: 2,
         kernel: kernels::DOUBLE,
         mode: Mode::Pipeline,
+        fetch: FetchKind::Real,
+        konata: true,
         role: Role::Plain,
     },
     Plan {
         spu: 3,
         kernel: kernels::SAXPY,
         mode: Mode::Instruction,
+        fetch: FetchKind::Ideal,
+        konata: false,
         role: Role::Trace,
     },
 ];
@@ -130,6 +146,7 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
     let mut rows: heapless::Vec<HostRow, 4> = heapless::Vec::new();
     let mut traced_accesses = 0;
     let mut distance_accesses = 0;
+    let mut konata = None;
 
     print_setup();
     for plan in &PLANS {
@@ -214,6 +231,9 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
             Role::Trace => traced_accesses = accesses,
             Role::Plain => {}
         }
+        if let Some(written) = result.konata {
+            konata = Some((plan.spu, written, result.counts.value(Event::INST_RETIRED)));
+        }
         let _ = rows.push(HostRow {
             spu: plan.spu,
             mode: plan.mode,
@@ -226,7 +246,7 @@ fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Chec
     print_host_table(&rows, checks);
     print_stack_distance(&distances, distance_accesses, checks);
     write_trace(trace, &small_trace, traced_accesses, checks);
-    write_konata();
+    write_konata(konata, checks);
 }
 
 fn print_setup() {

@@ -15,10 +15,15 @@ use pmprobe::spu::pipeline::stats::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
+use pmprobe::rt::semihosting::HostError;
+use pmprobe::spu::pipeline::konata::KonataWriter;
+
 use super::checks::Checks;
+use super::files::BufferedHostFile;
 use super::host::{HostDelta, HostMeter};
 use super::kernels::Assembled;
 use super::output::{Indented, heading};
+use super::reports::KONATA_FILE;
 use super::scenario::Plan;
 use super::spu_pmu::{self, Counter, Fetch, GROUP_1, GROUP_2, SpuCounts, StallFeed};
 
@@ -42,6 +47,8 @@ pub(super) struct SpuResult {
     pub(super) host: Option<HostDelta>,
     /// Host counts of a third run with nothing attached to the probe points.
     pub(super) host_bare: Option<HostDelta>,
+    /// Bytes of the Konata log written during run 2, for the plan that asks for one.
+    pub(super) konata: Option<Result<usize, HostError>>,
 }
 
 /// Cycles and instructions of a run to the end.
@@ -66,6 +73,7 @@ pub(super) fn run_spu(
     let mut stats = Statistics::new();
     let mut host_delta = None;
     let mut real_fetch = false;
+    let mut konata = None;
 
     for (run, events) in [&GROUP_1[..], &GROUP_2[..]].into_iter().enumerate() {
         if unit.load_program(image, program.entry).is_err() {
@@ -77,8 +85,13 @@ pub(super) fn run_spu(
             return None;
         }
         unit.set_mode(plan.mode);
-        // The real fetch unit (hints, mispredicts) where the model has it, else the ideal one.
-        real_fetch = plan.mode == Mode::Pipeline && unit.set_fetch(FetchKind::Real).is_ok();
+        // The plan's fetch model; the ideal one where the real one is not available.
+        real_fetch = plan.mode == Mode::Pipeline
+            && plan.fetch == FetchKind::Real
+            && unit.set_fetch(FetchKind::Real).is_ok();
+        if plan.mode == Mode::Pipeline && !real_fetch {
+            let _ = unit.set_fetch(FetchKind::Ideal);
+        }
         unit.reset_stats();
 
         let cpu = EmulatedPmu::neoverse_v1_like();
@@ -156,6 +169,10 @@ pub(super) fn run_spu(
                 },
                 None => run_to_stop(unit, &probes, &mut prof),
             }
+        } else if plan.konata && plan.mode == Mode::Pipeline {
+            let (outcome, written) = run_logging_konata(unit, &probes);
+            konata = Some(written);
+            outcome
         } else {
             run_to_stop(unit, &probes, &mut Discard)
         };
@@ -231,6 +248,7 @@ pub(super) fn run_spu(
         counts,
         host: host_delta,
         host_bare,
+        konata,
     })
 }
 
@@ -410,11 +428,49 @@ fn run_to_stop<W: core::fmt::Write>(
     }
 }
 
+/// Runs until the SPU stops, one cycle at a time, writing the pipeline's Kanata log (for
+/// the Konata viewer) to [`KONATA_FILE`] after every cycle.
+fn run_logging_konata(
+    unit: &mut SpuUnit,
+    probes: &SpuProbes<'_>,
+) -> (
+    Result<(StopReason, Totals), RunFailure>,
+    Result<usize, HostError>,
+) {
+    let mut file = match BufferedHostFile::create(KONATA_FILE) {
+        Ok(file) => file,
+        Err(e) => return (run_to_stop(unit, probes, &mut Discard), Err(e)),
+    };
+    let mut writer = KonataWriter::new();
+    let mut totals = Totals::default();
+    let outcome = loop {
+        if totals.cycles >= CYCLE_BUDGET {
+            break Err(RunFailure::Budget);
+        }
+        let step = match unit.run(1, probes, &mut Discard) {
+            Ok(step) => step,
+            Err(e) => break Err(RunFailure::Model(e)),
+        };
+        totals.cycles += step.cycles;
+        totals.instructions += step.instructions;
+        if writer.write_cycle(unit.pipeline(), &mut file).is_err() {
+            break Err(RunFailure::Output);
+        }
+        match step.end {
+            RunEnd::CycleLimit => {}
+            RunEnd::Stopped(reason) => break Ok((reason, totals)),
+            RunEnd::Blocked { channel } => break Err(RunFailure::Blocked(channel)),
+        }
+    };
+    (outcome, file.finish())
+}
+
 /// Why a kernel did not run to its `stop`.
 enum RunFailure {
     Model(pmprobe::spu::pipeline::ModelError),
     Blocked(u8),
     Budget,
+    Output,
 }
 
 impl core::fmt::Display for RunFailure {
@@ -423,6 +479,7 @@ impl core::fmt::Display for RunFailure {
             Self::Model(e) => write!(f, "{e}"),
             Self::Blocked(channel) => write!(f, "blocked on channel {channel}"),
             Self::Budget => write!(f, "did not stop within {CYCLE_BUDGET} cycles"),
+            Self::Output => write!(f, "writing {KONATA_FILE} failed"),
         }
     }
 }
