@@ -21,7 +21,7 @@
 //! - `mispredict S -> PC`: the mispredict state (0: none) and the next PC (after stage o).
 //! - `hint B -> T *`: the hinted branch and its target, `*` when the hint target is loaded.
 //! - `pre-fetch`: the request queue, **oldest on the right**, each `D-0xLINE` with D the
-//!   destination (1 ilb1, 2 ilb2, 3 ilbh).
+//!   destination (1 ilb1, 2 ilb2, 3 ilbh), or `?` for a stale request.
 //! - `pre-fetch ls`: the six LS pipe stages, first on the left, `[ ]` when empty.
 //! - `ilbh1/ilbh2`, `ilb11 .. ilb22`: `=` valid or `X` invalid, and the half-line address.
 //! - `ppb`: the predicted path buffer, `=`/`X`, address and (next fetch offset).
@@ -53,6 +53,9 @@ fn destination_digit(destination: Destination) -> u8 {
 }
 
 fn write_request(out: &mut impl fmt::Write, request: &LineRequest) -> fmt::Result {
+    if request.stale {
+        return write!(out, "?-{:#07x}", request.line);
+    }
     write!(
         out,
         "{}-{:#07x}",
