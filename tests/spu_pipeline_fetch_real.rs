@@ -240,3 +240,29 @@ fn hint_distance_decides_between_mispredict_wait_and_hit() {
         (1, 0, 0)
     );
 }
+
+#[test]
+fn wrong_hints_cost_time_but_not_correctness() {
+    // hbr with the target in a register: first a correct target, then a wrong one (the loop
+    // exit). A wrong hint predicts taken to the wrong place: the branch mispredicts and the
+    // results still match instruction mode.
+    for target in ["loop", "done"] {
+        let source = format!(
+            "il $3,12\nila $9,{target}\nhbr back,$9\nlnop\nloop: ai $4,$4,1\na $10,$11,$12\na $10,$11,$12\na $10,$11,$12\nai $3,$3,-1\nback: brnz $3,loop\ndone: il $5,3\nstop"
+        );
+        let mut functional = unit(&source, FetchKind::Ideal);
+        functional.set_mode(Mode::Instruction);
+        run_to_stop(&mut functional, 100_000);
+        let mut real = unit(&source, FetchKind::Real);
+        run_to_stop(&mut real, 100_000);
+        assert_same_architecture(&functional, &real, target);
+        assert_eq!(real.arch().register(4).preferred_word(), 12);
+        let stats = real.stats();
+        if target == "loop" {
+            assert!(stats.hint_hits >= 10, "{stats:?}");
+        } else {
+            assert_eq!(stats.hint_hits, 0, "{stats:?}");
+            assert!(stats.branch_miss_stalls > 0);
+        }
+    }
+}

@@ -149,3 +149,140 @@ fn ls_pipe_admits_a_line_request_at_most_every_other_cycle() {
     assert!(entries.len() > 5, "line fetches happened: {entries:?}");
     assert!(entries.windows(2).all(|w| w[1] - w[0] >= 2));
 }
+
+/// A forward branch hinted far ahead to an aligned target, after `fillers` instructions;
+/// the last `loaded` pairs of them are `a` + `lqd` (a load in stage n every cycle, so line
+/// requests cannot enter the LS pipe). Returns the source, the target and the branch address.
+fn hinted_forward_branch(fillers: usize, loaded: usize) -> (String, u32, u32) {
+    let mut text = String::from("il $3,1\nhbrr jump,target\n");
+    for _ in 0..fillers - 2 * loaded {
+        text.push_str("a $10,$11,$12\n");
+    }
+    for _ in 0..loaded {
+        text.push_str("a $10,$11,$12\nlqd $20,0($1)\n");
+    }
+    text.push_str("jump: br target\n");
+    for _ in 0..60 {
+        text.push_str("nop\n");
+    }
+    text.push_str(".align 7\ntarget: il $4,7\n");
+    for _ in 0..40 {
+        text.push_str("nop\n");
+    }
+    text.push_str("stop\n");
+    let mut image = vec![0u8; 8192];
+    let (target, jump) = {
+        let program = pmprobe::spu::isa::asm::assemble::<8>(&text, &mut image).unwrap();
+        (
+            program.symbol("target").unwrap(),
+            program.symbol("jump").unwrap(),
+        )
+    };
+    (text, target, jump)
+}
+
+fn frames_until_stop(unit: &mut SpuUnit, limit: u64) -> Vec<String> {
+    let mut frames = Vec::new();
+    for _ in 0..limit {
+        let outcome = unit.run(1, &NoProbes, &mut Discard).unwrap();
+        frames.push(frame(unit));
+        if matches!(outcome.end, pmprobe::spu::pipeline::RunEnd::Stopped(_)) {
+            break;
+        }
+    }
+    frames
+}
+
+fn line_of<'a>(frame: &'a str, prefix: &str) -> &'a str {
+    frame.lines().find(|l| l.starts_with(prefix)).unwrap()
+}
+
+#[test]
+fn hint_trigger_marks_older_requests_stale_and_flushes_them_at_g() {
+    // The branch is in the second half of line 0x80, so loading that half into the predicted
+    // path buffer also requests the fall-through line 0x100 just before the hint triggers.
+    // Loads keep the LS pipe busy, so the stale request waits in the queue.
+    let (source, target, jump) = hinted_forward_branch(46, 10);
+    assert_eq!(jump, 0xc0);
+    let mut unit = real_unit(&source);
+    let frames = frames_until_stop(&mut unit, 2_000);
+    assert_eq!(unit.arch().register(4).preferred_word(), 7);
+    assert_eq!(unit.stats().hint_hits, 1);
+    let after_ilbh2 = format!("1-{:#07x}", (target & !127) + 128);
+    let queue = |frame: &str| line_of(frame, "pre-fetch").to_string();
+    let trigger = frames
+        .iter()
+        .position(|f| {
+            queue(f).contains(&after_ilbh2) || line_of(f, "pre-fetch ls").contains(&after_ilbh2)
+        })
+        .expect("the hint triggered");
+    // At triggering the older inline request (the fall-through line) is stale, shown `?`.
+    assert!(
+        queue(&frames[trigger]).contains("?-0x00100"),
+        "{}",
+        frames[trigger]
+    );
+    // It is still queued (the loads block the LS pipe) until the hinted branch reaches g;
+    // from then on no stale request is queued.
+    let branch_in_g = format!("= {jump:#07x} ");
+    let at_g = frames
+        .iter()
+        .position(|f| line_of(f, "g ").contains(&branch_in_g))
+        .expect("the branch reached g");
+    assert!(at_g >= trigger);
+    assert!(
+        queue(&frames[at_g - 1]).contains("?-"),
+        "{}",
+        frames[at_g - 1]
+    );
+    for frame in &frames[at_g..] {
+        assert!(!queue(frame).contains("?-"), "{frame}");
+    }
+}
+
+#[test]
+fn inline_buffers_are_invalidated_eight_cycles_after_the_trigger() {
+    // The branch is in the first half of line 0x180 (held by ilb2; the line after ilbh2 is
+    // requested into ilb1): when it is loaded into the predicted path buffer, the second half
+    // 0x1c0 (the old, fall-through path) is still valid in ilb22.
+    let (source, target, jump) = hinted_forward_branch(94, 0);
+    assert_eq!(jump, 0x180);
+    let mut unit = real_unit(&source);
+    let frames = frames_until_stop(&mut unit, 2_000);
+    let after_ilbh2 = (target & !127) + 128;
+    let needle = format!("1-{after_ilbh2:#07x}");
+    let trigger = frames
+        .iter()
+        .position(|f| {
+            line_of(f, "pre-fetch").contains(&needle)
+                || line_of(f, "pre-fetch ls").contains(&needle)
+        })
+        .unwrap();
+    let half = |frame: &str, name: &str| -> (char, u32) {
+        let line = line_of(frame, "ilb11");
+        let part = line.split("   ").find(|p| p.starts_with(name)).unwrap();
+        let mut words = part.split_whitespace().skip(1);
+        let mark = words.next().unwrap().chars().next().unwrap();
+        let address =
+            u32::from_str_radix(words.next().unwrap().trim_start_matches("0x"), 16).unwrap();
+        (mark, address)
+    };
+    let old: Vec<&str> = ["ilb11", "ilb12", "ilb21", "ilb22"]
+        .into_iter()
+        .filter(|name| half(&frames[trigger], name) == ('=', 0x1c0))
+        .collect();
+    assert_eq!(old, ["ilb22"], "{}", frames[trigger]);
+    let name = old[0];
+    assert_eq!(
+        half(&frames[trigger + 7], name),
+        ('=', 0x1c0),
+        "{}",
+        frames[trigger + 7]
+    );
+    assert_eq!(
+        half(&frames[trigger + 8].clone(), name).0,
+        'X',
+        "{}",
+        frames[trigger + 8]
+    );
+}

@@ -25,15 +25,17 @@
 //!   the hint (branch address, target) and requests the target's line into the hint target
 //!   buffer ilbh (ahead of queued inline requests); the previous ilbh contents become invalid
 //!   when that request reaches LS pipe stage 3. When the hinted branch is loaded into the
-//!   predicted path buffer the hint triggers: queued inline requests are dropped, the inline
-//!   buffers are invalidated and the line after ilbh2 is requested into ilb1. The hinted
+//!   predicted path buffer the hint triggers: queued inline requests become stale (`?`),
+//!   the line after ilbh2 is requested into ilb1, and eight cycles later the inline buffers
+//!   that still hold the old path are invalidated; stale requests still queued are flushed
+//!   when the hinted branch reaches stage g (ones already in the LS pipe complete). The hinted
 //!   branch is predicted taken to the target; after it enters stage g the predicted path
 //!   buffer is filled from ilbh (non-destructively). If ilbh is not loaded yet, fetch waits
 //!   ("waiting for hint target").
 //!
-//! Simplifications (documented, not the article's exact timing): the inline buffers are
-//! invalidated at hint triggering instead of eight cycles later, and dropped requests are
-//! removed at once instead of being marked stale (`?`) first.
+//! Simplification: the hint takes effect when it completes at stage o, so it must lead its
+//! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
+//! instructions in this model, against the 8 instructions the compiler rules require).
 
 use super::fetch::{Group, InFlight};
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
@@ -82,6 +84,9 @@ pub struct LineRequest {
     pub line: u32,
     /// Destination buffer.
     pub destination: Destination,
+    /// An inline request made before a hint triggered (trace `?`): processed normally if it
+    /// enters the LS pipe, flushed from the queue once the hinted branch reaches stage g.
+    pub stale: bool,
 }
 
 /// One half-line of an instruction buffer.
@@ -121,6 +126,12 @@ pub struct FetchUnit {
     hint: Option<Hint>,
     /// The hinted branch went to stage g before ilbh was loaded.
     waiting_for_hint: bool,
+    /// The hinted branch whose triggering already redirected inline fetch.
+    triggered_for: Option<u32>,
+    /// Inline buffers (ilb1, ilb2) holding the path from before the last trigger.
+    stale_buffers: [bool; 2],
+    /// Cycles until the stale inline buffers are invalidated.
+    invalidate_countdown: Option<u8>,
     path: PathBuffer,
     /// The half-line the predicted path continues with, and the first offset to use in it.
     next_half: u32,
@@ -158,6 +169,9 @@ impl FetchUnit {
             ilbh: [EMPTY_HALF; 2],
             hint: None,
             waiting_for_hint: false,
+            triggered_for: None,
+            stale_buffers: [false, false],
+            invalidate_countdown: None,
             path: PathBuffer {
                 half: EMPTY_HALF,
                 offset: 0,
@@ -226,6 +240,7 @@ impl FetchUnit {
         self.queue[0] = Some(LineRequest {
             line: target & !(LINE_BYTES - 1),
             destination: Destination::Ilbh,
+            stale: false,
         });
     }
 
@@ -254,6 +269,7 @@ impl FetchUnit {
         self.push_request(LineRequest {
             line: pc & !(LINE_BYTES - 1),
             destination: Destination::Ilb1,
+            stale: false,
         });
     }
 
@@ -288,6 +304,21 @@ impl FetchUnit {
         if self.mispredict_state == 0 && !self.path.half.valid && !self.waiting_for_hint {
             self.refill_path();
         }
+        // Set to 8 in the trigger cycle (before this point), so the buffers go in the
+        // eighth cycle after it.
+        if let Some(left) = self.invalidate_countdown {
+            if left == 0 {
+                for (buffer, stale) in self.inline.iter_mut().zip(self.stale_buffers) {
+                    if stale {
+                        *buffer = [EMPTY_HALF; 2];
+                    }
+                }
+                self.stale_buffers = [false, false];
+                self.invalidate_countdown = None;
+            } else {
+                self.invalidate_countdown = Some(left - 1);
+            }
+        }
         // The LS pipe: the last stage loads its buffer, the others advance.
         if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
             self.load_line(arch, done);
@@ -312,6 +343,9 @@ impl FetchUnit {
                 self.path.half.valid = false;
                 self.waiting_for_hint = false;
                 self.drop_inline_requests();
+                self.triggered_for = None;
+                self.stale_buffers = [false, false];
+                self.invalidate_countdown = None;
                 self.mispredict_state = 3;
             }
             3 => {
@@ -354,6 +388,8 @@ impl FetchUnit {
             offset += 4;
             if hinted.is_some() {
                 // Predicted taken: the path continues at the target, from ilbh.
+                self.flush_stale_requests();
+                self.triggered_for = None;
                 self.path.half.valid = false;
                 if self.hint.is_some_and(|hint| hint.loaded) {
                     self.follow_hint();
@@ -413,6 +449,7 @@ impl FetchUnit {
                         self.push_request(LineRequest {
                             line: (candidate.address + HALF_BYTES) & LS_ADDRESS_MASK,
                             destination,
+                            stale: false,
                         });
                     }
                     self.maybe_trigger();
@@ -438,8 +475,20 @@ impl FetchUnit {
             };
         }
         match request.destination {
-            Destination::Ilb1 => self.inline[0] = halves,
-            Destination::Ilb2 => self.inline[1] = halves,
+            Destination::Ilb1 | Destination::Ilb2 => {
+                let buffer = usize::from(request.destination == Destination::Ilb2);
+                if let (Some(slot), Some(stale)) = (
+                    self.inline.get_mut(buffer),
+                    self.stale_buffers.get_mut(buffer),
+                ) {
+                    *slot = halves;
+                    // A stale request brings the old path: it goes with the invalidation.
+                    *stale = request.stale && self.invalidate_countdown.is_some();
+                    if request.stale && self.invalidate_countdown.is_none() {
+                        *slot = [EMPTY_HALF; 2];
+                    }
+                }
+            }
             Destination::Ilbh => {
                 self.ilbh = halves;
                 if let Some(hint) = self.hint.as_mut()
@@ -477,12 +526,38 @@ impl FetchUnit {
         if !(start..end).contains(&hint.branch) {
             return;
         }
-        self.drop_inline_requests();
-        self.inline = [[EMPTY_HALF; 2]; 2];
+        if self.triggered_for == Some(hint.branch) {
+            return;
+        }
+        self.triggered_for = Some(hint.branch);
+        // Older inline requests become stale; the buffers holding the old path are
+        // invalidated eight cycles from now.
+        for request in self.queue.iter_mut().flatten() {
+            if request.destination != Destination::Ilbh {
+                request.stale = true;
+            }
+        }
+        self.stale_buffers = [true, true];
+        self.invalidate_countdown = Some(8);
         self.push_request(LineRequest {
             line: ((hint.target & !(LINE_BYTES - 1)) + LINE_BYTES) & LS_ADDRESS_MASK,
             destination: Destination::Ilb1,
+            stale: false,
         });
+    }
+
+    /// The hinted branch reached stage g: stale requests still queued are flushed.
+    fn flush_stale_requests(&mut self) {
+        for slot in self.queue.iter_mut() {
+            if slot.is_some_and(|r| r.stale) {
+                *slot = None;
+            }
+        }
+        let mut packed = [None; QUEUE_DEPTH];
+        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
+            *to = Some(*from);
+        }
+        self.queue = packed;
     }
 
     /// Continue the predicted path at the hint target, from ilbh.

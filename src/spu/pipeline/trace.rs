@@ -1,27 +1,43 @@
 //! The per-cycle trace frame (the simulator's SPU_DISPLAY_ISSUE / SPU_DISPLAY_EXEC output),
-//! written at the end of a cycle, regions in the article's order:
+//! written at the end of a cycle, regions in the article's order.
+//!
+//! A frame produced by the model (`spusim --fetch real --trace-from 60 --trace-to 60` on a
+//! loop hinted with `hbr back,$9`, cycle 60; the loop is at 0x10..0x2c):
 //!
 //! ```text
-//! cycle 229 instructions 180
-//! mispredict 0 -> 0x003e0
-//! hint 0x0040c -> 0x00298 *
-//! pre-fetch 2-0x00380 1-0x00300
-//! pre-fetch ls [1-0x00300] [ ] [ ] [ ] [ ] [ ]
-//! ilbh1 = 0x00280   ilbh2 = 0x002c0
-//! ilb11 X 0x00400   ilb12 = 0x00440   ilb21 X 0x00000   ilb22 X 0x00000
-//! ppb = 0x00400 (0x08)
-//! g  = 0x00400 shufb $3,$4,$5,$6          = 0x00404 shufb $7,$8,$9,$10
-//! h  X                                    X
-//! ...
-//! jj* = 0x003f0 a $3,$4,$5                X                                 P0 3   P1 -1
-//! k   ...
+//! cycle 60 instructions 23
+//! mispredict 0 -> 0x0001c
+//! hint 0x0002c -> 0x00010 *
+//! pre-fetch
+//! pre-fetch ls [ ] [1-0x00080] [ ] [ ] [ ] [ ]
+//! ilbh1 = 0x00000   ilbh2 = 0x00040
+//! ilb11 = 0x00080   ilb12 = 0x000c0   ilb21 X 0x00000   ilb22 X 0x00000
+//! ppb = 0x00000 (0x18)
+//! g   = 0x00010 ai $4,$4,1                    = 0x00014 lqd $6,0($1)
+//! h   = 0x00028 nop                           = 0x0002c brnz $3,0x10
+//! i   = 0x00020 ai $3,$3,-1                   = 0x00024 lnop
+//! j   = 0x00018 a $10,$11,$12                 = 0x0001c shufb $7,$6,$6,$8
+//! jj* = 0x00010 ai $4,$4,1                    = 0x00014 lqd $6,0($1)                  P0 4    P1 6
+//! k   X                                       = 0x0002c brnz $3,0x10                  P0 -1   P1 -1
+//! l   = 0x00028 nop                           X                                       P0 -1   P1 -1
+//! m   = 0x00020 ai $3,$3,-1                   = 0x00024 lnop                          P0 128  P1 -1
+//! n   X                                       = 0x0001c shufb $7,$6,$6,$8             P0 -1   P1 128
+//! o   X                                       X                                       P0 -1   P1 -1
+//! o+1 X                                       X                                       P0 -1   P1 -1
+//! o+2 X                                       X                                       P0 -1   P1 -1
+//! o+3 X                                       X                                       P0 -1   P1 -1
+//! o+4 = 0x00018 a $10,$11,$12                 X                                       P0 128  P1 -1
+//! o+5 = 0x00010 ai $4,$4,1                    = 0x00014 lqd $6,0($1)                  P0 128  P1 128
+//! o+6 X                                       = 0x0002c brnz $3,0x10                  P0 -1   P1 -1
+//! o+7 = 0x00028 nop                           X                                       P0 -1   P1 -1
+//! o+8 = 0x00020 ai $3,$3,-1                   = 0x00024 lnop                          P0 128  P1 -1
 //! ```
 //!
 //! - `cycle`: the cycle number; `instructions`: completed instructions (counted at stage o).
 //! - `mispredict S -> PC`: the mispredict state (0: none) and the next PC (after stage o).
 //! - `hint B -> T *`: the hinted branch and its target, `*` when the hint target is loaded.
 //! - `pre-fetch`: the request queue, **oldest on the right**, each `D-0xLINE` with D the
-//!   destination (1 ilb1, 2 ilb2, 3 ilbh).
+//!   destination (1 ilb1, 2 ilb2, 3 ilbh), or `?` for a stale request.
 //! - `pre-fetch ls`: the six LS pipe stages, first on the left, `[ ]` when empty.
 //! - `ilbh1/ilbh2`, `ilb11 .. ilb22`: `=` valid or `X` invalid, and the half-line address.
 //! - `ppb`: the predicted path buffer, `=`/`X`, address and (next fetch offset).
@@ -53,6 +69,9 @@ fn destination_digit(destination: Destination) -> u8 {
 }
 
 fn write_request(out: &mut impl fmt::Write, request: &LineRequest) -> fmt::Result {
+    if request.stale {
+        return write!(out, "?-{:#07x}", request.line);
+    }
     write!(
         out,
         "{}-{:#07x}",
