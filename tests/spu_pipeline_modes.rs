@@ -216,3 +216,22 @@ fn arena_runs_eight_spus_with_different_programs_and_modes() {
     // SPU0 and SPU2 run the same loop shape with different counts: more work, more cycles.
     assert!(arena.get(2).unwrap().stats().cycles > arena.get(0).unwrap().stats().cycles);
 }
+
+#[test]
+fn example_programs_give_the_same_results_in_both_modes() {
+    let examples = [
+        ("call.s", include_str!("../spu/programs/call.s")),
+        ("dot.s", include_str!("../spu/programs/dot.s")),
+        ("loop.s", include_str!("../spu/programs/loop.s")),
+        ("memcpy.s", include_str!("../spu/programs/memcpy.s")),
+    ];
+    for (name, source) in examples {
+        let functional = run_mode(source, Mode::Instruction);
+        let pipelined = run_mode(source, Mode::Pipeline);
+        assert_same_architecture(&functional, &pipelined, name);
+        // The pipeline never completes more than two instructions per cycle.
+        let stats = pipelined.stats();
+        assert!(stats.cycles * 2 >= stats.instructions, "{name}");
+        stats.check_identities().unwrap();
+    }
+}

@@ -292,3 +292,34 @@ fn blocked_channel_waits_and_resumes() {
     assert_eq!(unit.arch().register(5).preferred_word(), 42);
     unit.pipeline().stats().check_identities().unwrap();
 }
+
+#[test]
+fn dependency_columns_show_target_then_128_after_depth() {
+    use pmprobe::spu::probes::NoProbes as Quiet;
+    // a $3 (FX2, depth 2) and then fa $5 (FP6, depth 6), independent.
+    let source = "a $3,$4,$4\nlnop\nfa $5,$6,$6\nlnop\nnop\nlnop\nnop\nlnop\nnop\nlnop\nstop";
+    let mut unit = unit_with(source, Config::cell(), Mode::Pipeline);
+    // The first group reaches stage j at the end of cycle 4 and issues in cycle 5.
+    unit.run(5, &Quiet, &mut Discard).unwrap();
+    let jj = unit.pipeline().exec_stage(0).unwrap();
+    assert_eq!(
+        jj.dependencies,
+        [3, -1],
+        "a in pipe 0, the lnop has no target"
+    );
+    unit.run(1, &Quiet, &mut Discard).unwrap();
+    // One cycle later: a is at k (not yet released, depth 2), fa entered jj.
+    assert_eq!(unit.pipeline().exec_stage(1).unwrap().dependencies, [3, -1]);
+    assert_eq!(unit.pipeline().exec_stage(0).unwrap().dependencies, [5, -1]);
+    unit.run(1, &Quiet, &mut Discard).unwrap();
+    // Two cycles after entering jj the FX2 target is released; the FP6 one is not.
+    assert_eq!(
+        unit.pipeline().exec_stage(2).unwrap().dependencies,
+        [128, -1]
+    );
+    assert_eq!(unit.pipeline().exec_stage(1).unwrap().dependencies, [5, -1]);
+    unit.run(4, &Quiet, &mut Discard).unwrap();
+    assert_eq!(unit.pipeline().exec_stage(5).unwrap().dependencies[0], 5);
+    unit.run(1, &Quiet, &mut Discard).unwrap();
+    assert_eq!(unit.pipeline().exec_stage(6).unwrap().dependencies[0], 128);
+}

@@ -80,7 +80,7 @@ impl InFlight {
     }
 
     /// An illegal word: timed like a `nop`, faults at stage o.
-    fn illegal(pc: u32, word: u32) -> Self {
+    pub fn illegal_at(pc: u32, word: u32) -> Self {
         let mut nop = NOP_INSTRUCTION;
         nop.word = word;
         let mut inflight = Self::new(pc, nop, pc);
@@ -198,10 +198,39 @@ impl FetchModel {
     }
 }
 
+/// Entries of the decoded-instruction cache (direct-mapped by word address).
+const DECODE_CACHE: usize = 512;
+
+/// A decoded instruction remembered with the address and word it came from.
+#[derive(Clone, Copy)]
+struct Decoded {
+    pc: u32,
+    word: u32,
+    inflight: InFlight,
+}
+
+const EMPTY_DECODED: Decoded = Decoded {
+    // No instruction lives at this address (the local store is 256 KiB).
+    pc: u32::MAX,
+    word: 0,
+    inflight: InFlight {
+        pc: u32::MAX,
+        instruction: NOP_INSTRUCTION,
+        predicted_next: 0,
+        class: IClass::Nop,
+        target: NO_REGISTER,
+        sources: [NO_REGISTER; 3],
+        serializing: false,
+        illegal: false,
+    },
+};
+
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
 pub struct IdealFetch {
     shadow: ArchState,
+    /// Decoding (operand lists, class) is done once per address and word, not per fetch.
+    decoded: [Decoded; DECODE_CACHE],
     /// The shadow must be copied from the architectural state before fetching.
     stale: bool,
     /// Fetch waits for a serializing instruction to complete.
@@ -213,6 +242,7 @@ impl IdealFetch {
     const fn new(id: u8) -> Self {
         IdealFetch {
             shadow: ArchState::new(id),
+            decoded: [EMPTY_DECODED; DECODE_CACHE],
             stale: true,
             waiting: false,
             starve_reason: StallReason::Initialisation,
@@ -274,8 +304,31 @@ impl IdealFetch {
     /// Fetches the instruction at `pc` and runs it in the shadow (unless it serializes).
     fn fetch_one(&mut self, pc: u32) -> InFlight {
         let word = self.shadow.local_store().load_word(pc);
+        let slot = ((pc >> 2) as usize) % DECODE_CACHE;
+        let decoded = match self.decoded.get(slot) {
+            Some(entry) if entry.pc == pc && entry.word == word => entry.inflight,
+            _ => {
+                let inflight = Self::decode_at(pc, word);
+                if let Some(entry) = self.decoded.get_mut(slot) {
+                    *entry = Decoded { pc, word, inflight };
+                }
+                inflight
+            }
+        };
+        if decoded.illegal || decoded.serializing {
+            return decoded;
+        }
+        let executed = self.shadow.execute(&decoded.instruction);
+        let mut inflight = decoded;
+        inflight.predicted_next = executed.next_pc;
+        inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
+        inflight
+    }
+
+    /// Decodes the word at `pc`; channel instructions are marked serializing.
+    fn decode_at(pc: u32, word: u32) -> InFlight {
         let Ok(instruction) = decode(word) else {
-            return InFlight::illegal(pc, word);
+            return InFlight::illegal_at(pc, word);
         };
         if matches!(
             instruction.mnemonic,
@@ -286,9 +339,6 @@ impl IdealFetch {
             inflight.serializing = true;
             return inflight;
         }
-        let executed = self.shadow.execute(&instruction);
-        let mut inflight = InFlight::new(pc, instruction, executed.next_pc);
-        inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        inflight
+        InFlight::new(pc, instruction, pc)
     }
 }

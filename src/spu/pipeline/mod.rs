@@ -115,6 +115,15 @@ pub struct Pipeline {
     stats: Statistics,
 }
 
+/// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecStageView {
+    /// The instructions in execution pipe 0 and 1 (`None`: a bubble).
+    pub slots: [Option<InFlight>; 2],
+    /// The P0 and P1 dependency columns.
+    pub dependencies: [i16; 2],
+}
+
 /// What happened in one cycle, for the caller of [`Pipeline::step_cycle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CycleEnd {
@@ -187,6 +196,27 @@ impl Pipeline {
         &self.exec
     }
 
+    /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the
+    /// trace shows it at the end of the current cycle: the instructions in pipe 0 and 1 and
+    /// the article's P0/P1 dependency columns (target register, -1 for none or a bubble, 128
+    /// once released). `None` beyond the rows kept ([`execute::RING`]).
+    pub fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
+        if stage >= execute::RING as u64 || stage > self.clock {
+            return None;
+        }
+        let entered = self.clock - stage;
+        let row = self.exec.row(entered);
+        let mut view = ExecStageView {
+            slots: row.slots,
+            dependencies: [-1, -1],
+        };
+        for (column, slot) in view.dependencies.iter_mut().zip(row.slots.iter()) {
+            let depth = slot.map_or(1, |inflight| self.config.depth(inflight.class));
+            *column = ExecPipes::dependency_column(slot.as_ref(), depth, entered, self.clock);
+        }
+        Some(view)
+    }
+
     /// Drops every instruction in flight. The architectural state is exact (every instruction
     /// before its PC completed, none after), so fetch restarts from its PC.
     pub fn flush(&mut self) {
@@ -204,6 +234,10 @@ impl Pipeline {
     }
 
     /// Simulates up to `max_cycles` cycles of `arch`, writing `prof_cp` lines to `output`.
+    ///
+    /// Between runs the caller may service channels (mailboxes) of `arch`; any other change
+    /// to the architectural state must be followed by [`flush`](Self::flush) (the fetch
+    /// model runs ahead of it). [`SpuUnit`](crate::spu::unit::SpuUnit) does this itself.
     pub fn run<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut ArchState,

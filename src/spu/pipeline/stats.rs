@@ -309,8 +309,8 @@ impl Statistics {
         let used = self.registers_used_count();
         writeln!(
             out,
-            "The number of used registers are {used}, the used ratio is {}",
-            Percent(u64::from(used), 128)
+            "The number of used registers are {used}, the used percentage is {}",
+            Ratio(u64::from(used) * 100, 128)
         )
     }
 }

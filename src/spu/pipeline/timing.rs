@@ -1,1 +1,203 @@
-//! placeholder
+//! A static timing listing like the SDK's `spu_timing` for straight-line code.
+//!
+//! Like spu_timing, the analysis assumes straight-line code: instructions are taken in
+//! address order, fetch is ideal, branches fall through, nothing executes (no functional
+//! effect, no channel waits). Issue follows exactly the pipeline model's issue rules
+//! ([`issue`](super::issue)) with the configuration's depths and stalls, so the listing shows
+//! what the pipeline mode would do on that code with ideal fetch.
+//!
+//! One line per instruction, in program order:
+//!
+//! ```text
+//! 0D 0123456789012345678901234567890123456789012345678 a $3,$4,$5
+//! ```
+//!
+//! - column 1: the execution pipe (0 even, 1 odd);
+//! - column 2: `D` when the instruction dual-issued with its partner; `d` on both
+//!   instructions of a pair that could have dual-issued (even-pipe instruction at the even
+//!   address, odd-pipe at the odd one) but did not because of a hazard; else blank;
+//! - a ruler of [`RULER`] columns, one per cycle, counted from the first issue (column =
+//!   cycle modulo [`RULER`]): `-` for the cycles the instruction waited at issue since the
+//!   previous issue (for the second of a `d` pair: since its partner's issue, in which it
+//!   could have issued too), then the last digit of each cycle number from its issue until its result
+//!   is released (`depth` cycles);
+//! - the disassembly.
+//!
+//! A final line gives the totals: instructions, cycles from the first to the last issue, dual
+//! issues.
+
+use core::fmt;
+
+use super::config::Config;
+use super::execute::ExecPipes;
+use super::fetch::{Group, InFlight};
+use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes, J_STAGE};
+use crate::spu::isa::decode::decode;
+use crate::spu::probes::StallReason;
+
+/// Width of the cycle ruler.
+pub const RULER: u64 = 50;
+
+/// Totals of a listing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimingSummary {
+    /// Instructions listed.
+    pub instructions: u64,
+    /// Cycles from the first issue to the last, inclusive.
+    pub cycles: u64,
+    /// Cycles in which two instructions issued.
+    pub dual_cycles: u64,
+}
+
+/// Writes the listing of the instructions `words` (located from address `base`, which is
+/// rounded down to a word) to `out`.
+///
+/// ```
+/// use pmprobe::spu::pipeline::{config::Config, timing::listing};
+/// // a $3,$4,$5 (FX2, even) and rotqby $6,$3,$7 (SHUF, odd, depends on $3)
+/// let mut text = String::new();
+/// let summary = listing(&[0x1801_4203, 0x3b81_c186], 0, &Config::cell(), &mut text).unwrap();
+/// assert_eq!(summary.cycles, 3); // the rotqby issues two cycles after the a
+/// // A pair that could dual-issue but for the dependency is marked `d`; the rotqby waits
+/// // from the a's issue cycle (column 0) until depth(FX2) = 2 cycles later.
+/// assert!(text.starts_with("0d 01 "));
+/// assert!(text.lines().nth(1).unwrap().starts_with("1d --2345 "));
+/// ```
+pub fn listing(
+    words: &[u32],
+    base: u32,
+    config: &Config,
+    out: &mut impl fmt::Write,
+) -> Result<TimingSummary, fmt::Error> {
+    let base = base & !3;
+    let mut issue = IssuePipes::new();
+    let mut exec = ExecPipes::new();
+    let mut next_index = 0usize;
+    let mut summary = TimingSummary::default();
+    let mut previous_issue: Option<u64> = None;
+    let mut first_issue: Option<u64> = None;
+    // The odd instruction of a blocked `d` pair waits from its partner's issue cycle.
+    let mut blocked_pair_since: Option<u64> = None;
+    let mut cycle = 0u64;
+    let total = words.len() as u64;
+    // Every cycle issues something once the first group reached j, unless a hazard holds;
+    // hazards last at most MAX_DEPTH + MAX_STALL cycles, so this bound is never reached.
+    let limit = total.saturating_mul(80).saturating_add(16);
+    while summary.instructions < total && cycle < limit {
+        cycle += 1;
+        exec.open_row(cycle);
+        let mut blocks = DualIssueBlocks::default();
+        let outcome = issue.issue(
+            cycle,
+            config,
+            &mut exec,
+            StallReason::Initialisation,
+            &mut blocks,
+        );
+        if let IssueOutcome::Issued { first, second } = outcome {
+            let dual = second.is_some();
+            summary.dual_cycles += u64::from(dual);
+            let origin = *first_issue.get_or_insert(cycle);
+            let [_, left_behind] = issue.stages[J_STAGE];
+            let blocked_pair = second.is_none()
+                && first.pc & 4 == 0
+                && left_behind.is_some_and(|odd| first.class.pipe() == 0 && odd.class.pipe() == 1);
+            let finishes_pair = blocked_pair_since.take();
+            for inflight in core::iter::once(first).chain(second) {
+                let (mark, waited_from) = match finishes_pair {
+                    Some(since) => ('d', since),
+                    None if blocked_pair => ('d', previous_issue.map_or(cycle, |p| p + 1)),
+                    None if dual => ('D', previous_issue.map_or(cycle, |p| p + 1)),
+                    None => (' ', previous_issue.map_or(cycle, |p| p + 1)),
+                };
+                write_line(
+                    out,
+                    &inflight,
+                    mark,
+                    waited_from - origin,
+                    cycle - origin,
+                    config,
+                )?;
+                summary.instructions += 1;
+            }
+            if blocked_pair {
+                blocked_pair_since = Some(cycle);
+            }
+            previous_issue = Some(cycle);
+        }
+        issue.advance();
+        if issue.g_is_empty() && next_index < words.len() {
+            let (group, consumed) = group_at(words, next_index, base);
+            issue.stages[0] = group;
+            next_index += consumed;
+        }
+    }
+    if let (Some(first), Some(last)) = (first_issue, previous_issue) {
+        summary.cycles = last - first + 1;
+    }
+    writeln!(
+        out,
+        "; {} instructions, {} cycles, {} dual-issue cycles",
+        summary.instructions, summary.cycles, summary.dual_cycles
+    )?;
+    Ok(summary)
+}
+
+/// The fetch group starting at `words[index]`; returns it and how many words it took.
+fn group_at(words: &[u32], index: usize, base: u32) -> (Group, usize) {
+    let mut group: Group = [None, None];
+    let mut consumed = 0;
+    let mut i = index;
+    while let Some(&word) = words.get(i) {
+        let pc = base.wrapping_add((i as u32).wrapping_mul(4));
+        let slot = ((pc >> 2) & 1) as usize;
+        if consumed > 0 && slot == 0 {
+            break;
+        }
+        let inflight = match decode(word) {
+            Ok(instruction) => InFlight::new(pc, instruction, pc.wrapping_add(4)),
+            Err(_) => InFlight::illegal_at(pc, word),
+        };
+        if let Some(place) = group.get_mut(slot) {
+            *place = Some(inflight);
+        }
+        consumed += 1;
+        i += 1;
+        if slot == 1 {
+            break;
+        }
+    }
+    (group, consumed.max(1))
+}
+
+fn write_line(
+    out: &mut impl fmt::Write,
+    inflight: &InFlight,
+    mark: char,
+    waited_from: u64,
+    issued: u64,
+    config: &Config,
+) -> fmt::Result {
+    let pipe = inflight.class.pipe();
+    let mut ruler = [b' '; RULER as usize];
+    for c in waited_from..issued {
+        if let Some(cell) = ruler.get_mut((c % RULER) as usize) {
+            *cell = b'-';
+        }
+    }
+    let depth = u64::from(config.depth(inflight.class));
+    for c in issued..issued + depth.min(RULER) {
+        if let Some(cell) = ruler.get_mut((c % RULER) as usize) {
+            *cell = b'0' + (c % 10) as u8;
+        }
+    }
+    write!(out, "{pipe}{mark} ")?;
+    for &byte in &ruler {
+        write!(out, "{}", char::from(byte))?;
+    }
+    if inflight.illegal {
+        writeln!(out, " .long {:#010x}", inflight.instruction.word)
+    } else {
+        writeln!(out, " {}", inflight.instruction.display_at(inflight.pc))
+    }
+}

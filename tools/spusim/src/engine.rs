@@ -1,6 +1,5 @@
 //! Simulation engines: one per `--mode`. The instruction engine runs the functional model;
-//! the pipeline engine is a placeholder until the cycle-level model exists (add it by
-//! implementing [`Engine`] and returning it from [`engine_for`]).
+//! the pipeline engine (`pipeline_engine.rs`) runs the cycle-level model.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -9,7 +8,8 @@ use pmprobe::spu::exec::{
     Executed, RunEnd, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu, StopReason,
 };
 
-use crate::options::Mode;
+use crate::options::{Mode, Options};
+use crate::pipeline_engine::PipelineEngine;
 
 /// How a simulation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,18 @@ pub fn engine_for(mode: Mode) -> Result<Box<dyn Engine>, Unavailable> {
     match mode {
         Mode::Instruction => Ok(Box::new(InstructionEngine)),
         Mode::Pipeline => Err(Unavailable(mode)),
+    }
+}
+
+/// The engine for the parsed options (the pipeline engine is configured by them).
+pub fn engine_for_options(options: &Options) -> Result<Box<dyn Engine>, String> {
+    match options.mode {
+        Mode::Pipeline => {
+            let settings = &options.pipeline;
+            let engine = PipelineEngine::new(settings.config, settings.fetch, settings.stats)?;
+            Ok(Box::new(engine))
+        }
+        mode => engine_for(mode).map_err(|unavailable| unavailable.to_string()),
     }
 }
 

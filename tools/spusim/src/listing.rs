@@ -45,3 +45,19 @@ pub fn print_registers(out: &mut dyn Write, spu: &Spu) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Prints the static timing listing (spu_timing style) of the `.text` bytes.
+pub fn print_timing(
+    out: &mut dyn Write,
+    text: &[u8],
+    config: &pmprobe::spu::pipeline::config::Config,
+) -> io::Result<()> {
+    let words: Vec<u32> = text
+        .chunks_exact(4)
+        .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let mut listing = String::new();
+    pmprobe::spu::pipeline::timing::listing(&words, 0, config, &mut listing)
+        .map_err(|_| io::Error::other("timing listing could not be formatted"))?;
+    out.write_all(listing.as_bytes())
+}

@@ -5,6 +5,7 @@
 mod engine;
 mod listing;
 mod options;
+mod pipeline_engine;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, Spu, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 
-use engine::{End, Summary, engine_for};
+use engine::{End, Summary, engine_for_options};
 use options::{Command, Options, USAGE};
 
 /// Labels an assembled program may define.
@@ -59,13 +60,17 @@ fn simulate(options: &Options) -> Result<u8, String> {
             return Ok(EXIT_USAGE);
         }
     };
-    let mut engine = engine_for(options.mode).map_err(|unavailable| unavailable.to_string())?;
+    let mut engine = engine_for_options(options)?;
 
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let io_error = |error: io::Error| format!("cannot write output: {error}");
     if options.disassemble {
         listing::print_listing(&mut out, &program, &image).map_err(io_error)?;
+    }
+    if options.mode == options::Mode::Pipeline && options.pipeline.timing {
+        let text = image.get(..program.text_len).unwrap_or_default();
+        listing::print_timing(&mut out, text, &options.pipeline.config).map_err(io_error)?;
     }
     let mut spu = Box::new(Spu::new(0));
     spu.load_program(image.get(..program.len).unwrap_or_default(), program.entry)

@@ -3,12 +3,15 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::fetch::FetchKind;
+
 /// Simulation mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Functional execution, one cycle per instruction.
     Instruction,
-    /// The cycle-level pipeline model (not available yet).
+    /// The cycle-level pipeline model.
     Pipeline,
 }
 
@@ -32,6 +35,32 @@ pub struct Options {
     pub dump_registers: bool,
     pub disassemble: bool,
     pub program: PathBuf,
+    /// Pipeline options (`--fetch`, `--preset`, `--config`, `--stats`, `--timing`).
+    pub pipeline: PipelineOptions,
+}
+
+/// Options of the pipeline mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineOptions {
+    /// `--fetch ideal|real`.
+    pub fetch: FetchKind,
+    /// `--preset cell|celledp` plus every `--config key=value`, applied in order.
+    pub config: Config,
+    /// `--stats`: print the statistics block at the end.
+    pub stats: bool,
+    /// `--timing`: print the static timing listing of `.text` before running.
+    pub timing: bool,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            fetch: FetchKind::Ideal,
+            config: Config::cell(),
+            stats: false,
+            timing: false,
+        }
+    }
 }
 
 /// What the command line asks for.
@@ -51,8 +80,17 @@ Assembles an SPU assembly file, loads it at local-store address 0, runs it from
 cycle count.
 
 options:
-  --mode instruction|pipeline  simulation mode (default: instruction; pipeline is
-                               not available yet)
+  --mode instruction|pipeline  simulation mode (default: pipeline)
+  --fetch ideal|real           pipeline fetch model (default: ideal: the correct
+                               path is always available, no branch penalty; real:
+                               the fetch unit, not available yet)
+  --preset cell|celledp        pipeline configuration preset (default: cell)
+  --config key=value           set a configuration parameter (repeatable, applied
+                               after the preset), e.g. spu/pipe/FPD/stall=0,
+                               spu/feature/dp-dual=TRUE
+  --stats                      print the pipeline statistics at the end
+  --timing                     print the static timing listing (spu_timing style)
+                               of .text before running
   --max-cycles N               stop with an error after N cycles
                                (default: 100000000)
   --regs                       print the non-zero registers at the end
@@ -77,7 +115,10 @@ impl fmt::Display for UsageError {
 
 /// Parses the arguments after the program name.
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageError> {
-    let mut mode = Mode::Instruction;
+    let mut mode = Mode::Pipeline;
+    let mut pipeline = PipelineOptions::default();
+    let mut preset = Config::cell();
+    let mut assignments: Vec<String> = Vec::new();
     let mut max_cycles = DEFAULT_MAX_CYCLES;
     let mut dump_registers = false;
     let mut disassemble = false;
@@ -115,6 +156,25 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
                     UsageError(format!("--max-cycles expects a number, found `{text}`"))
                 })?;
             }
+            "--fetch" => {
+                let text = value("--fetch")?;
+                pipeline.fetch = FetchKind::from_name(&text).ok_or_else(|| {
+                    UsageError(format!(
+                        "unknown fetch model `{text}`, expected `ideal` or `real`"
+                    ))
+                })?;
+            }
+            "--preset" => {
+                let text = value("--preset")?;
+                preset = Config::preset(&text).ok_or_else(|| {
+                    UsageError(format!(
+                        "unknown preset `{text}`, expected `cell` or `celledp`"
+                    ))
+                })?;
+            }
+            "--config" => assignments.push(value("--config")?),
+            "--stats" => pipeline.stats = true,
+            "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
             "--" => {}
@@ -129,12 +189,20 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
         }
     }
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
+    pipeline.config = preset;
+    for assignment in &assignments {
+        pipeline
+            .config
+            .configure_assignment(assignment)
+            .map_err(|error| UsageError(format!("--config: {error}")))?;
+    }
     Ok(Command::Run(Options {
         mode,
         max_cycles,
         dump_registers,
         disassemble,
         program,
+        pipeline,
     }))
 }
 
@@ -164,6 +232,7 @@ mod tests {
                 dump_registers: true,
                 disassemble: true,
                 program: PathBuf::from("p.s"),
+                pipeline: PipelineOptions::default(),
             }))
         );
     }
@@ -176,5 +245,32 @@ mod tests {
         assert!(parse(args(&[])).is_err());
         assert!(parse(args(&["a.s", "b.s"])).is_err());
         assert_eq!(parse(args(&["--help"])), Ok(Command::Help));
+        assert!(parse(args(&["--fetch", "fast", "p.s"])).is_err());
+        assert!(parse(args(&["--preset", "ps3", "p.s"])).is_err());
+        assert!(parse(args(&["--config", "spu/pipe/FPX/depth=3", "p.s"])).is_err());
+        assert!(parse(args(&["--config", "spu/pipe/FP6/depth=0", "p.s"])).is_err());
+        assert!(parse(args(&["--config", "spu/feature/dp-dual", "p.s"])).is_err());
+    }
+
+    #[test]
+    fn pipeline_options_apply_preset_then_assignments() {
+        let Ok(Command::Run(options)) = parse(args(&[
+            "--preset",
+            "celledp",
+            "--config",
+            "spu/pipe/FP6/depth=9",
+            "--config=spu/feature/sp-dual=FALSE",
+            "--stats",
+            "--timing",
+            "p.s",
+        ])) else {
+            panic!("options should parse");
+        };
+        assert_eq!(options.mode, Mode::Pipeline);
+        let mut expected = Config::celledp();
+        expected.configure("spu/pipe/FP6/depth", "9").unwrap();
+        expected.set_sp_dual(false);
+        assert_eq!(options.pipeline.config, expected);
+        assert!(options.pipeline.stats && options.pipeline.timing);
     }
 }

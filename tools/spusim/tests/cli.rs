@@ -34,7 +34,7 @@ fn temp_program(name: &str, source: &str) -> String {
 
 #[test]
 fn loop_program_prints_checkpoints_and_the_final_line() {
-    let output = spusim(&[&program("loop.s")]);
+    let output = spusim(&["--mode", "instruction", &program("loop.s")]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     // loop.s: stop is the 9th word (pc 0x20); cp0, cp30, 2 il, 300 loop instructions,
     // cp31, stop = 306 instructions; one cycle each in instruction mode.
@@ -69,7 +69,13 @@ fn every_example_program_stops_cleanly() {
 
 #[test]
 fn regs_and_disasm() {
-    let output = spusim(&["--regs", "--disasm", &program("call.s")]);
+    let output = spusim(&[
+        "--mode",
+        "instruction",
+        "--regs",
+        "--disasm",
+        &program("call.s"),
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(
@@ -122,8 +128,8 @@ fn missing_file_is_a_clear_error() {
 }
 
 #[test]
-fn pipeline_mode_is_not_available_yet() {
-    let output = spusim(&["--mode", "pipeline", &program("loop.s")]);
+fn real_fetch_is_not_available_yet() {
+    let output = spusim(&["--fetch", "real", &program("loop.s")]);
     assert_ne!(output.status.code(), Some(0));
     assert!(
         stderr(&output).contains("not available yet"),
@@ -133,8 +139,80 @@ fn pipeline_mode_is_not_available_yet() {
 }
 
 #[test]
+fn pipeline_mode_is_the_default_and_counts_cycles() {
+    let output = spusim(&[&program("loop.s")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Each iteration: ai $4 (even address), ai $3 (odd address, even pipe: issues alone
+    // the next cycle), brnz waits for ai $3 (FX2 depth 2), ideal fetch brings the loop head
+    // without penalty: 4 cycles per iteration, 100 iterations. cp30 -> cp31 also covers
+    // the two il and cp31 itself.
+    let text = stdout(&output);
+    let cp31 = text.lines().nth(2).unwrap_or_default();
+    let cycles: u64 = cp31
+        .rsplit(", ")
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .unwrap();
+    assert!((400..=410).contains(&cycles), "{text}");
+    assert!(cp31.starts_with("SPU0: CP31, 303(302), "), "{text}");
+}
+
+#[test]
+fn pipeline_stats_timing_and_config() {
+    let output = spusim(&["--stats", "--timing", &program("loop.s")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("Total Instruction count         306\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Performance Instruction count   303 (302)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Branch taken                    99\n"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("1 ") && l.ends_with("brnz $3,0x10")),
+        "{text}"
+    );
+    // A deeper FX2 makes the loop slower: brnz waits depth(FX2) cycles for ai $3.
+    let slow = spusim(&["--config", "spu/pipe/FX2/depth=6", &program("loop.s")]);
+    assert_eq!(slow.status.code(), Some(0), "{}", stderr(&slow));
+    let cycles = |output: &Output| -> u64 {
+        let text = stdout(output);
+        let last = text.lines().last().unwrap_or_default().to_string();
+        last.rsplit(", ")
+            .next()
+            .unwrap()
+            .trim_end_matches(" cycles")
+            .parse()
+            .unwrap()
+    };
+    // 4 more cycles per iteration (6 instead of 2), 100 iterations, plus the il chain.
+    assert!(cycles(&slow) >= cycles(&output) + 400, "{}", stdout(&slow));
+    let bad = spusim(&["--config", "spu/pipe/FX9/depth=3", &program("loop.s")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("spu/pipe/FX9/depth"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
 fn max_cycles_stops_a_long_run_with_an_error() {
-    let output = spusim(&["--max-cycles", "50", &program("loop.s")]);
+    let output = spusim(&[
+        "--mode",
+        "instruction",
+        "--max-cycles",
+        "50",
+        &program("loop.s"),
+    ]);
     assert_eq!(output.status.code(), Some(3));
     let last = stdout(&output)
         .lines()
@@ -147,7 +225,13 @@ fn max_cycles_stops_a_long_run_with_an_error() {
     );
     assert!(last.ends_with(": 50 instructions, 50 cycles"), "{last}");
     // Exactly enough cycles is fine.
-    let output = spusim(&["--max-cycles", "306", &program("loop.s")]);
+    let output = spusim(&[
+        "--mode",
+        "instruction",
+        "--max-cycles",
+        "306",
+        &program("loop.s"),
+    ]);
     assert_eq!(output.status.code(), Some(0));
 }
 
@@ -157,7 +241,7 @@ fn faults_and_mailboxes() {
         "fault.s",
         "_start: il $3,0x55\n wrch SPU_WrOutMbox,$3\n wrch SPU_WrOutMbox,$3\n .word 0x00800000\n",
     );
-    let output = spusim(&[&path]);
+    let output = spusim(&["--mode", "instruction", &path]);
     assert_eq!(output.status.code(), Some(3));
     assert_eq!(
         stdout(&output),
@@ -165,7 +249,7 @@ fn faults_and_mailboxes() {
          fault: illegal instruction 0x00800000 at pc 0x0000c: 3 instructions, 3 cycles\n"
     );
     let path = temp_program("channel.s", "rdch $3,$ch3\n");
-    let output = spusim(&[&path]);
+    let output = spusim(&["--mode", "instruction", &path]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stdout(&output).starts_with("fault: rdch on unsupported channel 3"));
 }
@@ -178,4 +262,20 @@ fn help_and_usage_errors() {
     let output = spusim(&["--bogus"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("unknown option `--bogus`"));
+}
+
+#[test]
+fn pipeline_mode_services_mailboxes_and_reports_faults() {
+    let path = temp_program(
+        "fault_pipeline.s",
+        "_start: il $3,0x55\n wrch SPU_WrOutMbox,$3\n wrch SPU_WrOutMbox,$3\n .word 0x00800000\n",
+    );
+    let output = spusim(&[&path]);
+    assert_eq!(output.status.code(), Some(3));
+    let text = stdout(&output);
+    assert!(text.starts_with("SPU0: mailbox 0x00000055\n"), "{text}");
+    assert!(
+        text.contains("fault: illegal instruction 0x00800000 at pc 0x0000c: 3 instructions, "),
+        "{text}"
+    );
 }

@@ -1,0 +1,153 @@
+//! Pipeline-mode speed on the host: simulated SPU cycles per second (goal: at least 20 million
+//! with probes detached). Run with
+//! `cargo bench --target x86_64-unknown-linux-gnu --bench spu_pipeline`.
+//!
+//! Three workloads (each a long-running loop, so fetch redirects happen once per iteration):
+//! a dependency chain (FX2 links, 2 cycles each), a dual-issue stream (independent even/odd
+//! pairs, 2 instructions per cycle) and a loop with loads, stores and a call. Each runs with
+//! no probes compiled in, with the SPU probe points present but detached (one load and one
+//! branch each), and with a listener on every point.
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use pmprobe::probe::listeners::MemAccess;
+use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::RunEnd;
+use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, SpuProbes, StallReason};
+use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+
+const MEASURE_FOR: Duration = Duration::from_secs(2);
+const SLICE: u64 = 1_000_000;
+
+fn chain() -> String {
+    let mut text = String::from("il $5,30000\nloop:\n");
+    for _ in 0..32 {
+        text.push_str("a $3,$3,$4\n");
+    }
+    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
+    text
+}
+
+fn dual_stream() -> String {
+    // The lnop keeps the loop head at an even address, so every pair is even/odd.
+    let mut text = String::from("il $5,30000\nlnop\nloop:\n");
+    for _ in 0..32 {
+        text.push_str("a $10,$11,$12\nrotqby $20,$21,$22\n");
+    }
+    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
+    text
+}
+
+const LOOP: &str = "ila $4,data
+outer: il $3,100
+loop: lqd $6,0($4)
+a $7,$7,$6
+stqd $7,16($4)
+brsl $0,leaf
+ai $3,$3,-1
+brnz $3,loop
+br outer
+leaf: ai $8,$8,1
+bi $0
+.data
+.align 4
+data: .word 1,2,3,4
+.space 16";
+
+static EVENTS: AtomicU64 = AtomicU64::new(0);
+
+fn on_count(n: &u64) {
+    EVENTS.fetch_add(*n, Ordering::Relaxed);
+}
+fn on_access(_: &MemAccess) {
+    EVENTS.fetch_add(1, Ordering::Relaxed);
+}
+fn on_issue(_: &IssueEvent) {
+    EVENTS.fetch_add(1, Ordering::Relaxed);
+}
+fn on_stall(_: &StallReason) {
+    EVENTS.fetch_add(1, Ordering::Relaxed);
+}
+
+fn attach_all(probes: &SpuProbes<'_>) {
+    for point in [
+        &probes.cycles,
+        &probes.retired_insts,
+        &probes.retired_insts_pc,
+        &probes.retired_loads,
+        &probes.retired_stores,
+        &probes.retired_branches,
+        &probes.branch_mispredicts,
+    ] {
+        point.add_fn(on_count).expect("room for a listener");
+    }
+    probes.data_access.add_fn(on_access).expect("room");
+    probes.issue.add_fn(on_issue).expect("room");
+    probes.issue_stall.add_fn(on_stall).expect("room");
+}
+
+fn measure<O: SpuObserver>(name: &str, probes_label: &str, source: &str, observer: &O) {
+    measure_in(name, probes_label, source, observer, Mode::Pipeline);
+}
+
+fn measure_in<O: SpuObserver>(
+    name: &str,
+    probes_label: &str,
+    source: &str,
+    observer: &O,
+    mode: Mode,
+) {
+    let mut image = vec![0u8; 64 * 1024];
+    let program = assemble::<64>(source, &mut image).expect("benchmark program assembles");
+    let mut unit = Box::new(SpuUnit::new(0));
+    unit.load_program(&image[..program.len], program.entry)
+        .expect("image fits");
+    unit.set_mode(mode);
+    let mut cycles = 0u64;
+    let start = Instant::now();
+    while start.elapsed() < MEASURE_FOR {
+        let outcome = unit
+            .run(black_box(SLICE), observer, &mut Discard)
+            .expect("no model error");
+        assert_eq!(outcome.end, RunEnd::CycleLimit, "{name} runs forever");
+        cycles += outcome.cycles;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = unit.stats();
+    let ipc = if mode == Mode::Pipeline {
+        stats.instructions as f64 / stats.cycles as f64
+    } else {
+        1.0
+    };
+    println!(
+        "{name:<13} probes {probes_label:<9}: {:>7.1} M simulated cycles/s  (IPC {ipc:.2}, {} cycles in {seconds:.2} s)",
+        cycles as f64 / seconds / 1e6,
+        cycles
+    );
+}
+
+fn main() {
+    let workloads = [
+        ("dependency", chain()),
+        ("dual-issue", dual_stream()),
+        ("loop", LOOP.to_string()),
+    ];
+    let detached = SpuProbes::new();
+    let attached = SpuProbes::new();
+    attach_all(&attached);
+    for (name, source) in &workloads {
+        measure(name, "none", source, &NoProbes);
+        measure(name, "detached", source, &detached);
+        measure(name, "attached", source, &attached);
+    }
+    println!("for comparison, instruction mode (one cycle per instruction):");
+    for (name, source) in &workloads {
+        measure_in(name, "none", source, &NoProbes, Mode::Instruction);
+    }
+    println!(
+        "(listener events delivered: {})",
+        EVENTS.load(Ordering::Relaxed)
+    );
+}
