@@ -79,3 +79,27 @@ pub fn read_around_block() -> (u64, u64) {
     }
     (e1.wrapping_sub(e0), c1.wrapping_sub(c0))
 }
+
+/// Detects (and resets) the real PMU through the driver and prints what it found; when there is
+/// no usable PMU it records a failed `detect` check and returns `None`.
+pub fn detect_real_pmu(
+    t: &mut pmprobe_guest::Checks,
+) -> Option<pmprobe::pmu::driver::Pmu<pmprobe::pmu::sysreg::SysRegPmu>> {
+    let pmu = match pmprobe::pmu::driver::Pmu::new(pmprobe::pmu::sysreg::SysRegPmu::new()) {
+        Ok(p) => p,
+        Err(e) => {
+            pmprobe::println!("detect failed: {e}");
+            t.check("detect", false);
+            return None;
+        }
+    };
+    let info = pmu.info();
+    pmprobe::println!(
+        "PMU: {} on {}, N = {}, events {}",
+        info.version,
+        info.cpu,
+        info.counters,
+        info.events
+    );
+    Some(pmu)
+}

@@ -9,33 +9,20 @@ mod pmu_blocks;
 
 use aarch64_cpu::registers::Readable;
 use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::{Counter, Error, Pmu};
+use pmprobe::pmu::driver::{Counter, Error};
 use pmprobe::pmu::event::{Event, EventSet};
 use pmprobe::pmu::info::PmuVersion;
 use pmprobe::pmu::regs::PMCR_EL0;
-use pmprobe::pmu::sysreg::SysRegPmu;
 use pmu_blocks::*;
 
 pmprobe::entry!(main);
 
 fn main() -> i32 {
     let mut t = pmprobe_guest::Checks::new("pmu_real");
-    let mut pmu = match Pmu::new(SysRegPmu::new()) {
-        Ok(p) => p,
-        Err(e) => {
-            pmprobe::println!("detect failed: {e}");
-            t.check("detect", false);
-            return t.finish();
-        }
+    let Some(mut pmu) = detect_real_pmu(&mut t) else {
+        return t.finish();
     };
     let info = *pmu.info();
-    pmprobe::println!(
-        "PMU: {} on {}, N = {}, events {}",
-        info.version,
-        info.cpu,
-        info.counters,
-        info.events
-    );
     t.check_eq("detect_version_pmuv3", info.version, PmuVersion::V3);
     t.check_eq("detect_counters_6", info.counters, 6);
     t.check_eq(
