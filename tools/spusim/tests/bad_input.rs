@@ -172,6 +172,18 @@ fn every_bad_input_gives_a_clear_message_and_a_non_zero_exit() {
             &["unknown preset `ps3`", "cell", "celledp"],
         ),
         case(
+            "unknown --fetch model",
+            &["--fetch", "warp", &good],
+            EXIT_USAGE,
+            &["unknown fetch model `warp`", "ideal", "real"],
+        ),
+        case(
+            "unknown --mode",
+            &["--mode", "fast", &good],
+            EXIT_USAGE,
+            &["unknown mode `fast`"],
+        ),
+        case(
             "--max-cycles not a number",
             &["--max-cycles", "lots", &good],
             EXIT_USAGE,
