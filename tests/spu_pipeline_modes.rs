@@ -6,64 +6,12 @@ mod spu_pipeline_support;
 use std::sync::Mutex;
 
 use pmprobe::spu::arena::{Arena, SPU_COUNT};
+use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::{ModelError, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
-use spu_pipeline_support::{load, run_to_stop, unit_with};
-
-/// xorshift64 for reproducible random programs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A random program: register initialisation, then a mix of classes with random registers
-/// (some dependent), loads/stores into a data area, forward branches and a counted loop.
-fn random_program(seed: u64) -> String {
-    let mut rng = Rng(seed | 1);
-    let mut text = String::new();
-    for r in 3..16 {
-        text.push_str(&format!("il ${r},{}\n", rng.below(2000) as i64 - 1000));
-    }
-    text.push_str("ila $20,data\nil $21,6\nloop:\n");
-    let ops = [
-        "a", "sf", "and", "xor", "shl", "rot", "absdb", "fa", "fm", "mpy", "mpyu", "dfa", "dfm",
-        "rotqby", "shufb", "ceq", "cgt", "selb", "fma", "cntb",
-    ];
-    for i in 0..60 {
-        let r = |rng: &mut Rng| 3 + rng.below(13);
-        let (t, a, b, c) = (r(&mut rng), r(&mut rng), r(&mut rng), r(&mut rng));
-        match rng.below(10) {
-            0 => text.push_str(&format!("lqd ${t},{}($20)\n", 16 * rng.below(8))),
-            1 => text.push_str(&format!("stqd ${t},{}($20)\n", 16 * rng.below(8))),
-            2 => text.push_str(&format!("brz ${a},skip{i}\nai ${t},${t},3\nskip{i}:\n")),
-            3 => text.push_str("lnop\n"),
-            _ => {
-                let op = ops[rng.below(ops.len() as u64) as usize];
-                match op {
-                    "selb" | "shufb" | "fma" => {
-                        text.push_str(&format!("{op} ${t},${a},${b},${c}\n"))
-                    }
-                    "cntb" => text.push_str(&format!("{op} ${t},${a}\n")),
-                    _ => text.push_str(&format!("{op} ${t},${a},${b}\n")),
-                }
-            }
-        }
-    }
-    text.push_str("ai $21,$21,-1\nbrnz $21,loop\nstop\n.data\n.align 4\ndata: .space 128\n");
-    text
-}
+use spu_pipeline_support::{load, random_program, run_to_stop, unit_with};
 
 fn run_mode(source: &str, mode: Mode) -> Box<SpuUnit> {
     let mut unit = unit_with(source, Config::cell(), mode);
@@ -130,17 +78,12 @@ fn switching_modes_mid_run_keeps_the_architectural_state() {
 }
 
 #[test]
-fn real_fetch_is_a_clear_error_for_now() {
+fn fetch_model_can_be_switched_both_ways() {
     let mut unit = Box::new(SpuUnit::new(0));
-    assert_eq!(
-        unit.set_fetch(FetchKind::Real),
-        Err(ModelError::FetchUnavailable(FetchKind::Real))
-    );
-    assert!(
-        ModelError::FetchUnavailable(FetchKind::Real)
-            .to_string()
-            .contains("not available")
-    );
+    assert_eq!(unit.pipeline().fetch_kind(), FetchKind::Ideal);
+    unit.set_fetch(FetchKind::Real).unwrap();
+    assert_eq!(unit.pipeline().fetch_kind(), FetchKind::Real);
+    unit.set_fetch(FetchKind::Ideal).unwrap();
     assert_eq!(unit.pipeline().fetch_kind(), FetchKind::Ideal);
 }
 

@@ -59,3 +59,55 @@ pub fn repeated(prologue: &str, body: &str, n: usize) -> String {
     text.push_str("stop\n");
     text
 }
+
+/// xorshift64 for reproducible random programs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random program: register initialisation, then a mix of classes with random registers
+/// (some dependent), loads/stores into a data area, forward branches and a counted loop.
+pub fn random_program(seed: u64) -> String {
+    let mut rng = Rng(seed | 1);
+    let mut text = String::new();
+    for r in 3..16 {
+        text.push_str(&format!("il ${r},{}\n", rng.below(2000) as i64 - 1000));
+    }
+    text.push_str("ila $20,data\nil $21,6\nloop:\n");
+    let ops = [
+        "a", "sf", "and", "xor", "shl", "rot", "absdb", "fa", "fm", "mpy", "mpyu", "dfa", "dfm",
+        "rotqby", "shufb", "ceq", "cgt", "selb", "fma", "cntb",
+    ];
+    for i in 0..60 {
+        let r = |rng: &mut Rng| 3 + rng.below(13);
+        let (t, a, b, c) = (r(&mut rng), r(&mut rng), r(&mut rng), r(&mut rng));
+        match rng.below(10) {
+            0 => text.push_str(&format!("lqd ${t},{}($20)\n", 16 * rng.below(8))),
+            1 => text.push_str(&format!("stqd ${t},{}($20)\n", 16 * rng.below(8))),
+            2 => text.push_str(&format!("brz ${a},skip{i}\nai ${t},${t},3\nskip{i}:\n")),
+            3 => text.push_str("lnop\n"),
+            _ => {
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                match op {
+                    "selb" | "shufb" | "fma" => {
+                        text.push_str(&format!("{op} ${t},${a},${b},${c}\n"))
+                    }
+                    "cntb" => text.push_str(&format!("{op} ${t},${a}\n")),
+                    _ => text.push_str(&format!("{op} ${t},${a},${b}\n")),
+                }
+            }
+        }
+    }
+    text.push_str("ai $21,$21,-1\nbrnz $21,loop\nstop\n.data\n.align 4\ndata: .space 128\n");
+    text
+}

@@ -13,7 +13,7 @@
 //! `c + 1 .. c + d - 1`; a reader can issue in cycle `c + d`, so a chain of dependent class-C
 //! instructions issues one link every `depth(C)` cycles.
 
-use super::config::MAX_DEPTH;
+use super::config::{Config, MAX_DEPTH};
 use super::fetch::{InFlight, NO_REGISTER};
 use crate::spu::isa::opcodes::IClass;
 
@@ -112,6 +112,34 @@ impl ExecPipes {
                 }
             }
             _ => -1,
+        }
+    }
+
+    /// Removes every instruction younger than the one in `pipe` of the row that entered `jj`
+    /// in `row` (a mispredicted branch), up to cycle `now`, and rebuilds the register release
+    /// times from the instructions that remain.
+    pub fn squash_younger(&mut self, row: u64, pipe: usize, now: u64, config: &Config) {
+        if pipe == 0
+            && let Some(slot) = self.rows[Self::index(row)].slots.get_mut(1)
+        {
+            *slot = None;
+        }
+        for cycle in row + 1..=now {
+            self.rows[Self::index(cycle)] = EMPTY_ROW;
+        }
+        self.ready = [0; 129];
+        let oldest = now.saturating_sub(RING as u64 - 1);
+        for cycle in oldest..=now {
+            for inflight in self.rows[Self::index(cycle)].slots.iter().flatten() {
+                if inflight.target != NO_REGISTER {
+                    let index = usize::from(inflight.target & 0x7f);
+                    let release = cycle + u64::from(config.depth(inflight.class));
+                    if release >= self.ready[index] {
+                        self.ready[index] = release;
+                        self.producer[index] = inflight.class;
+                    }
+                }
+            }
         }
     }
 

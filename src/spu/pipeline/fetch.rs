@@ -19,16 +19,13 @@
 //! architectural state) once they completed at stage o. The cycles issue spends waiting for
 //! them count as channel stalls.
 //!
-//! # Real fetch (issue 7)
-//! [`FetchKind::Real`] is reserved for the article's fetch unit (prefetch queue, LS pipe,
-//! ilb1/ilb2/ilbh, predicted path buffer, hints, mispredict states). It plugs in as another
-//! variant of [`FetchModel`]: `next_group` fills g from the predicted path buffer (or reports a
-//! prefetch miss / hint wait through [`FetchModel::starve_reason`]); `completed` at stage o
-//! compares the resolved next PC with the one fetch predicted and starts the mispredict
-//! sequence instead of returning a path error; `ls_busy_next_cycle` lets the LS arbitration
-//! see a load/store in stage n. Building a pipeline with it currently fails with
-//! [`ModelError::FetchUnavailable`](super::ModelError::FetchUnavailable).
+//! # Real fetch ([`FetchKind::Real`], issue 7)
+//! The fetch unit of [`fetch_unit`](super::fetch_unit): it fetches the predicted path from the
+//! local store through the LS pipe and the line buffers, with no oracle. Stage o compares the
+//! resolved next PC with the one fetch predicted; a difference squashes the younger
+//! instructions and starts the mispredict sequence instead of being a path error.
 
+use super::fetch_unit::{FetchStep, FetchUnit};
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
@@ -56,6 +53,9 @@ pub struct InFlight {
     pub serializing: bool,
     /// The word is not an SPU instruction: stage o reports the fault.
     pub illegal: bool,
+    /// Fetch sequence number, given when the instruction enters issue stage g (for
+    /// pipeline viewers; 0 before).
+    pub seq: u64,
 }
 
 impl InFlight {
@@ -76,6 +76,7 @@ impl InFlight {
             sources,
             serializing: false,
             illegal: false,
+            seq: 0,
         }
     }
 
@@ -131,61 +132,100 @@ impl FetchKind {
     }
 }
 
-/// Fetch-side failure reported to the pipeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FetchError {
-    /// The requested model is not implemented.
-    Unavailable(FetchKind),
-}
-
 /// The fetch model of a pipeline.
+///
+/// No heap: the ideal model's run-ahead state lives inline, so every pipeline reserves room
+/// for it whichever model it uses (the arena's storage is sized once, statically).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum FetchModel {
     /// Ideal fetch with a run-ahead functional shadow.
     Ideal(IdealFetch),
+    /// The fetch unit; `restart` set: start at the architectural PC on the next cycle.
+    Real {
+        /// The unit.
+        unit: FetchUnit,
+        /// Fetch must restart at the architectural PC.
+        restart: bool,
+    },
 }
 
 impl FetchModel {
-    /// A fetch model of `kind` for SPU `id`.
+    /// The ideal model for SPU `id`.
     pub(crate) const fn new_ideal(id: u8) -> Self {
         FetchModel::Ideal(IdealFetch::new(id))
+    }
+
+    /// The real fetch unit.
+    pub(crate) const fn new_real() -> Self {
+        FetchModel::Real {
+            unit: FetchUnit::new(),
+            restart: true,
+        }
     }
 
     /// The kind.
     pub fn kind(&self) -> FetchKind {
         match self {
             FetchModel::Ideal(_) => FetchKind::Ideal,
+            FetchModel::Real { .. } => FetchKind::Real,
         }
     }
 
-    pub(crate) fn check_available(kind: FetchKind) -> Result<(), FetchError> {
-        match kind {
-            FetchKind::Ideal => Ok(()),
-            FetchKind::Real => Err(FetchError::Unavailable(kind)),
+    /// The real fetch unit's state, if that is the model.
+    pub fn unit(&self) -> Option<&FetchUnit> {
+        match self {
+            FetchModel::Real { unit, .. } => Some(unit),
+            FetchModel::Ideal(_) => None,
         }
     }
 
-    /// Forgets everything fetched; the next `next_group` restarts at the architectural PC.
+    /// Forgets everything fetched; fetch restarts at the architectural PC.
     #[inline]
     pub(crate) fn restart(&mut self) {
         match self {
             FetchModel::Ideal(ideal) => ideal.restart(),
+            FetchModel::Real { restart, .. } => *restart = true,
         }
     }
 
-    /// The next group for issue stage g, or `None` when fetch has nothing this cycle.
+    /// One fetch cycle: a group for issue stage g if `g_free` and one is available.
     #[inline]
-    pub(crate) fn next_group(&mut self, arch: &ArchState) -> Option<Group> {
+    pub(crate) fn step(
+        &mut self,
+        arch: &ArchState,
+        g_free: bool,
+        ls_in_stage_n: bool,
+    ) -> FetchStep {
         match self {
-            FetchModel::Ideal(ideal) => ideal.next_group(arch),
+            FetchModel::Ideal(ideal) => FetchStep {
+                group: if g_free { ideal.next_group(arch) } else { None },
+                ..FetchStep::default()
+            },
+            FetchModel::Real { unit, restart } => {
+                if *restart {
+                    unit.restart(arch.pc());
+                    *restart = false;
+                }
+                unit.cycle(arch, g_free, ls_in_stage_n)
+            }
         }
     }
 
     /// A serializing instruction completed at stage o.
     #[inline]
     pub(crate) fn serializing_completed(&mut self) {
+        if let FetchModel::Ideal(ideal) = self {
+            ideal.restart_reason(StallReason::Channel);
+        }
+    }
+
+    /// Whether issue is held (mispredict sequence).
+    #[inline(always)]
+    pub(crate) fn blocks_issue(&self) -> bool {
         match self {
-            FetchModel::Ideal(ideal) => ideal.restart_reason(StallReason::Channel),
+            FetchModel::Ideal(_) => false,
+            FetchModel::Real { unit, .. } => unit.blocks_issue(),
         }
     }
 
@@ -194,6 +234,7 @@ impl FetchModel {
     pub(crate) fn starve_reason(&self) -> StallReason {
         match self {
             FetchModel::Ideal(ideal) => ideal.starve_reason,
+            FetchModel::Real { unit, .. } => unit.starve_reason(),
         }
     }
 }
@@ -222,6 +263,7 @@ const EMPTY_DECODED: Decoded = Decoded {
         sources: [NO_REGISTER; 3],
         serializing: false,
         illegal: false,
+        seq: 0,
     },
 };
 

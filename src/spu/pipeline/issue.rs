@@ -63,6 +63,9 @@ pub struct DualIssueBlocks {
 pub struct IssuePipes {
     /// Stages g, h, i, j; each holds a fetch group (slot 0 even address, slot 1 odd).
     pub stages: [Group; 4],
+    /// Why each empty stage is empty: the fetch model's reason when the bubble entered g. It
+    /// travels down with the bubble, so a stall at j is charged to its cause.
+    pub bubbles: [StallReason; 4],
     /// No instruction issues before this cycle (class issue stall).
     stall_until: u64,
     /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
@@ -80,6 +83,7 @@ impl IssuePipes {
     pub const fn new() -> Self {
         IssuePipes {
             stages: [[None, None]; 4],
+            bubbles: [StallReason::Initialisation; 4],
             stall_until: 0,
             fp_busy_at: u64::MAX,
         }
@@ -88,6 +92,12 @@ impl IssuePipes {
     /// Drops every instruction and structural state.
     pub fn flush(&mut self) {
         *self = Self::new();
+    }
+
+    /// Drops the instructions (mispredict state 5); the bubbles are charged to `reason`.
+    pub fn invalidate(&mut self, reason: StallReason) {
+        self.stages = [[None, None]; 4];
+        self.bubbles = [reason; 4];
     }
 
     /// Whether stage j holds nothing.
@@ -110,6 +120,9 @@ impl IssuePipes {
             self.stages[2] = self.stages[1];
             self.stages[1] = self.stages[0];
             self.stages[0] = [None, None];
+            self.bubbles[3] = self.bubbles[2];
+            self.bubbles[2] = self.bubbles[1];
+            self.bubbles[1] = self.bubbles[0];
         }
     }
 
@@ -133,16 +146,16 @@ impl IssuePipes {
     }
 
     /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and
-    /// removes it from stage j. `empty_reason` is the stall reason when stage j is empty.
+    /// removes it from stage j. An empty stage j stalls for the reason its bubble carries.
     #[inline]
     pub fn issue(
         &mut self,
         cycle: u64,
         config: &Config,
         pipes: &mut ExecPipes,
-        empty_reason: StallReason,
         blocks: &mut DualIssueBlocks,
     ) -> IssueOutcome {
+        let empty_reason = self.bubbles[J_STAGE];
         let [even, odd] = self.stages[J_STAGE];
         let (first, first_slot) = match (even, odd) {
             (Some(even), _) => (even, 0usize),

@@ -17,9 +17,12 @@
 pub mod config;
 pub mod execute;
 pub mod fetch;
+pub mod fetch_unit;
 pub mod issue;
+pub mod konata;
 pub mod stats;
 pub mod timing;
+pub mod trace;
 
 use core::fmt;
 
@@ -29,7 +32,8 @@ use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
 use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
-use crate::spu::probes::{IssueEvent, SpuObserver};
+use crate::spu::isa::opcodes::Mnemonic;
+use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
 /// be served. Never a panic.
@@ -47,8 +51,6 @@ pub enum ModelError {
         /// Next address execution computed.
         actual: u32,
     },
-    /// The requested fetch model is not implemented yet.
-    FetchUnavailable(FetchKind),
     /// Writing a `prof_cp` line to the output failed.
     Output,
 }
@@ -64,12 +66,6 @@ impl fmt::Display for ModelError {
                 f,
                 "pipeline model error: instruction at {pc:#07x} was fetched expecting {predicted:#07x} next, but executed to {actual:#07x}"
             ),
-            Self::FetchUnavailable(FetchKind::Real) => {
-                f.write_str("the real fetch unit is not available yet (use the ideal fetch model)")
-            }
-            Self::FetchUnavailable(FetchKind::Ideal) => {
-                f.write_str("the ideal fetch model is not available")
-            }
             Self::Output => f.write_str("writing a prof_cp line failed"),
         }
     }
@@ -105,6 +101,7 @@ pub struct RunOutcome {
 /// The pipeline state of one SPU (everything but the architectural state).
 #[derive(Clone)]
 pub struct Pipeline {
+    id: u8,
     config: Config,
     clock: u64,
     issue: IssuePipes,
@@ -112,6 +109,10 @@ pub struct Pipeline {
     fetch: FetchModel,
     /// A channel instruction that blocked at stage o and is retried each cycle.
     blocked: Option<InFlight>,
+    /// Last fetch sequence number handed out.
+    next_seq: u64,
+    /// Why nothing issued in the last cycle, if nothing did.
+    last_stall: Option<StallReason>,
     stats: Statistics,
 }
 
@@ -137,12 +138,15 @@ impl Pipeline {
     /// A pipeline for SPU `id` with the `cell` configuration and ideal fetch.
     pub const fn new(id: u8) -> Self {
         Pipeline {
+            id,
             config: Config::cell(),
             clock: 0,
             issue: IssuePipes::new(),
             exec: ExecPipes::new(),
             fetch: FetchModel::new_ideal(id),
             blocked: None,
+            next_seq: 0,
+            last_stall: None,
             stats: Statistics::new(),
         }
     }
@@ -159,11 +163,21 @@ impl Pipeline {
         self.flush();
     }
 
-    /// Selects the fetch model. [`FetchKind::Real`] is not implemented yet.
+    /// Selects the fetch model (the pipeline is flushed).
     pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
-        FetchModel::check_available(kind).map_err(|_| ModelError::FetchUnavailable(kind))?;
+        if kind != self.fetch.kind() {
+            self.fetch = match kind {
+                FetchKind::Ideal => FetchModel::new_ideal(self.id),
+                FetchKind::Real => FetchModel::new_real(),
+            };
+        }
         self.flush();
         Ok(())
+    }
+
+    /// The fetch model (and through it the real fetch unit's state).
+    pub fn fetch(&self) -> &FetchModel {
+        &self.fetch
     }
 
     /// The fetch model in use.
@@ -184,6 +198,11 @@ impl Pipeline {
     /// The cycle clock (the cycle number of the last simulated cycle).
     pub fn clock(&self) -> u64 {
         self.clock
+    }
+
+    /// Why nothing issued in the last simulated cycle (`None` if something issued).
+    pub fn last_stall(&self) -> Option<StallReason> {
+        self.last_stall
     }
 
     /// The issue stages (g, h, i, j).
@@ -295,13 +314,14 @@ impl Pipeline {
         // 1. Execution pipes: stage o.
         let mut end = None;
         if let Some(inflight) = self.blocked.take() {
-            end = self.complete(arch, inflight, now, observer, output)?;
+            end = self.complete(arch, inflight, None, now, observer, output)?;
         }
         if end.is_none() && now >= O_STAGE {
             let row = now - O_STAGE;
             for pipe in 0..2 {
                 if let Some(inflight) = self.exec.slot(row, pipe) {
-                    end = self.complete(arch, inflight, now, observer, output)?;
+                    end =
+                        self.complete(arch, inflight, Some((row, pipe)), now, observer, output)?;
                     if end.is_some() {
                         break;
                     }
@@ -312,13 +332,12 @@ impl Pipeline {
         // 2. Issue.
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
-        let outcome = self.issue.issue(
-            now,
-            &self.config,
-            &mut self.exec,
-            self.fetch.starve_reason(),
-            &mut blocks,
-        );
+        let outcome = if self.fetch.blocks_issue() {
+            IssueOutcome::Stalled(StallReason::BranchMiss)
+        } else {
+            self.issue
+                .issue(now, &self.config, &mut self.exec, &mut blocks)
+        };
         self.count_issue(&outcome, &blocks, now, observer);
 
         if let Some(reason) = end {
@@ -329,20 +348,49 @@ impl Pipeline {
 
         // 3. Fetch.
         self.issue.advance();
-        if self.issue.g_is_empty()
-            && let Some(group) = self.fetch.next_group(arch)
-        {
+        let ls_in_stage_n = self.ls_in_stage_n(now);
+        let step = self
+            .fetch
+            .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
+        if let Some(mut group) = step.group {
+            for inflight in group.iter_mut().flatten() {
+                self.next_seq += 1;
+                inflight.seq = self.next_seq;
+            }
             self.issue.stages[0] = group;
+        } else if self.issue.g_is_empty() {
+            self.issue.bubbles[0] = self.fetch.starve_reason();
         }
+        if step.invalidate_issue {
+            self.issue.invalidate(StallReason::BranchMiss);
+        }
+        self.stats.ls_contention += u64::from(step.ls_contention);
         Ok(CycleEnd::Continue)
     }
 
-    /// Stage o: the functional effect of `inflight`. Returns the run end it causes.
+    /// Whether a load/store that contends with line fetches is in execution stage n at the
+    /// end of cycle `now` (it uses the LS in stage o next cycle).
+    #[inline(always)]
+    fn ls_in_stage_n(&self, now: u64) -> bool {
+        if now < O_STAGE - 1 {
+            return false;
+        }
+        self.exec
+            .slot(now - (O_STAGE - 1), 1)
+            .is_some_and(|inflight| {
+                inflight.instruction.is_load()
+                    || (inflight.instruction.is_store() && !self.config.ls_line_contend_load_only())
+            })
+    }
+
+    /// Stage o: the functional effect of `inflight` (in execution row/pipe `position`, `None`
+    /// for a retried channel instruction). Returns the run end it causes.
     #[inline]
     fn complete<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut ArchState,
         inflight: InFlight,
+        position: Option<(u64, usize)>,
         now: u64,
         observer: &O,
         output: &mut W,
@@ -355,7 +403,15 @@ impl Pipeline {
         if !executed.retired {
             return Ok(Some(match executed.status {
                 Status::Blocked { channel } => {
-                    self.blocked = Some(inflight);
+                    if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
+                        // Younger instructions were fetched behind it: squash them and fetch
+                        // the channel instruction again once the host serviced the channel.
+                        self.exec.squash_younger(row, pipe, now, &self.config);
+                        self.issue.invalidate(StallReason::Channel);
+                        self.fetch.restart();
+                    } else {
+                        self.blocked = Some(inflight);
+                    }
                     RunEnd::Blocked { channel }
                 }
                 Status::Stopped(reason) => RunEnd::Stopped(reason),
@@ -369,12 +425,22 @@ impl Pipeline {
                 }
             }));
         }
-        if executed.next_pc != inflight.predicted_next {
-            return Err(ModelError::PathMismatch {
-                pc: inflight.pc,
-                predicted: inflight.predicted_next,
-                actual: executed.next_pc,
-            });
+        let mispredicted = executed.next_pc != inflight.predicted_next;
+        if mispredicted {
+            match (&mut self.fetch, position) {
+                (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
+                    unit.mispredict(executed.next_pc);
+                    self.exec.squash_younger(row, pipe, now, &self.config);
+                    observer.mispredict();
+                }
+                _ => {
+                    return Err(ModelError::PathMismatch {
+                        pc: inflight.pc,
+                        predicted: inflight.predicted_next,
+                        actual: executed.next_pc,
+                    });
+                }
+            }
         }
         let stats = &mut self.stats;
         stats.instructions += 1;
@@ -388,6 +454,20 @@ impl Pipeline {
         }
         if inflight.instruction.is_hint() {
             stats.hints += 1;
+            if let FetchModel::Real { unit, .. } = &mut self.fetch
+                && !inflight.instruction.is_hbrp()
+            {
+                let (branch, target) = hint_operands(&inflight, arch);
+                unit.set_hint(branch, target);
+            }
+        }
+        if inflight.instruction.is_branch()
+            && !mispredicted
+            && executed.branch_taken
+            && inflight.predicted_next != inflight.pc.wrapping_add(4)
+        {
+            // Predicted taken by a hint, and taken there.
+            stats.hint_hits += 1;
         }
         observer.retired(&inflight.instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
@@ -410,6 +490,10 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) {
+        self.last_stall = match outcome {
+            IssueOutcome::Stalled(reason) => Some(*reason),
+            IssueOutcome::Issued { .. } => None,
+        };
         let stats = &mut self.stats;
         match outcome {
             IssueOutcome::Stalled(reason) => {
@@ -442,6 +526,20 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// The hinted branch address and the target of a hint at stage o (`arch` holds the
+/// register values the hint reads).
+fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
+    let instruction = &inflight.instruction;
+    let pc = inflight.pc;
+    let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);
+    let target = match instruction.mnemonic {
+        Mnemonic::Hbra => (instruction.imm << 2) as u32,
+        Mnemonic::Hbrr => pc.wrapping_add((instruction.imm << 2) as u32),
+        _ => arch.register(instruction.ra).preferred_word(),
+    };
+    (branch, target)
 }
 
 fn register_bits(inflight: &InFlight) -> u128 {

@@ -269,7 +269,7 @@ impl Statistics {
             "Contention at LS between Load/Store and Prefetch {}",
             self.ls_contention
         )?;
-        let categories: [(&str, u64); 13] = [
+        let categories: [(&str, u64); 12] = [
             ("Single cycle", self.single_cycles),
             ("Dual cycle", self.dual_cycles),
             ("Nop cycle", self.nop_cycles),
@@ -285,9 +285,8 @@ impl Statistics {
             ("Channel stall cycle", self.channel_stalls),
             ("SPU Initialization cycle", self.initialisation_cycles),
             ("Total cycle", self.cycles),
-            ("", 0),
         ];
-        for (label, value) in categories.iter().filter(|(label, _)| !label.is_empty()) {
+        for (label, value) in &categories {
             // The value column ends at column 63, then "(ppp.p%)", as the simulator prints.
             let width = 61usize.saturating_sub(label.len());
             writeln!(

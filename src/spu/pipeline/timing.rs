@@ -33,7 +33,6 @@ use super::execute::ExecPipes;
 use super::fetch::{Group, InFlight};
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes, J_STAGE};
 use crate::spu::isa::decode::decode;
-use crate::spu::probes::StallReason;
 
 /// Width of the cycle ruler.
 pub const RULER: u64 = 50;
@@ -87,13 +86,7 @@ pub fn listing(
         cycle += 1;
         exec.open_row(cycle);
         let mut blocks = DualIssueBlocks::default();
-        let outcome = issue.issue(
-            cycle,
-            config,
-            &mut exec,
-            StallReason::Initialisation,
-            &mut blocks,
-        );
+        let outcome = issue.issue(cycle, config, &mut exec, &mut blocks);
         if let IssueOutcome::Issued { first, second } = outcome {
             let dual = second.is_some();
             summary.dual_cycles += u64::from(dual);

@@ -67,7 +67,16 @@ pub fn engine_for_options(options: &Options) -> Result<Box<dyn Engine>, String> 
     match options.mode {
         Mode::Pipeline => {
             let settings = &options.pipeline;
-            let engine = PipelineEngine::new(settings.config, settings.fetch, settings.stats)?;
+            let trace = settings
+                .trace
+                .then_some((settings.trace_from, settings.trace_to));
+            let engine = PipelineEngine::new(
+                settings.config,
+                settings.fetch,
+                settings.stats,
+                trace,
+                settings.konata.as_deref(),
+            )?;
             Ok(Box::new(engine))
         }
         mode => engine_for(mode).map_err(|unavailable| unavailable.to_string()),

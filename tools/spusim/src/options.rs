@@ -50,6 +50,14 @@ pub struct PipelineOptions {
     pub stats: bool,
     /// `--timing`: print the static timing listing of `.text` before running.
     pub timing: bool,
+    /// `--trace`: print a trace frame after every cycle in `trace_from..=trace_to`.
+    pub trace: bool,
+    /// `--trace-from C` (default 0).
+    pub trace_from: u64,
+    /// `--trace-to C` (default: no end).
+    pub trace_to: u64,
+    /// `--konata FILE`: write a Kanata pipeline log for the Konata viewer.
+    pub konata: Option<PathBuf>,
 }
 
 impl Default for PipelineOptions {
@@ -59,6 +67,10 @@ impl Default for PipelineOptions {
             config: Config::cell(),
             stats: false,
             timing: false,
+            trace: false,
+            trace_from: 0,
+            trace_to: u64::MAX,
+            konata: None,
         }
     }
 }
@@ -83,7 +95,8 @@ options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
   --fetch ideal|real           pipeline fetch model (default: ideal: the correct
                                path is always available, no branch penalty; real:
-                               the fetch unit, not available yet)
+                               the fetch unit: line buffers, LS pipe, branch hints,
+                               unhinted branches predicted not taken, mispredicts)
   --preset cell|celledp        pipeline configuration preset (default: cell)
   --config key=value           set a configuration parameter (repeatable, applied
                                after the preset), e.g. spu/pipe/FPD/stall=0,
@@ -91,6 +104,10 @@ options:
   --stats                      print the pipeline statistics at the end
   --timing                     print the static timing listing (spu_timing style)
                                of .text before running
+  --trace                      print a pipeline trace frame after every cycle
+  --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
+  --konata FILE                write the run as a Kanata log for the Konata
+                               pipeline viewer
   --max-cycles N               stop with an error after N cycles
                                (default: 100000000)
   --regs                       print the non-zero registers at the end
@@ -174,6 +191,20 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
             }
             "--config" => assignments.push(value("--config")?),
             "--stats" => pipeline.stats = true,
+            "--trace" => pipeline.trace = true,
+            "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
+            "--trace-from" | "--trace-to" => {
+                let text = value(&name)?;
+                let cycle: u64 = text.parse().map_err(|_| {
+                    UsageError(format!("{name} expects a cycle number, found `{text}`"))
+                })?;
+                pipeline.trace = true;
+                if name == "--trace-from" {
+                    pipeline.trace_from = cycle;
+                } else {
+                    pipeline.trace_to = cycle;
+                }
+            }
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,

@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use pmprobe::spu::exec::{SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu};
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::konata::KonataWriter;
+use pmprobe::spu::pipeline::trace::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
@@ -15,19 +17,39 @@ use crate::engine::{End, Engine, Summary};
 pub struct PipelineEngine {
     pipeline: Box<Pipeline>,
     print_stats: bool,
+    /// Cycles to print trace frames for.
+    trace: Option<(u64, u64)>,
+    /// The Kanata log being written.
+    konata: Option<(KonataWriter, std::io::BufWriter<std::fs::File>)>,
 }
 
 impl PipelineEngine {
-    /// A pipeline engine, or the model's error text (e.g. `--fetch real`).
-    pub fn new(config: Config, fetch: FetchKind, print_stats: bool) -> Result<Self, String> {
+    /// A pipeline engine, or the model's error text; `trace`: the cycles to print frames for.
+    pub fn new(
+        config: Config,
+        fetch: FetchKind,
+        print_stats: bool,
+        trace: Option<(u64, u64)>,
+        konata: Option<&std::path::Path>,
+    ) -> Result<Self, String> {
         let mut pipeline = Box::new(Pipeline::new(0));
         pipeline.set_config(config);
         pipeline
             .set_fetch(fetch)
             .map_err(|error| error.to_string())?;
+        let konata = match konata {
+            Some(path) => {
+                let file = std::fs::File::create(path)
+                    .map_err(|error| format!("cannot create `{}`: {error}", path.display()))?;
+                Some((KonataWriter::new(), std::io::BufWriter::new(file)))
+            }
+            None => None,
+        };
         Ok(PipelineEngine {
             pipeline,
             print_stats,
+            trace,
+            konata,
         })
     }
 }
@@ -59,9 +81,31 @@ impl Engine for PipelineEngine {
                 out: &mut *out,
                 error: None,
             };
-            let outcome = self.pipeline.run(spu, remaining, &NoProbes, &mut sink);
+            // Tracing runs one cycle at a time and writes a frame at the end of each.
+            let per_cycle = self.trace.is_some() || self.konata.is_some();
+            let slice = if per_cycle { 1 } else { remaining };
+            let outcome = self.pipeline.run(spu, slice, &NoProbes, &mut sink);
+            if let Some((from, to)) = self.trace
+                && (from..=to).contains(&self.pipeline.clock())
+            {
+                let written = write_frame(&self.pipeline, spu, &mut sink);
+                if written.is_ok() {
+                    let _ = std::fmt::Write::write_str(&mut sink, "\n");
+                }
+            }
             if let Some(error) = sink.error.take() {
                 return Err(error);
+            }
+            if let Some((writer, file)) = self.konata.as_mut() {
+                let mut log = IoFmt {
+                    out: file,
+                    error: None,
+                };
+                let written = writer.write_cycle(&self.pipeline, &mut log);
+                if let Some(error) = log.error.take() {
+                    return Err(error);
+                }
+                written.map_err(|_| io::Error::other("Kanata log could not be formatted"))?;
             }
             let outcome = outcome.map_err(|error| io::Error::other(error.to_string()))?;
             cycles += outcome.cycles;
@@ -85,6 +129,9 @@ impl Engine for PipelineEngine {
                 }
             }
         };
+        if let Some((_, file)) = self.konata.as_mut() {
+            file.flush()?;
+        }
         if self.print_stats {
             let mut sink = IoFmt {
                 out: &mut *out,

@@ -128,13 +128,30 @@ fn missing_file_is_a_clear_error() {
 }
 
 #[test]
-fn real_fetch_is_not_available_yet() {
-    let output = spusim(&["--fetch", "real", &program("loop.s")]);
-    assert_ne!(output.status.code(), Some(0));
+fn real_fetch_pays_for_mispredicted_loop_branches() {
+    let ideal = spusim(&[&program("loop.s")]);
+    let real = spusim(&["--fetch", "real", "--stats", &program("loop.s")]);
+    assert_eq!(real.status.code(), Some(0), "{}", stderr(&real));
+    let cycles = |output: &Output| -> u64 {
+        let text = stdout(output);
+        let last = text.lines().last().unwrap_or_default().to_string();
+        last.rsplit(", ")
+            .next()
+            .unwrap()
+            .trim_end_matches(" cycles")
+            .parse()
+            .unwrap()
+    };
+    // 99 taken back-branches, each predicted not taken: at least 17 more cycles each.
     assert!(
-        stderr(&output).contains("not available yet"),
+        cycles(&real) >= cycles(&ideal) + 99 * 17,
         "{}",
-        stderr(&output)
+        stdout(&real)
+    );
+    assert!(
+        stdout(&real).contains("Stall due to branch miss"),
+        "{}",
+        stdout(&real)
     );
 }
 
@@ -277,5 +294,61 @@ fn pipeline_mode_services_mailboxes_and_reports_faults() {
     assert!(
         text.contains("fault: illegal instruction 0x00800000 at pc 0x0000c: 3 instructions, "),
         "{text}"
+    );
+}
+
+#[test]
+fn trace_frames_for_a_window_of_cycles() {
+    let output = spusim(&[
+        "--fetch",
+        "real",
+        "--trace-from",
+        "20",
+        "--trace-to",
+        "22",
+        &program("loop.s"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let frames: Vec<&str> = text.lines().filter(|l| l.starts_with("cycle ")).collect();
+    assert_eq!(frames.len(), 3, "{text}");
+    assert!(frames[0].starts_with("cycle 20 "), "{text}");
+    assert!(text.contains("pre-fetch ls "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("jj*")), "{text}");
+}
+
+#[test]
+fn konata_log_records_every_instruction() {
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("loop.kanata");
+    let output = spusim(&[
+        "--fetch",
+        "real",
+        "--konata",
+        &log.display().to_string(),
+        &program("loop.s"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("Kanata\t0004"));
+    assert!(lines.next().unwrap_or_default().starts_with("C=\t"));
+    // Every retired instruction has an R line with type 0; squashed ones type 1.
+    let retired = text
+        .lines()
+        .filter(|l| l.starts_with("R\t") && l.ends_with("\t0"))
+        .count();
+    let squashed = text
+        .lines()
+        .filter(|l| l.starts_with("R\t") && l.ends_with("\t1"))
+        .count();
+    // loop.s retires 306 instructions; the stop's own cycle ends the run before it leaves o.
+    assert!((305..=306).contains(&retired), "{retired}");
+    assert!(
+        squashed > 0,
+        "mispredicted back-branches squash wrong-path instructions"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("S\t") && l.ends_with("\tjj"))
     );
 }

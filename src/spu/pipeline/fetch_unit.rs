@@ -1,0 +1,573 @@
+//! The real fetch unit (`--fetch real`), after the article's fetch-side regions: a four-deep
+//! prefetch request queue, the six-stage load/store pipe used for instruction line fetches,
+//! two inline prefetch buffers (ilb1, ilb2, each two half-lines), the predicted path buffer
+//! (one half-line feeding issue stage g two instructions at a time) and the mispredict states.
+//!
+//! What is modelled (part of issue 7):
+//! - Lines are 128 bytes (32 instructions), half-lines 64 bytes. A flush-initiated fetch (at
+//!   start and in mispredict state 3) requests the line of the target into ilb1; when the
+//!   second half of ilb1 (ilb2) goes to the predicted path buffer, the next line is requested
+//!   into the other buffer. Inline transfer to the predicted path buffer is destructive.
+//! - A request enters the LS pipe from the head of the queue only when, after the pipe
+//!   advanced, its first two stages are empty (so at most every other cycle), and not when a
+//!   load/store (with `ls-line-contend-load-only`: a load) is in execution stage n (it will
+//!   use the LS in stage o next cycle); such a cycle counts as LS contention. A request that
+//!   leaves the sixth stage loads its buffer from the local store.
+//! - Branches are predicted not taken (sequential fetch). Stage o compares the resolved next
+//!   PC with the prediction; on a difference the younger instructions are squashed and the
+//!   mispredict sequence runs: state 1 at detection, state 2 invalidates the inline buffers
+//!   and the predicted path buffer and drops queued and in-flight inline requests, state 3
+//!   requests the corrected line, state 5 invalidates the issue pipes, then state 0. Issue is
+//!   held during states 1-5 (branch-miss stall cycles) and until the corrected path arrives.
+//! - An empty predicted path buffer with no valid inline half to refill it is a prefetch miss.
+//!
+//! - Branch hints: a hint (`hbr` without the P bit, `hbra`, `hbrr`) completing at stage o sets
+//!   the hint (branch address, target) and requests the target's line into the hint target
+//!   buffer ilbh (ahead of queued inline requests); the previous ilbh contents become invalid
+//!   when that request reaches LS pipe stage 3. When the hinted branch is loaded into the
+//!   predicted path buffer the hint triggers: queued inline requests become stale (`?`),
+//!   the line after ilbh2 is requested into ilb1, and eight cycles later the inline buffers
+//!   that still hold the old path are invalidated; stale requests still queued are flushed
+//!   when the hinted branch reaches stage g (ones already in the LS pipe complete). The hinted
+//!   branch is predicted taken to the target; after it enters stage g the predicted path
+//!   buffer is filled from ilbh (non-destructively). If ilbh is not loaded yet, fetch waits
+//!   ("waiting for hint target").
+//!
+//! Simplification: the hint takes effect when it completes at stage o, so it must lead its
+//! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
+//! instructions in this model, against the 8 instructions the compiler rules require).
+
+use super::fetch::{Group, InFlight};
+use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
+use crate::spu::isa::decode::decode;
+use crate::spu::probes::StallReason;
+
+/// Bytes in an instruction line.
+pub const LINE_BYTES: u32 = 128;
+/// Bytes in a half-line.
+pub const HALF_BYTES: u32 = 64;
+const HALF_WORDS: usize = 16;
+/// Stages of the load/store pipe used by line fetches.
+pub const LS_PIPE_STAGES: usize = 6;
+/// Depth of the prefetch request queue.
+pub const QUEUE_DEPTH: usize = 4;
+
+/// Where a line request goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Destination {
+    /// Inline prefetch buffer 1 (trace `1-`).
+    Ilb1,
+    /// Inline prefetch buffer 2 (trace `2-`).
+    Ilb2,
+    /// Hint target buffer (trace `3-`).
+    Ilbh,
+}
+
+/// The hint register: the hinted instruction and its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Hint {
+    /// Address of the hinted branch.
+    pub branch: u32,
+    /// The hint target.
+    pub target: u32,
+    /// ilbh holds the target's line (trace `*`).
+    pub loaded: bool,
+}
+
+/// One line request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LineRequest {
+    /// 128-byte aligned LS address.
+    pub line: u32,
+    /// Destination buffer.
+    pub destination: Destination,
+    /// An inline request made before a hint triggered (trace `?`): processed normally if it
+    /// enters the LS pipe, flushed from the queue once the hinted branch reaches stage g.
+    pub stale: bool,
+}
+
+/// One half-line of an instruction buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfLine {
+    /// 64-byte aligned LS address.
+    pub address: u32,
+    /// Holds instructions (trace `=`) or not (`X`).
+    pub valid: bool,
+    words: [u32; HALF_WORDS],
+}
+
+const EMPTY_HALF: HalfLine = HalfLine {
+    address: 0,
+    valid: false,
+    words: [0; HALF_WORDS],
+};
+
+/// The predicted path buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathBuffer {
+    /// The half-line it holds.
+    pub half: HalfLine,
+    /// Byte offset of the next fetch group in the half-line.
+    pub offset: u32,
+}
+
+/// The real fetch unit's state.
+#[derive(Clone, Debug)]
+pub struct FetchUnit {
+    queue: [Option<LineRequest>; QUEUE_DEPTH],
+    ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
+    /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
+    inline: [[HalfLine; 2]; 2],
+    /// ilbh1, ilbh2.
+    ilbh: [HalfLine; 2],
+    hint: Option<Hint>,
+    /// The hinted branch went to stage g before ilbh was loaded.
+    waiting_for_hint: bool,
+    /// The hinted branch whose triggering already redirected inline fetch.
+    triggered_for: Option<u32>,
+    /// Inline buffers (ilb1, ilb2) holding the path from before the last trigger.
+    stale_buffers: [bool; 2],
+    /// Cycles until the stale inline buffers are invalidated.
+    invalidate_countdown: Option<u8>,
+    path: PathBuffer,
+    /// The half-line the predicted path continues with, and the first offset to use in it.
+    next_half: u32,
+    next_offset: u32,
+    /// Mispredict state 0..=5 and the corrected address.
+    mispredict_state: u8,
+    redirect: u32,
+    starve_reason: StallReason,
+}
+
+/// What the fetch unit did in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FetchStep {
+    /// A group for issue stage g.
+    pub group: Option<Group>,
+    /// Mispredict state 5: the issue pipes must be invalidated.
+    pub invalidate_issue: bool,
+    /// A line request was kept out of the LS pipe by a load/store (LS contention).
+    pub ls_contention: bool,
+}
+
+impl Default for FetchUnit {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FetchUnit {
+    /// An idle fetch unit; [`restart`](Self::restart) points it at a PC.
+    pub const fn new() -> Self {
+        FetchUnit {
+            queue: [None; QUEUE_DEPTH],
+            ls_pipe: [None; LS_PIPE_STAGES],
+            inline: [[EMPTY_HALF; 2]; 2],
+            ilbh: [EMPTY_HALF; 2],
+            hint: None,
+            waiting_for_hint: false,
+            triggered_for: None,
+            stale_buffers: [false, false],
+            invalidate_countdown: None,
+            path: PathBuffer {
+                half: EMPTY_HALF,
+                offset: 0,
+            },
+            next_half: 0,
+            next_offset: 0,
+            mispredict_state: 0,
+            redirect: 0,
+            starve_reason: StallReason::Initialisation,
+        }
+    }
+
+    /// Drops everything and starts a flush-initiated fetch at `pc`.
+    pub fn restart(&mut self, pc: u32) {
+        *self = Self::new();
+        self.start_path(pc);
+        self.starve_reason = StallReason::Initialisation;
+    }
+
+    /// The mispredict state (0: not under mispredict).
+    pub fn mispredict_state(&self) -> u8 {
+        self.mispredict_state
+    }
+
+    /// The prefetch request queue, oldest first.
+    pub fn queue(&self) -> impl Iterator<Item = &LineRequest> {
+        self.queue.iter().flatten()
+    }
+
+    /// The LS pipe stages, first stage first.
+    pub fn ls_pipe(&self) -> &[Option<LineRequest>; LS_PIPE_STAGES] {
+        &self.ls_pipe
+    }
+
+    /// The inline buffers: `[[ilb11, ilb12], [ilb21, ilb22]]`.
+    pub fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
+        &self.inline
+    }
+
+    /// The predicted path buffer.
+    pub fn path_buffer(&self) -> &PathBuffer {
+        &self.path
+    }
+
+    /// The hint register.
+    pub fn hint(&self) -> Option<Hint> {
+        self.hint
+    }
+
+    /// The hint target buffer halves ilbh1, ilbh2.
+    pub fn hint_buffer(&self) -> &[HalfLine; 2] {
+        &self.ilbh
+    }
+
+    /// A hint completed at stage o: hint `branch` to `target` and fetch the target's line.
+    pub fn set_hint(&mut self, branch: u32, target: u32) {
+        let branch = branch & LS_ADDRESS_MASK & !3;
+        let target = target & LS_ADDRESS_MASK & !3;
+        self.hint = Some(Hint {
+            branch,
+            target,
+            loaded: false,
+        });
+        // The hint fetch has precedence over queued inline requests.
+        self.queue.rotate_right(1);
+        self.queue[0] = Some(LineRequest {
+            line: target & !(LINE_BYTES - 1),
+            destination: Destination::Ilbh,
+            stale: false,
+        });
+    }
+
+    /// Whether issue is held by the mispredict sequence.
+    pub fn blocks_issue(&self) -> bool {
+        self.mispredict_state != 0
+    }
+
+    /// Why issue stage j is empty (when it is).
+    pub fn starve_reason(&self) -> StallReason {
+        self.starve_reason
+    }
+
+    /// Stage o resolved a branch against the prediction: start the mispredict sequence.
+    pub fn mispredict(&mut self, correct_pc: u32) {
+        self.mispredict_state = 1;
+        self.redirect = correct_pc & LS_ADDRESS_MASK & !3;
+        self.starve_reason = StallReason::BranchMiss;
+    }
+
+    /// Where the path continues: the line of `pc` is requested into ilb1.
+    fn start_path(&mut self, pc: u32) {
+        let pc = pc & LS_ADDRESS_MASK & !3;
+        self.next_half = pc & !(HALF_BYTES - 1);
+        self.next_offset = pc & (HALF_BYTES - 1);
+        self.push_request(LineRequest {
+            line: pc & !(LINE_BYTES - 1),
+            destination: Destination::Ilb1,
+            stale: false,
+        });
+    }
+
+    fn push_request(&mut self, request: LineRequest) {
+        if let Some(slot) = self.queue.iter_mut().find(|slot| slot.is_none()) {
+            *slot = Some(request);
+        }
+    }
+
+    fn pop_request(&mut self) -> Option<LineRequest> {
+        let head = self.queue[0].take();
+        self.queue.rotate_left(1);
+        head
+    }
+
+    /// One cycle of the fetch side, in reverse pipeline order: feed stage g, refill the
+    /// predicted path buffer, load buffers from the LS pipe, advance the LS pipe and admit a
+    /// request, then the mispredict sequence. `g_free`: stage g can take a group;
+    /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
+    pub fn cycle(&mut self, arch: &ArchState, g_free: bool, ls_in_stage_n: bool) -> FetchStep {
+        let mut step = FetchStep::default();
+        if self.waiting_for_hint && self.hint.is_some_and(|h| h.loaded) {
+            self.waiting_for_hint = false;
+            self.follow_hint();
+        }
+        if self.mispredict_state == 0 && g_free && !self.waiting_for_hint {
+            step.group = self.feed_group();
+            if step.group.is_some() && !self.waiting_for_hint {
+                self.starve_reason = StallReason::PrefetchMiss;
+            }
+        }
+        if self.mispredict_state == 0 && !self.path.half.valid && !self.waiting_for_hint {
+            self.refill_path();
+        }
+        // Set to 8 in the trigger cycle (before this point), so the buffers go in the
+        // eighth cycle after it.
+        if let Some(left) = self.invalidate_countdown {
+            if left == 0 {
+                for (buffer, stale) in self.inline.iter_mut().zip(self.stale_buffers) {
+                    if stale {
+                        *buffer = [EMPTY_HALF; 2];
+                    }
+                }
+                self.stale_buffers = [false, false];
+                self.invalidate_countdown = None;
+            } else {
+                self.invalidate_countdown = Some(left - 1);
+            }
+        }
+        // The LS pipe: the last stage loads its buffer, the others advance.
+        if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
+            self.load_line(arch, done);
+        }
+        self.ls_pipe.rotate_right(1);
+        if self.ls_pipe[2].is_some_and(|r| r.destination == Destination::Ilbh) {
+            // A newer hint's fetch reached stage 3: the old hint target is gone.
+            self.ilbh = [EMPTY_HALF; 2];
+        }
+        if self.ls_pipe[1].is_none() && self.queue[0].is_some() {
+            if ls_in_stage_n {
+                step.ls_contention = true;
+            } else {
+                self.ls_pipe[0] = self.pop_request();
+            }
+        }
+        match self.mispredict_state {
+            0 => {}
+            1 => self.mispredict_state = 2,
+            2 => {
+                self.inline = [[EMPTY_HALF; 2]; 2];
+                self.path.half.valid = false;
+                self.waiting_for_hint = false;
+                self.drop_inline_requests();
+                self.triggered_for = None;
+                self.stale_buffers = [false, false];
+                self.invalidate_countdown = None;
+                self.mispredict_state = 3;
+            }
+            3 => {
+                self.start_path(self.redirect);
+                self.mispredict_state = 4;
+            }
+            4 => self.mispredict_state = 5,
+            _ => {
+                step.invalidate_issue = true;
+                self.mispredict_state = 0;
+            }
+        }
+        step
+    }
+
+    /// Takes the next fetch group from the predicted path buffer.
+    fn feed_group(&mut self) -> Option<Group> {
+        if !self.path.half.valid && !self.refill_path() {
+            return None;
+        }
+        let base = self.path.half.address;
+        let mut group: Group = [None, None];
+        let mut offset = self.path.offset;
+        loop {
+            let index = (offset / 4) as usize;
+            let word = *self.path.half.words.get(index)?;
+            let pc = base + offset;
+            let mut inflight = match decode(word) {
+                Ok(instruction) => InFlight::new(pc, instruction, (pc + 4) & LS_ADDRESS_MASK),
+                Err(_) => InFlight::illegal_at(pc, word),
+            };
+            let hinted = self.hint.filter(|hint| hint.branch == pc);
+            if let Some(hint) = hinted {
+                inflight.predicted_next = hint.target;
+            }
+            let slot = ((pc >> 2) & 1) as usize;
+            if let Some(place) = group.get_mut(slot) {
+                *place = Some(inflight);
+            }
+            offset += 4;
+            if hinted.is_some() {
+                // Predicted taken: the path continues at the target, from ilbh.
+                self.flush_stale_requests();
+                self.triggered_for = None;
+                self.path.half.valid = false;
+                if self.hint.is_some_and(|hint| hint.loaded) {
+                    self.follow_hint();
+                } else {
+                    self.waiting_for_hint = true;
+                    self.starve_reason = StallReason::HintTarget;
+                }
+                return Some(group);
+            }
+            if slot == 1 || offset >= HALF_BYTES {
+                break;
+            }
+        }
+        self.path.offset = offset;
+        if offset >= HALF_BYTES {
+            // Exhausted: refill at once so the next cycle can feed g again.
+            self.path.half.valid = false;
+            self.refill_path();
+        }
+        Some(group)
+    }
+
+    /// Moves the next inline half-line into the predicted path buffer (destructively).
+    /// Returns whether it succeeded.
+    fn refill_path(&mut self) -> bool {
+        let wanted = self.next_half;
+        for half in 0..2 {
+            let candidate = self.ilbh[half];
+            if candidate.valid && candidate.address == wanted {
+                self.path = PathBuffer {
+                    half: candidate,
+                    offset: self.next_offset,
+                };
+                self.next_half = (wanted + HALF_BYTES) & LS_ADDRESS_MASK;
+                self.next_offset = 0;
+                self.maybe_trigger();
+                return true;
+            }
+        }
+        for buffer in 0..2 {
+            for half in 0..2 {
+                let candidate = self.inline[buffer][half];
+                if candidate.valid && candidate.address == wanted {
+                    self.inline[buffer][half].valid = false;
+                    self.path = PathBuffer {
+                        half: candidate,
+                        offset: self.next_offset,
+                    };
+                    self.next_half = (wanted + HALF_BYTES) & LS_ADDRESS_MASK;
+                    self.next_offset = 0;
+                    if half == 1 {
+                        let destination = if buffer == 0 {
+                            Destination::Ilb2
+                        } else {
+                            Destination::Ilb1
+                        };
+                        self.push_request(LineRequest {
+                            line: (candidate.address + HALF_BYTES) & LS_ADDRESS_MASK,
+                            destination,
+                            stale: false,
+                        });
+                    }
+                    self.maybe_trigger();
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn load_line(&mut self, arch: &ArchState, request: LineRequest) {
+        let mut halves = [EMPTY_HALF; 2];
+        for (half, slot) in halves.iter_mut().enumerate() {
+            let address = (request.line + half as u32 * HALF_BYTES) & LS_ADDRESS_MASK;
+            let mut words = [0u32; HALF_WORDS];
+            for (i, word) in words.iter_mut().enumerate() {
+                *word = arch.local_store().load_word(address + 4 * i as u32);
+            }
+            *slot = HalfLine {
+                address,
+                valid: true,
+                words,
+            };
+        }
+        match request.destination {
+            Destination::Ilb1 | Destination::Ilb2 => {
+                let buffer = usize::from(request.destination == Destination::Ilb2);
+                if let (Some(slot), Some(stale)) = (
+                    self.inline.get_mut(buffer),
+                    self.stale_buffers.get_mut(buffer),
+                ) {
+                    *slot = halves;
+                    // A stale request brings the old path: it goes with the invalidation.
+                    *stale = request.stale && self.invalidate_countdown.is_some();
+                    if request.stale && self.invalidate_countdown.is_none() {
+                        *slot = [EMPTY_HALF; 2];
+                    }
+                }
+            }
+            Destination::Ilbh => {
+                self.ilbh = halves;
+                if let Some(hint) = self.hint.as_mut()
+                    && hint.target & !(LINE_BYTES - 1) == request.line
+                {
+                    hint.loaded = true;
+                }
+            }
+        }
+    }
+
+    /// Drops queued and in-flight inline requests (the hint fetch stays).
+    fn drop_inline_requests(&mut self) {
+        for slot in self.queue.iter_mut().chain(self.ls_pipe.iter_mut()) {
+            if slot.is_some_and(|r| r.destination != Destination::Ilbh) {
+                *slot = None;
+            }
+        }
+        // Keep the queue packed, oldest first.
+        let mut packed = [None; QUEUE_DEPTH];
+        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
+            *to = Some(*from);
+        }
+        self.queue = packed;
+    }
+
+    /// The hinted branch was loaded into the predicted path buffer: redirect inline fetch to
+    /// the line after ilbh2.
+    fn maybe_trigger(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
+        let start = self.path.half.address + self.path.offset;
+        let end = self.path.half.address + HALF_BYTES;
+        if !(start..end).contains(&hint.branch) {
+            return;
+        }
+        if self.triggered_for == Some(hint.branch) {
+            return;
+        }
+        self.triggered_for = Some(hint.branch);
+        // Older inline requests become stale; the buffers holding the old path are
+        // invalidated eight cycles from now.
+        for request in self.queue.iter_mut().flatten() {
+            if request.destination != Destination::Ilbh {
+                request.stale = true;
+            }
+        }
+        self.stale_buffers = [true, true];
+        self.invalidate_countdown = Some(8);
+        self.push_request(LineRequest {
+            line: ((hint.target & !(LINE_BYTES - 1)) + LINE_BYTES) & LS_ADDRESS_MASK,
+            destination: Destination::Ilb1,
+            stale: false,
+        });
+    }
+
+    /// The hinted branch reached stage g: stale requests still queued are flushed.
+    fn flush_stale_requests(&mut self) {
+        for slot in self.queue.iter_mut() {
+            if slot.is_some_and(|r| r.stale) {
+                *slot = None;
+            }
+        }
+        let mut packed = [None; QUEUE_DEPTH];
+        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
+            *to = Some(*from);
+        }
+        self.queue = packed;
+    }
+
+    /// Continue the predicted path at the hint target, from ilbh.
+    fn follow_hint(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
+        self.next_half = hint.target & !(HALF_BYTES - 1);
+        self.next_offset = hint.target & (HALF_BYTES - 1);
+        self.path.half.valid = false;
+        self.refill_path();
+    }
+}
