@@ -5,16 +5,15 @@
 //!
 //! Programs are found by listing the repository (every `*.s` outside `target/`, hidden
 //! directories and the fuzz crate's corpora and build output), so a new program is covered
-//! without touching this test. A fetch model that is not available yet is reported on stderr
-//! and skipped; the ideal model must be available.
+//! without touching this test. Fetch models: ideal and real.
 
 use std::path::{Path, PathBuf};
 
 use pmprobe::spu::exec::{LS_SIZE, Status, StopReason};
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::{ModelError, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
@@ -164,14 +163,9 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
                 let mut pipelined = load(path);
                 pipelined.set_mode(Mode::Pipeline);
                 pipelined.set_config(config);
-                match pipelined.set_fetch(fetch) {
-                    Ok(()) => {}
-                    Err(ModelError::FetchUnavailable(kind)) if kind != FetchKind::Ideal => {
-                        eprintln!("{what}: skipped, the {kind:?} fetch model is not available");
-                        continue;
-                    }
-                    Err(error) => panic!("{what}: {error}"),
-                }
+                pipelined
+                    .set_fetch(fetch)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
                 let (pipelined_stop, pipelined_mail) = run_to_stop(&mut pipelined, &what);
                 assert_same_state(
                     &functional,
@@ -192,5 +186,5 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
         "compared {compared} pipeline runs of {} programs with instruction mode",
         programs.len()
     );
-    assert!(compared >= 2 * programs.len());
+    assert_eq!(compared, 4 * programs.len());
 }
