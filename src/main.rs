@@ -1,46 +1,38 @@
-//! The pmprobe demo firmware for QEMU `virt` (see README.md): `cargo run` boots it.
+//! The pmprobe demo firmware for QEMU `virt` (see README.md, "What `cargo run` shows"):
+//! SPU kernels on the static arena under probes, counted by emulated PMUs through the same
+//! driver as the real core, whose own PMU measures the simulation.
 #![cfg_attr(target_os = "none", no_std, no_main)]
+
+#[cfg(target_os = "none")]
+mod demo;
 
 #[cfg(target_os = "none")]
 pmprobe::entry!(main);
 
-/// Prints what this core is and what its PMU offers, then exits 0 (1 if there is no usable PMU).
+/// Banner, then (unless `--fault`) the SPU demo; exits 0 only when every cross-check held.
 #[cfg(target_os = "none")]
 fn main() -> i32 {
-    use pmprobe::pmu::{PmuBackend, detect, sysreg::SysRegPmu};
-    use pmprobe::println;
+    use demo::checks::Checks;
 
-    let real = SysRegPmu::new();
-    println!("pmprobe demo firmware");
-    println!(
-        "  CPU      {} (MIDR_EL1 0x{:08x})",
-        pmprobe::pmu::decode_midr(real.midr()),
-        real.midr()
-    );
-    println!("  EL       {:?}", real.current_el());
-    match detect(&real) {
-        Ok(info) => {
-            println!(
-                "  PMU      {} (PMUVer {})",
-                info.version,
-                info.version.pmuver()
-            );
-            println!(
-                "  counters N = {} event counters + cycle counter",
-                info.counters
-            );
-            println!(
-                "  events   {} implemented common events: {}",
-                info.events.len(),
-                info.events
-            );
-            0
-        }
-        Err(e) => {
-            println!("  PMU      {e}");
-            1
-        }
+    let options = match pmprobe::rt::semihosting::command_line() {
+        Ok(line) => demo::options::parse(&line).map_err(|word| {
+            pmprobe::println!("demo: unknown argument {word} (known: --fault, --miscount)");
+        }),
+        // No command line from the host: run with the defaults.
+        Err(_) => Ok(demo::options::Options::default()),
+    };
+    let Ok(options) = options else {
+        return 2;
+    };
+    if !demo::banner::print() {
+        return 1;
     }
+    if options.fault {
+        demo::banner::provoke_exception();
+    }
+    let mut checks = Checks::new();
+    demo::scenario::run(&options, &mut checks);
+    checks.finish()
 }
 
 /// Built for a hosted target only so that `cargo test --target host-tuple` can build the

@@ -1,9 +1,22 @@
-//! The demo firmware (`cargo run`) under QEMU: its banner must show what QEMU's CPU models report
-//! (facts from pmu-reference.md: cortex-a57 = MIDR 0x411fd070, PMUv3, PMCR.N = 6, PMCEID0 = 0x20101;
-//! `-cpu max` = PMUVer 6).
+//! The demo firmware (`cargo run`) under QEMU.
+//!
+//! - Its banner must show what QEMU's CPU models report (facts from pmu-reference.md:
+//!   cortex-a57 = MIDR 0x411fd070, PMUv3, PMCR.N = 6, PMCEID0 = 0x20101; `-cpu max` =
+//!   PMUVer 6).
+//! - Issue 8: every section is present and consistent — the test parses the printed numbers
+//!   itself: each SPU's PMU table against its own statistics block, the stack distance chart
+//!   against the PMU's load/store counts, the memory trace file written through semihosting
+//!   against the traced SPU's counts (Dinero din syntax: `<0|1|2> <hex address>`), and the
+//!   Konata log (Kanata 0004 header, one retire record per completed instruction).
+//! - The exit status says whether the cross-checks held: a deliberately disturbed PMU count
+//!   (`--miscount`) must make the demo name the failed checks and exit 1; `--fault` must
+//!   produce the exception report and exit 3 (the runtime's exception status).
 mod common;
 
-use common::qemu::{Options, demo_elf, run_image};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::qemu::{Options, demo_elf, repo, run_image};
 
 #[test]
 fn banner_on_cortex_a57() {
@@ -33,4 +46,299 @@ fn banner_on_cpu_max_reports_pmuv3p5() {
     assert_eq!(run.exit_code, Some(0), "{}\n{}", run.stdout, run.stderr);
     run.assert_output_contains("PMU      PMUv3p5 (PMUVer 6)");
     run.assert_output_contains("counters N = 6 event counters");
+}
+
+/// A demo run in its own working directory (the semihosting files land there).
+struct DemoRun {
+    exit_code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    dir: PathBuf,
+}
+
+fn run_demo(name: &str, guest_args: &[&str]) -> DemoRun {
+    let elf = demo_elf();
+    let dir = repo().join("target").join("demo-runs").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the run directory");
+    let out = Command::new(repo().join("qemu").join("run"))
+        .current_dir(&dir)
+        .arg("--timeout")
+        .arg("60")
+        .arg(&elf)
+        .args(guest_args)
+        .output()
+        .expect("run qemu/run");
+    DemoRun {
+        exit_code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        dir,
+    }
+}
+
+impl DemoRun {
+    fn context(&self) -> String {
+        format!("--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr)
+    }
+
+    /// The text of the section whose heading starts with `== {title}`.
+    fn section(&self, title: &str) -> &str {
+        let heading = format!("\n== {title}");
+        let start = self
+            .stdout
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no section {title:?}\n{}", self.context()))
+            + 1;
+        let rest = &self.stdout[start..];
+        let end = rest[3..].find("\n== ").map_or(rest.len(), |i| i + 3);
+        &rest[..end]
+    }
+}
+
+/// The number in the first column of the line of `section` that holds `label` as a word.
+fn table_count(section: &str, label: &str) -> u64 {
+    section
+        .lines()
+        .find_map(|line| {
+            let mut words = line.split_whitespace();
+            let count = words.next()?;
+            (words.next()? == label).then(|| count.parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no table line for {label} in\n{section}"))
+}
+
+/// The last number of the statistics line `: <label> <value>`.
+fn stats_value(section: &str, label: &str) -> u64 {
+    section
+        .lines()
+        .find_map(|line| {
+            let rest = line.trim_start().strip_prefix(": ")?.strip_prefix(label)?;
+            rest.split_whitespace().next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no statistics line {label:?} in\n{section}"))
+}
+
+/// Total accesses of a stack distance chart block (`reads: N accesses`).
+fn chart_total(section: &str, direction: &str) -> u64 {
+    section
+        .lines()
+        .find_map(|line| {
+            let rest = line
+                .trim_start()
+                .strip_prefix(direction)?
+                .strip_prefix(": ")?;
+            rest.split_whitespace().next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no {direction} total in\n{section}"))
+}
+
+/// Parses a Dinero IV din file: `<label> <hex address>` per line, label 0, 1 or 2.
+fn din_records(path: &Path) -> Vec<(u8, u64)> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{} was not written: {e}", path.display()));
+    text.lines()
+        .map(|line| {
+            let (label, address) = line
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("din line {line:?} has no space"));
+            assert!(
+                matches!(label, "0" | "1" | "2"),
+                "din label {label:?} in {line:?}"
+            );
+            assert!(
+                !address.is_empty()
+                    && address
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "din address {address:?} in {line:?}"
+            );
+            (
+                label.parse().unwrap(),
+                u64::from_str_radix(address, 16).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_section_is_present_and_consistent() {
+    let run = run_demo("consistent", &[]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert!(!run.stdout.contains("FAILED"), "{}", run.context());
+    assert!(
+        run.stdout.contains("cross-checks held; exit 0"),
+        "{}",
+        run.context()
+    );
+
+    // Sections 2-4: four SPUs, three in pipeline mode and one in instruction mode; each one's
+    // PMU table agrees with its own statistics (pipeline) or with one cycle per instruction
+    // (instruction mode).
+    let mut pipeline = 0;
+    let mut loads_stores = Vec::new();
+    for spu in 0..4 {
+        let section = run.section(&format!("SPU{spu}:"));
+        let cycles = table_count(section, "CPU_CYCLES");
+        let instructions = table_count(section, "INST_RETIRED");
+        assert!(cycles > 10_000 && instructions > 1_000, "{section}");
+        for event in [
+            "BR_RETIRED",
+            "BR_MIS_PRED",
+            "STALL_FRONTEND",
+            "STALL_BACKEND",
+        ] {
+            table_count(section, event);
+        }
+        assert!(
+            section.contains(&format!("SPU{spu}: CP31, ")),
+            "prof_cp31 line missing:\n{section}"
+        );
+        assert!(section.contains("_result ... ok"), "{section}");
+        if section.contains("in pipeline mode") {
+            pipeline += 1;
+            assert_eq!(cycles, stats_value(section, "Total Cycle count"));
+            assert_eq!(
+                instructions,
+                stats_value(section, "Total Instruction count")
+            );
+            assert_eq!(
+                table_count(section, "BR_RETIRED"),
+                stats_value(section, "Branch instructions")
+            );
+            // Every stall cycle is either a front-end or a back-end stall.
+            let issued = stats_value(section, "Single cycle")
+                + stats_value(section, "Dual cycle")
+                + stats_value(section, "Nop cycle");
+            assert_eq!(
+                table_count(section, "STALL_FRONTEND") + table_count(section, "STALL_BACKEND"),
+                cycles - issued,
+                "{section}"
+            );
+        } else {
+            assert!(section.contains("in instruction mode"), "{section}");
+            assert_eq!(cycles, instructions, "instruction mode: one cycle each");
+        }
+        loads_stores.push(table_count(section, "LD_RETIRED") + table_count(section, "ST_RETIRED"));
+    }
+    assert_eq!(pipeline, 3);
+    let saxpy = run.section("SPU0:");
+    assert!(saxpy.contains("BreakPcEvent fired: SPU0 reached saxpy_branch"));
+
+    // Section 5: host figures for every SPU, in both modes.
+    let host = run.section("Host core");
+    for spu in 0..4 {
+        let row = host
+            .lines()
+            .find(|line| line.trim_start().starts_with(&format!("SPU{spu} ")))
+            .unwrap_or_else(|| panic!("no host row for SPU{spu}\n{host}"));
+        let numbers: Vec<f64> = row
+            .split_whitespace()
+            .skip(2)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        // SPU cycles, host instructions, host cycles, and the two ratios.
+        assert_eq!(numbers.len(), 5, "{row}");
+        assert!(
+            numbers[1] > numbers[0],
+            "the host works for each SPU cycle: {row}"
+        );
+        let ratio = numbers[1] / numbers[0];
+        assert!((ratio - numbers[3]).abs() < 0.01, "{row}");
+    }
+    assert!(host.contains("pipeline mode: ") && host.contains("instruction mode: "));
+
+    // Section 6: the stack distance chart covers SPU1's loads and stores exactly.
+    let chart = run.section("Stack distance");
+    assert_eq!(
+        chart_total(chart, "reads") + chart_total(chart, "writes"),
+        loads_stores[1]
+    );
+
+    // The din trace of SPU3 holds one record per load/store it made, reads 0, writes 1, all
+    // inside the 256 KiB local store, 16-byte aligned (quadword accesses).
+    let din = din_records(&run.dir.join("pmprobe-demo-spu3.din"));
+    assert_eq!(din.len() as u64, loads_stores[3]);
+    assert!(
+        din.iter()
+            .all(|&(label, address)| label < 2 && address < 256 * 1024 && address % 16 == 0)
+    );
+    let section = run.section("SPU3:");
+    assert_eq!(
+        din.iter().filter(|&&(label, _)| label == 0).count() as u64,
+        table_count(section, "LD_RETIRED")
+    );
+    let trace = run.section("Memory trace");
+    assert!(trace.contains("wrote pmprobe-demo-spu3.din"), "{trace}");
+    assert!(
+        trace.contains(&format!(
+            "kept 256, dropped {} records",
+            loads_stores[3] - 256
+        )),
+        "{trace}"
+    );
+
+    // The Konata log of SPU2's second run: the Kanata header, and one retire record (`R`
+    // with type 0) per completed instruction, except the stop's, whose cycle ends the run
+    // before it leaves stage o.
+    let konata = run.section("Konata");
+    assert!(
+        konata.contains("wrote pmprobe-demo-spu2.konata"),
+        "{konata}"
+    );
+    let text = std::fs::read_to_string(run.dir.join("pmprobe-demo-spu2.konata"))
+        .expect("the Konata log was written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("Kanata\t0004"));
+    assert!(lines.next().unwrap_or_default().starts_with("C=\t"));
+    let retired = text
+        .lines()
+        .filter(|l| l.starts_with("R\t") && l.ends_with("\t0"))
+        .count() as u64;
+    let instructions = table_count(run.section("SPU2:"), "INST_RETIRED");
+    assert!(
+        (instructions - 1..=instructions).contains(&retired),
+        "{retired} retire records, {instructions} instructions"
+    );
+}
+
+#[test]
+fn a_disturbed_count_fails_the_named_checks() {
+    let run = run_demo("miscount", &["--miscount"]);
+    assert_eq!(run.exit_code, Some(1), "{}", run.context());
+    for check in [
+        "spu0_insts_pmu_vs_run",
+        "spu0_insts_pmu_vs_stats",
+        "spu0_runs_agree",
+    ] {
+        assert!(
+            run.stdout.contains(&format!("check {check} ... FAILED")),
+            "{check}\n{}",
+            run.context()
+        );
+        assert!(run.stdout.contains(&format!("  - {check}\n")), "{check}");
+    }
+    assert!(run.stdout.contains("demo: 3 of "), "{}", run.context());
+}
+
+#[test]
+fn fault_argument_gives_the_exception_report_and_a_non_zero_exit() {
+    let run = run_demo("fault", &["--fault"]);
+    assert_eq!(run.exit_code, Some(3), "{}", run.context());
+    assert!(
+        run.stdout
+            .contains("*** EXCEPTION: Synchronous from current EL")
+    );
+    assert!(run.stdout.contains("class: Unknown reason (EC=0x00"));
+    assert!(
+        !run.stdout.contains("== SPU0"),
+        "the demo stops at the fault"
+    );
+}
+
+#[test]
+fn unknown_argument_is_refused() {
+    let run = run_demo("unknown-argument", &["--no-such-option"]);
+    assert_eq!(run.exit_code, Some(2), "{}", run.context());
+    assert!(run.stdout.contains("unknown argument --no-such-option"));
 }

@@ -1,12 +1,15 @@
 //! Arm semihosting (AArch64: `hlt #0xf000`), enabled in QEMU by `-semihosting`.
 //!
 //! Used to end the session with a status code and to write files on the host (the demo writes its
-//! memory trace and pipeline log this way). Paths are relative to QEMU's working directory.
+//! memory trace and pipeline log this way), and to read the guest command line (`qemu/run ELF
+//! ARGS...` passes ARGS through `-semihosting-config arg=...`). Paths are relative to QEMU's
+//! working directory.
 use core::arch::asm;
 
 const SYS_OPEN: u64 = 0x01;
 const SYS_CLOSE: u64 = 0x02;
 const SYS_WRITE: u64 = 0x05;
+const SYS_GET_CMDLINE: u64 = 0x15;
 const SYS_EXIT: u64 = 0x18;
 const ADP_STOPPED_APPLICATION_EXIT: u64 = 0x2_0026;
 
@@ -121,4 +124,35 @@ impl Drop for HostFile {
             call(SYS_CLOSE, block.as_ptr() as u64);
         }
     }
+}
+
+/// Capacity of [`command_line`]'s result (QEMU's semihosting command line is limited the same
+/// way by the buffer the guest offers).
+pub const COMMAND_LINE_CAPACITY: usize = 256;
+
+/// The guest command line (SYS_GET_CMDLINE): the program name, then the arguments given to
+/// QEMU with `-semihosting-config enable=on,arg=NAME,arg=ARG...`, separated by spaces.
+///
+/// Without explicit `arg=` options QEMU reports the `-kernel` file name. An error means the host
+/// refused the call (e.g. the line does not fit in [`COMMAND_LINE_CAPACITY`] bytes) or returned
+/// text that is not UTF-8.
+pub fn command_line() -> Result<heapless::String<COMMAND_LINE_CAPACITY>, HostError> {
+    const FAIL: HostError = HostError {
+        operation: "get_cmdline",
+    };
+    let mut buffer = [0u8; COMMAND_LINE_CAPACITY];
+    let mut block = [buffer.as_mut_ptr() as u64, buffer.len() as u64];
+    // SAFETY: SYS_GET_CMDLINE takes {buffer pointer, buffer length}; the host writes at most
+    // that many bytes (NUL included) into `buffer` and the text length into the second word.
+    // Both live for the call.
+    let r = unsafe { call(SYS_GET_CMDLINE, block.as_mut_ptr() as u64) };
+    if r != 0 {
+        return Err(FAIL);
+    }
+    let len = usize::try_from(block[1]).map_err(|_| FAIL)?;
+    let bytes = buffer.get(..len).ok_or(FAIL)?;
+    let text = core::str::from_utf8(bytes).map_err(|_| FAIL)?;
+    let mut line = heapless::String::new();
+    line.push_str(text).map_err(|_| FAIL)?;
+    Ok(line)
 }

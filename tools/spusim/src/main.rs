@@ -2,6 +2,7 @@
 //!
 //! `cargo spusim -- [options] prog.s`; see `--help` (text in `options.rs`).
 
+mod attach;
 mod engine;
 mod listing;
 mod options;
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 
 use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, Spu, StopReason};
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::unit::SpuUnit;
 
 use engine::{End, Summary, engine_for_options};
 use options::{Command, Options, USAGE};
@@ -78,15 +80,34 @@ fn simulate(options: &Options) -> Result<u8, String> {
         let text = image.get(..program.text_len).unwrap_or_default();
         listing::print_timing(&mut out, text, &options.pipeline.config).map_err(io_error)?;
     }
-    let mut spu = Box::new(Spu::new(0));
-    spu.load_program(image.get(..program.len).unwrap_or_default(), program.entry)
-        .map_err(|error| error.to_string())?;
-    let summary = engine
-        .run(&mut spu, options.max_cycles, &mut out)
-        .map_err(io_error)?;
-    if options.dump_registers {
-        listing::print_registers(&mut out, &spu).map_err(io_error)?;
-    }
+    let image = image.get(..program.len).unwrap_or_default();
+    let summary = if options.attachments.any() {
+        // With listeners: the SPU unit (either mode) under probes, see attach.rs.
+        let mut unit = Box::new(SpuUnit::new(0));
+        unit.load_program(image, program.entry)
+            .map_err(|error| error.to_string())?;
+        let summary = attach::run(&mut unit, options, &options.attachments, &mut out)?;
+        if options.mode == options::Mode::Pipeline && options.pipeline.stats {
+            let mut text = String::new();
+            let _ = unit.print_stats(&mut text);
+            out.write_all(text.as_bytes()).map_err(io_error)?;
+        }
+        if options.dump_registers {
+            listing::print_registers(&mut out, unit.arch()).map_err(io_error)?;
+        }
+        summary
+    } else {
+        let mut spu = Box::new(Spu::new(0));
+        spu.load_program(image, program.entry)
+            .map_err(|error| error.to_string())?;
+        let summary = engine
+            .run(&mut spu, options.max_cycles, &mut out)
+            .map_err(io_error)?;
+        if options.dump_registers {
+            listing::print_registers(&mut out, &spu).map_err(io_error)?;
+        }
+        summary
+    };
     writeln!(out, "{}", final_line(&summary)).map_err(io_error)?;
     out.flush().map_err(io_error)?;
     Ok(match summary.end {

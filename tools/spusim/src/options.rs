@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
 
+use crate::attach::{Attachments, parse_pmu_events};
+
 /// Simulation mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -37,6 +39,8 @@ pub struct Options {
     pub program: PathBuf,
     /// Pipeline options (`--fetch`, `--preset`, `--config`, `--stats`, `--timing`).
     pub pipeline: PipelineOptions,
+    /// Listeners on the SPU's probe points (`--pmu`, `--stack-distance`, `--din`).
+    pub attachments: Attachments,
 }
 
 /// Options of the pipeline mode.
@@ -104,6 +108,15 @@ options:
   --stats                      print the pipeline statistics at the end
   --timing                     print the static timing listing (spu_timing style)
                                of .text before running
+  --pmu EVENT,...              count PMU events on an emulated PMUv3 (N = 6 + the
+                               cycle counter) fed by the SPU's probe points and
+                               print the counts, e.g. --pmu CPU_CYCLES,INST_RETIRED,
+                               LD_RETIRED,ST_RETIRED,BR_RETIRED,BR_MIS_PRED
+                               (also STALL_FRONTEND, STALL_BACKEND)
+  --stack-distance             print the stack distance histogram of the LS data
+                               accesses (16-byte lines, log2 bins)
+  --din FILE                   write the LS data accesses to FILE as a Dinero IV
+                               din trace (`0 addr` read, `1 addr` write, hex)
   --trace                      print a pipeline trace frame after every cycle
   --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
   --konata FILE                write the run as a Kanata log for the Konata
@@ -139,6 +152,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
     let mut max_cycles = DEFAULT_MAX_CYCLES;
     let mut dump_registers = false;
     let mut disassemble = false;
+    let mut attachments = Attachments::default();
     let mut program = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -190,6 +204,11 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
                 })?;
             }
             "--config" => assignments.push(value("--config")?),
+            "--pmu" => {
+                attachments.pmu_events = parse_pmu_events(&value("--pmu")?).map_err(UsageError)?;
+            }
+            "--stack-distance" => attachments.stack_distance = true,
+            "--din" => attachments.din = Some(PathBuf::from(value("--din")?)),
             "--stats" => pipeline.stats = true,
             "--trace" => pipeline.trace = true,
             "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
@@ -220,6 +239,11 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
         }
     }
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
+    if attachments.any() && (pipeline.trace || pipeline.konata.is_some()) {
+        return Err(UsageError(
+            "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
+        ));
+    }
     pipeline.config = preset;
     for assignment in &assignments {
         pipeline
@@ -234,6 +258,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
         disassemble,
         program,
         pipeline,
+        attachments,
     }))
 }
 
@@ -264,6 +289,7 @@ mod tests {
                 disassemble: true,
                 program: PathBuf::from("p.s"),
                 pipeline: PipelineOptions::default(),
+                attachments: Attachments::default(),
             }))
         );
     }
@@ -281,6 +307,40 @@ mod tests {
         assert!(parse(args(&["--config", "spu/pipe/FPX/depth=3", "p.s"])).is_err());
         assert!(parse(args(&["--config", "spu/pipe/FP6/depth=0", "p.s"])).is_err());
         assert!(parse(args(&["--config", "spu/feature/dp-dual", "p.s"])).is_err());
+        assert!(parse(args(&["--pmu", "NO_SUCH_EVENT", "p.s"])).is_err());
+        assert!(parse(args(&["--pmu", "INST_RETIRED,INST_RETIRED", "p.s"])).is_err());
+        // Seven events other than CPU_CYCLES do not fit on six event counters.
+        let seven = "INST_RETIRED,LD_RETIRED,ST_RETIRED,BR_RETIRED,BR_MIS_PRED,STALL_FRONTEND,STALL_BACKEND";
+        assert!(parse(args(&["--pmu", seven, "p.s"])).is_err());
+        assert!(
+            parse(args(&["--din", "p.s"])).is_err(),
+            "--din takes the file"
+        );
+    }
+
+    #[test]
+    fn listener_options() {
+        let Ok(Command::Run(options)) = parse(args(&[
+            "--pmu",
+            "CPU_CYCLES,inst_retired,0x06",
+            "--stack-distance",
+            "--din=t.din",
+            "p.s",
+        ])) else {
+            panic!("options should parse");
+        };
+        assert_eq!(
+            options.attachments,
+            Attachments {
+                pmu_events: vec![
+                    pmprobe::pmu::Event::CPU_CYCLES,
+                    pmprobe::pmu::Event::INST_RETIRED,
+                    pmprobe::pmu::Event::LD_RETIRED
+                ],
+                stack_distance: true,
+                din: Some(PathBuf::from("t.din")),
+            }
+        );
     }
 
     #[test]

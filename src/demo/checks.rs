@@ -1,0 +1,72 @@
+//! Cross-checks: each one is printed as it is made, and the verdict decides the exit status.
+
+use core::fmt;
+
+/// Names kept for the final summary (the first failures, by name).
+const KEPT_FAILURES: usize = 16;
+
+/// The running tally of cross-checks.
+pub struct Checks {
+    passed: u32,
+    failed: u32,
+    failures: heapless::Vec<heapless::String<64>, KEPT_FAILURES>,
+}
+
+impl Checks {
+    /// No check made yet.
+    pub const fn new() -> Self {
+        Self {
+            passed: 0,
+            failed: 0,
+            failures: heapless::Vec::new(),
+        }
+    }
+
+    /// Records and prints `check <name> ... ok|FAILED (<detail>)`.
+    pub fn check(&mut self, name: fmt::Arguments<'_>, ok: bool, detail: fmt::Arguments<'_>) {
+        let mut label: heapless::String<64> = heapless::String::new();
+        // A name longer than the label is cut; the printed line below still shows it whole.
+        let _ = fmt::write(&mut label, name);
+        if ok {
+            self.passed += 1;
+            pmprobe::println!("  check {name} ... ok ({detail})");
+        } else {
+            self.failed += 1;
+            pmprobe::println!("  check {name} ... FAILED ({detail})");
+            let _ = self.failures.push(label);
+        }
+    }
+
+    /// Records `left == right` with both values in the detail.
+    pub fn equal(&mut self, name: fmt::Arguments<'_>, what: &str, left: u64, right: u64) {
+        if left == right {
+            self.check(name, true, format_args!("{what}: {left} = {right}"));
+        } else {
+            self.check(name, false, format_args!("{what}: {left} != {right}"));
+        }
+    }
+
+    /// Prints the verdict; returns the exit status (0 only when every check held).
+    pub fn finish(&self) -> i32 {
+        pmprobe::println!();
+        if self.failed == 0 {
+            pmprobe::println!("demo: all {} cross-checks held; exit 0", self.passed);
+            return 0;
+        }
+        pmprobe::println!(
+            "demo: {} of {} cross-checks FAILED:",
+            self.failed,
+            self.passed + self.failed
+        );
+        for name in &self.failures {
+            pmprobe::println!("  - {name}");
+        }
+        if self.failed as usize > self.failures.len() {
+            pmprobe::println!(
+                "  (and {} more)",
+                self.failed as usize - self.failures.len()
+            );
+        }
+        1
+    }
+}

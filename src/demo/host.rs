@@ -1,0 +1,70 @@
+//! Section 5: the host core (the Cortex-A57 QEMU emulates) measured with its real PMU while
+//! the SPU model runs. Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
+
+use pmprobe::pmu::driver::{Pmu, Snapshot};
+use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::{Error, Event};
+
+/// Host counts over one measured interval.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostDelta {
+    /// INST_RETIRED.
+    pub instructions: u64,
+    /// CPU_CYCLES (PMCCNTR).
+    pub cycles: u64,
+}
+
+/// The real PMU, counting INST_RETIRED and CPU_CYCLES.
+pub struct HostMeter {
+    pmu: Pmu<SysRegPmu>,
+    before: Snapshot,
+    after: Snapshot,
+}
+
+impl HostMeter {
+    /// Programs the real PMU and starts it.
+    pub fn new() -> Result<Self, Error> {
+        let mut pmu = Pmu::new(SysRegPmu::new())?;
+        pmu.program(Event::CPU_CYCLES)?;
+        pmu.program(Event::INST_RETIRED)?;
+        pmu.start()?;
+        Ok(Self {
+            pmu,
+            before: Snapshot::new(),
+            after: Snapshot::new(),
+        })
+    }
+
+    /// Runs `f` between two snapshots and returns its result with the host counts.
+    pub fn measure<R>(&mut self, f: impl FnOnce() -> R) -> Result<(R, HostDelta), Error> {
+        self.pmu.snapshot_into(&mut self.before)?;
+        let result = f();
+        self.pmu.snapshot_into(&mut self.after)?;
+        let delta = self.after.delta(&self.before);
+        Ok((
+            result,
+            HostDelta {
+                instructions: delta.count_of(Event::INST_RETIRED).unwrap_or(0),
+                cycles: delta.count_of(Event::CPU_CYCLES).unwrap_or(0),
+            },
+        ))
+    }
+}
+
+/// `a / b` with two decimals (for per-SPU-cycle figures), `-` for b = 0.
+pub struct PerCycle(pub u64, pub u64);
+
+impl core::fmt::Display for PerCycle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.1 == 0 {
+            return f.pad("-");
+        }
+        let hundredths = (u128::from(self.0) * 100 + u128::from(self.1) / 2) / u128::from(self.1);
+        let mut s: heapless::String<32> = heapless::String::new();
+        core::fmt::write(
+            &mut s,
+            format_args!("{}.{:02}", hundredths / 100, hundredths % 100),
+        )?;
+        f.pad(&s)
+    }
+}
