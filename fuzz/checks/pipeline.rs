@@ -11,6 +11,9 @@
 //!   dependency stalls sum to the dependency stalls) and the cycle count is the number of
 //!   cycles simulated;
 //! - instructions completed <= 2 x cycles;
+//! - liveness: some instruction completes (or the SPU stops / waits on a channel) at least
+//!   every 1000 cycles (with the real fetch unit only under `PMPROBE_FUZZ_STRICT_LIVENESS=1`
+//!   while its known livelock is open, see `strict_liveness`);
 //! - no instruction issued before its sources were released: an independent scoreboard, fed
 //!   from the instructions that entered execution stage `jj` this cycle
 //!   (`Pipeline::exec_pipes().row(clock)`), with the configured depth of each class, says every
@@ -36,6 +39,10 @@ use pmprobe::spu::unit::Discard;
 
 /// Cycles simulated per fetch model.
 const MAX_CYCLES: u64 = 3000;
+/// Longest run of cycles without a completed instruction (or a stop / channel wait) that is
+/// not a livelock: far above the longest legitimate gap (a mispredict, a 32-cycle configured
+/// depth or issue stall, a refill).
+const MAX_QUIET_CYCLES: u64 = 1000;
 /// Stops (`stop`, halts) resumed before ending the run.
 const MAX_RESUMES: u32 = 4;
 /// Words of the image (16 KiB).
@@ -190,9 +197,19 @@ impl Scoreboard {
     }
 }
 
-/// How the pipeline run ended: the stop reason if the SPU stopped for good.
+/// How the pipeline run ended: the stop reason if the SPU stopped for good; whether it was
+/// cut short as a (known) livelock.
 struct PipelineRun {
     stopped: Option<StopReason>,
+    livelocked: bool,
+}
+
+/// Whether a real-fetch livelock fails the check. Known model bug: the real fetch unit can stop completing instructions for good (a livelock
+/// in its hint path; `fuzz/known-bugs/real_fetch_livelock` reproduces it, as does
+/// `spu/programs/demo_saxpy.s`). Until it is fixed such a run ends unchecked, so the target
+/// keeps finding other bugs; `PMPROBE_FUZZ_STRICT_LIVENESS=1` makes it a failure.
+fn strict_liveness() -> bool {
+    std::env::var_os("PMPROBE_FUZZ_STRICT_LIVENESS").is_some_and(|v| v == "1")
 }
 
 fn run_pipeline(
@@ -213,6 +230,7 @@ fn run_pipeline(
     let mut resumes = 0;
     let mut stopped = None;
     let mut simulated = 0;
+    let (mut last_count, mut last_progress) = (0, 0);
     for cycle in 1..=MAX_CYCLES {
         let outcome = match pipeline.run(arch, 1, &NoProbes, &mut Discard) {
             Ok(outcome) => outcome,
@@ -220,6 +238,24 @@ fn run_pipeline(
         };
         simulated += outcome.cycles;
         let stats = pipeline.stats();
+        if stats.instructions != last_count || !matches!(outcome.end, RunEnd::CycleLimit) {
+            last_count = stats.instructions;
+            last_progress = cycle;
+        }
+        if cycle - last_progress > MAX_QUIET_CYCLES {
+            // The real fetch unit's known hint-path livelock (see `strict_liveness`)
+            // ends the run unchecked unless PMPROBE_FUZZ_STRICT_LIVENESS is set.
+            assert!(
+                fetch == FetchKind::Real && !strict_liveness(),
+                "{fetch:?} fetch: no instruction completed in {MAX_QUIET_CYCLES} cycles \
+                 (livelock) at pc {:#x}, cycle {cycle}",
+                arch.pc()
+            );
+            return Some(PipelineRun {
+                stopped: None,
+                livelocked: true,
+            });
+        }
         assert_eq!(stats.cycles, simulated, "cycle count");
         if let Err(error) = stats.check_identities() {
             panic!("cycle {cycle}: {error} ({stats:?})");
@@ -248,7 +284,10 @@ fn run_pipeline(
             }
         }
     }
-    Some(PipelineRun { stopped })
+    Some(PipelineRun {
+        stopped,
+        livelocked: false,
+    })
 }
 
 /// Instruction mode, driven by the same host (same mailbox service, same resume policy), up
@@ -342,7 +381,7 @@ pub fn check(data: &[u8]) {
             let functional = &mut buffers.functional;
             let retired = pipelined.instructions_retired();
             let self_modifying = run_instruction_mode(functional, &words, retired, &run);
-            if self_modifying && fetch == FetchKind::Real {
+            if run.livelocked || (self_modifying && fetch == FetchKind::Real) {
                 // See `run_instruction_mode`: the per-cycle invariants were checked, the final
                 // state may differ.
                 continue;
