@@ -79,44 +79,6 @@ impl Spu {
         self.execute_inner(insn, Some(cycle))
     }
 
-    /// Retires, at `cycle`, an instruction whose effects a run-ahead copy of this state
-    /// already computed with [`execute`](Self::execute): `executed` is what that copy
-    /// reported, `result` the value it left in the target register, `store` the quadword it
-    /// stored (LS address, value).
-    ///
-    /// Equivalent to [`execute_at_cycle`](Self::execute_at_cycle) when this state is the
-    /// copy's state before the instruction, the instruction retired there with the status
-    /// `Running`, and it was not a `prof_cp` checkpoint (the caller falls back to
-    /// `execute_at_cycle` otherwise). It exists for speed: the pipeline model's ideal fetch
-    /// runs every instruction ahead, and this spares the second interpretation.
-    pub fn retire_precomputed(
-        &mut self,
-        executed: &Executed,
-        result: Option<(u8, Quadword)>,
-        store: Option<(u32, Quadword)>,
-        cycle: u64,
-    ) -> Executed {
-        if let Some((register, value)) = result {
-            self.set_register(register, value);
-        }
-        if let Some((address, value)) = store {
-            self.local_store.store_quadword(address, value);
-        }
-        if let Status::Blocked { .. } = self.status {
-            self.status = Status::Running;
-        }
-        self.retired = self.retired.wrapping_add(1);
-        self.retired_non_nop = self
-            .retired_non_nop
-            .wrapping_add(u64::from(!executed.is_nop));
-        self.cycles = cycle;
-        self.profile.count(executed.is_nop);
-        self.pc = executed.next_pc;
-        let mut retired = *executed;
-        retired.status = self.status;
-        retired
-    }
-
     fn execute_inner(&mut self, insn: &Instruction, cycle: Option<u64>) -> Executed {
         let pc = self.pc;
         let fall_through = instruction_address(pc.wrapping_add(4));

@@ -26,7 +26,7 @@
 //! instructions and starts the mispredict sequence instead of being a path error.
 
 use super::fetch_unit::{FetchStep, FetchUnit};
-use crate::spu::exec::{AccessKind, Executed, LS_ADDRESS_MASK, Quadword, Spu as ArchState, Status};
+use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
 use crate::spu::probes::StallReason;
@@ -56,14 +56,7 @@ pub struct InFlight {
     /// Fetch sequence number, given when the instruction enters issue stage g (for
     /// pipeline viewers; 0 before).
     pub seq: u64,
-    /// Where the ideal fetch model recorded the effects its run-ahead copy computed for
-    /// this instruction ([`NO_EFFECTS`] if it did not): stage o applies them instead of
-    /// interpreting the instruction a second time.
-    pub effects: u8,
 }
-
-/// [`InFlight::effects`] value: nothing recorded, stage o interprets the instruction.
-pub const NO_EFFECTS: u8 = u8::MAX;
 
 impl InFlight {
     /// Wraps a decoded instruction.
@@ -84,7 +77,6 @@ impl InFlight {
             serializing: false,
             illegal: false,
             seq: 0,
-            effects: NO_EFFECTS,
         }
     }
 
@@ -228,15 +220,6 @@ impl FetchModel {
         }
     }
 
-    /// The effects the ideal model's run-ahead copy recorded for `inflight`, if any.
-    #[inline(always)]
-    pub(crate) fn recorded(&self, inflight: &InFlight) -> Option<&RecordedEffects> {
-        match self {
-            FetchModel::Ideal(ideal) if inflight.effects != NO_EFFECTS => ideal.recorded(inflight),
-            _ => None,
-        }
-    }
-
     /// Whether issue is held (mispredict sequence).
     #[inline(always)]
     pub(crate) fn blocks_issue(&self) -> bool {
@@ -265,46 +248,7 @@ struct Decoded {
     pc: u32,
     word: u32,
     inflight: InFlight,
-    /// Checked on first execution: the instruction changes no register but its target, so
-    /// its effects can be recorded.
-    recordable: bool,
 }
-
-/// Entries of the ring of recorded effects (more than the instructions that can be between
-/// fetch and stage o: 4 issue stages and 6 execution stages of 2).
-const EFFECTS_RING: usize = 64;
-
-/// The architectural effects the run-ahead copy computed for one instruction.
-#[derive(Clone, Copy)]
-pub(crate) struct RecordedEffects {
-    /// Address and word of the instruction (checked at stage o).
-    pub(crate) pc: u32,
-    pub(crate) word: u32,
-    /// What the copy's execution reported.
-    pub(crate) executed: Executed,
-    /// The target register and the value written.
-    pub(crate) result: Option<(u8, Quadword)>,
-    /// The stored quadword (LS address, value).
-    pub(crate) store: Option<(u32, Quadword)>,
-}
-
-const EMPTY_EFFECTS: RecordedEffects = RecordedEffects {
-    pc: u32::MAX,
-    word: 0,
-    executed: Executed {
-        pc: u32::MAX,
-        word: 0,
-        next_pc: 0,
-        branch_taken: false,
-        access: None,
-        profile: None,
-        is_nop: false,
-        retired: false,
-        status: Status::Running,
-    },
-    result: None,
-    store: None,
-};
 
 const EMPTY_DECODED: Decoded = Decoded {
     // No instruction lives at this address (the local store is 256 KiB).
@@ -320,9 +264,7 @@ const EMPTY_DECODED: Decoded = Decoded {
         serializing: false,
         illegal: false,
         seq: 0,
-        effects: NO_EFFECTS,
     },
-    recordable: false,
 };
 
 /// The ideal fetch model (see the module documentation).
@@ -331,9 +273,6 @@ pub struct IdealFetch {
     shadow: ArchState,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
     decoded: [Decoded; DECODE_CACHE],
-    /// Effects of the instructions in flight, indexed by [`InFlight::effects`].
-    effects: [RecordedEffects; EFFECTS_RING],
-    next_effects: u8,
     /// The shadow must be copied from the architectural state before fetching.
     stale: bool,
     /// Fetch waits for a serializing instruction to complete.
@@ -346,8 +285,6 @@ impl IdealFetch {
         IdealFetch {
             shadow: ArchState::new(id),
             decoded: [EMPTY_DECODED; DECODE_CACHE],
-            effects: [EMPTY_EFFECTS; EFFECTS_RING],
-            next_effects: 0,
             stale: true,
             waiting: false,
             starve_reason: StallReason::Initialisation,
@@ -410,115 +347,24 @@ impl IdealFetch {
     fn fetch_one(&mut self, pc: u32) -> InFlight {
         let word = self.shadow.local_store().load_word(pc);
         let slot = ((pc >> 2) as usize) % DECODE_CACHE;
-        let (decoded, recordable) = match self.decoded.get(slot) {
-            Some(entry) if entry.pc == pc && entry.word == word => {
-                (entry.inflight, entry.recordable)
-            }
+        let decoded = match self.decoded.get(slot) {
+            Some(entry) if entry.pc == pc && entry.word == word => entry.inflight,
             _ => {
                 let inflight = Self::decode_at(pc, word);
-                if inflight.illegal || inflight.serializing {
-                    if let Some(entry) = self.decoded.get_mut(slot) {
-                        *entry = Decoded {
-                            pc,
-                            word,
-                            inflight,
-                            recordable: false,
-                        };
-                    }
-                    return inflight;
-                }
-                // First execution of this word here: check that it writes no register but
-                // its target before trusting recorded effects for it.
-                let before = *self.shadow.registers();
-                let interrupts = self.shadow.interrupts_enabled();
-                let executed = self.shadow.execute(&inflight.instruction);
-                let interrupts_changed = interrupts != self.shadow.interrupts_enabled();
-                let recordable = self
-                    .shadow
-                    .registers()
-                    .iter()
-                    .zip(before.iter())
-                    .enumerate()
-                    .all(|(index, (after, before))| {
-                        after == before || index == usize::from(inflight.target)
-                    });
                 if let Some(entry) = self.decoded.get_mut(slot) {
-                    *entry = Decoded {
-                        pc,
-                        word,
-                        inflight,
-                        recordable,
-                    };
+                    *entry = Decoded { pc, word, inflight };
                 }
-                return self.after_shadow(inflight, executed, recordable, interrupts_changed);
+                inflight
             }
         };
         if decoded.illegal || decoded.serializing {
             return decoded;
         }
-        let interrupts = self.shadow.interrupts_enabled();
         let executed = self.shadow.execute(&decoded.instruction);
-        let interrupts_changed = interrupts != self.shadow.interrupts_enabled();
-        self.after_shadow(decoded, executed, recordable, interrupts_changed)
-    }
-
-    /// Completes `inflight` after the shadow executed it: the predicted path, and the
-    /// recorded effects when stage o may apply them instead of interpreting it again.
-    fn after_shadow(
-        &mut self,
-        decoded: InFlight,
-        executed: Executed,
-        recordable: bool,
-        interrupts_changed: bool,
-    ) -> InFlight {
         let mut inflight = decoded;
         inflight.predicted_next = executed.next_pc;
         inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        let simple = recordable
-            && !interrupts_changed
-            && executed.retired
-            && executed.status == Status::Running
-            && executed.profile.is_none()
-            // fscrwr writes the FPSCR; bisled and iret read channel state, which the host
-            // may change between runs: stage o interprets them.
-            && !matches!(
-                inflight.instruction.mnemonic,
-                Mnemonic::Fscrwr | Mnemonic::Bisled | Mnemonic::Iret
-            );
-        if !simple {
-            return inflight;
-        }
-        let result = (inflight.target != NO_REGISTER)
-            .then(|| (inflight.target, self.shadow.register(inflight.target)));
-        let store = executed.access.and_then(|access| {
-            (access.kind == AccessKind::Write).then(|| {
-                (
-                    access.address,
-                    self.shadow.local_store().load_quadword(access.address),
-                )
-            })
-        });
-        let index = self.next_effects;
-        self.next_effects = (index + 1) % EFFECTS_RING as u8;
-        if let Some(entry) = self.effects.get_mut(usize::from(index)) {
-            *entry = RecordedEffects {
-                pc: inflight.pc,
-                word: inflight.instruction.word,
-                executed,
-                result,
-                store,
-            };
-            inflight.effects = index;
-        }
         inflight
-    }
-
-    /// The effects recorded for `inflight`, if any.
-    #[inline]
-    pub(crate) fn recorded(&self, inflight: &InFlight) -> Option<&RecordedEffects> {
-        self.effects
-            .get(usize::from(inflight.effects))
-            .filter(|entry| entry.pc == inflight.pc && entry.word == inflight.instruction.word)
     }
 
     /// Decodes the word at `pc`; channel instructions are marked serializing.

@@ -410,14 +410,6 @@ impl Pipeline {
     ) -> Result<Option<RunEnd>, ModelError> {
         let executed: Executed = if inflight.illegal {
             arch.step()
-        } else if let Some(recorded) = self.fetch.recorded(&inflight)
-            && arch.pc() == inflight.pc
-            && arch.status() == Status::Running
-            && arch.local_store().load_word(inflight.pc) == inflight.instruction.word
-        {
-            // The ideal fetch's run-ahead copy executed it from this very state (the same
-            // PC and word, every older instruction completed): apply what it computed.
-            arch.retire_precomputed(&recorded.executed, recorded.result, recorded.store, now)
         } else {
             arch.execute_at_cycle(&inflight.instruction, now)
         };
