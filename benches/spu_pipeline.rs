@@ -6,7 +6,10 @@
 //! a dependency chain (FX2 links, 2 cycles each), a dual-issue stream (independent even/odd
 //! pairs, 2 instructions per cycle) and a loop with loads, stores and a call. Each runs with
 //! no probes compiled in, with the SPU probe points present but detached (one load and one
-//! branch each), and with a listener on every point.
+//! branch each), and with a listener on every point, under the ideal fetch model (the
+//! issue-6 goal); then with the real fetch unit (issue 7, spusim's default), probes detached.
+//! Under real fetch the loops' back-branches are unhinted, so each iteration pays the
+//! mispredict penalty: fewer instructions per cycle, different work per cycle.
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,8 +18,17 @@ use std::time::{Duration, Instant};
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::pipeline::RunEnd;
+use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, SpuProbes, StallReason};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+
+/// Nanoseconds this thread spent on a CPU (Linux `/proc/thread-self/schedstat`), so the
+/// figures can be read on a machine shared with other jobs: wall-clock rates there measure
+/// the share of the CPU the benchmark got as much as the model.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
 
 const MEASURE_FOR: Duration = Duration::from_secs(2);
 const SLICE: u64 = 1_000_000;
@@ -89,7 +101,14 @@ fn attach_all(probes: &SpuProbes<'_>) {
 }
 
 fn measure<O: SpuObserver>(name: &str, probes_label: &str, source: &str, observer: &O) {
-    measure_in(name, probes_label, source, observer, Mode::Pipeline);
+    measure_in(
+        name,
+        probes_label,
+        source,
+        observer,
+        Mode::Pipeline,
+        FetchKind::Ideal,
+    );
 }
 
 fn measure_in<O: SpuObserver>(
@@ -98,6 +117,7 @@ fn measure_in<O: SpuObserver>(
     source: &str,
     observer: &O,
     mode: Mode,
+    fetch: FetchKind,
 ) {
     let mut image = vec![0u8; 64 * 1024];
     let program = assemble::<64>(source, &mut image).expect("benchmark program assembles");
@@ -105,7 +125,9 @@ fn measure_in<O: SpuObserver>(
     unit.load_program(&image[..program.len], program.entry)
         .expect("image fits");
     unit.set_mode(mode);
+    unit.set_fetch(fetch).expect("fetch model available");
     let mut cycles = 0u64;
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     while start.elapsed() < MEASURE_FOR {
         let outcome = unit
@@ -115,6 +137,10 @@ fn measure_in<O: SpuObserver>(
         cycles += outcome.cycles;
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = match (cpu_start, thread_cpu_ns()) {
+        (Some(begin), Some(end)) if end > begin => (end - begin) as f64 / 1e9,
+        _ => f64::NAN,
+    };
     let stats = unit.stats();
     let ipc = if mode == Mode::Pipeline {
         stats.instructions as f64 / stats.cycles as f64
@@ -122,8 +148,9 @@ fn measure_in<O: SpuObserver>(
         1.0
     };
     println!(
-        "{name:<13} probes {probes_label:<9}: {:>7.1} M simulated cycles/s  (IPC {ipc:.2}, {} cycles in {seconds:.2} s)",
+        "{name:<13} probes {probes_label:<9}: {:>7.1} M simulated cycles/s wall, {:>7.1} M/s on-CPU  (IPC {ipc:.2}, {} cycles in {seconds:.2} s, {cpu_seconds:.2} s on CPU)",
         cycles as f64 / seconds / 1e6,
+        cycles as f64 / cpu_seconds / 1e6,
         cycles
     );
 }
@@ -142,9 +169,27 @@ fn main() {
         measure(name, "detached", source, &detached);
         measure(name, "attached", source, &attached);
     }
+    println!("real fetch unit (unhinted loop branches mispredict):");
+    for (name, source) in &workloads {
+        measure_in(
+            name,
+            "detached",
+            source,
+            &detached,
+            Mode::Pipeline,
+            FetchKind::Real,
+        );
+    }
     println!("for comparison, instruction mode (one cycle per instruction):");
     for (name, source) in &workloads {
-        measure_in(name, "none", source, &NoProbes, Mode::Instruction);
+        measure_in(
+            name,
+            "none",
+            source,
+            &NoProbes,
+            Mode::Instruction,
+            FetchKind::Ideal,
+        );
     }
     println!(
         "(listener events delivered: {})",

@@ -115,7 +115,7 @@ impl SpuUnit {
         self.pipeline.set_config(config);
     }
 
-    /// Selects the fetch model (`Real` is not available yet).
+    /// Selects the fetch model (the pipeline is flushed).
     pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
         self.pipeline.set_fetch(kind)
     }

@@ -117,7 +117,7 @@ pub type Group = [Option<InFlight>; 2];
 pub enum FetchKind {
     /// Always the correct path, two instructions per cycle, no branch penalty.
     Ideal,
-    /// The article's fetch unit (not implemented yet).
+    /// The article's fetch unit (issue 7): line buffers, LS pipe, hints, mispredicts.
     Real,
 }
 

@@ -7,7 +7,9 @@
 //! - `L ... 1` labels `c<cycle> stall: <reason>` on the instructions a hazard (dependency,
 //!   FP resource, DP issue stall) held in stage j;
 //! - `R <id> <n> 0` when it leaves stage o (retired), `R <id> 0 1` when it disappears before
-//!   (squashed by a mispredict or a flush).
+//!   (squashed by a mispredict or a flush). An instruction that stops the SPU at stage o
+//!   ends the run in that cycle (the pipeline is flushed): it gets `S <id> o` and is retired
+//!   ([`Pipeline::stopped_by`]).
 //!
 //! Lines are tab-separated, as Konata expects: `Kanata\t0004`, `C=\t<first cycle>`, `C\t1`.
 
@@ -111,6 +113,10 @@ impl KonataWriter {
                 continue;
             }
             if usize::from(*stage) == STAGES.len() - 1 {
+                writeln!(out, "R\t{id}\t{}\t0", self.retired)?;
+                self.retired += 1;
+            } else if pipeline.stopped_by() == Some(*id) {
+                writeln!(out, "S\t{id}\t0\to")?;
                 writeln!(out, "R\t{id}\t{}\t0", self.retired)?;
                 self.retired += 1;
             } else {

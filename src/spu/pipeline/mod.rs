@@ -113,6 +113,9 @@ pub struct Pipeline {
     next_seq: u64,
     /// Why nothing issued in the last cycle, if nothing did.
     last_stall: Option<StallReason>,
+    /// Sequence number of the instruction that completed at stage o in the last cycle and
+    /// stopped the SPU (the flush that ends the run removes it from the pipes).
+    stopped_by: Option<u64>,
     stats: Statistics,
 }
 
@@ -147,6 +150,7 @@ impl Pipeline {
             blocked: None,
             next_seq: 0,
             last_stall: None,
+            stopped_by: None,
             stats: Statistics::new(),
         }
     }
@@ -203,6 +207,14 @@ impl Pipeline {
     /// Why nothing issued in the last simulated cycle (`None` if something issued).
     pub fn last_stall(&self) -> Option<StallReason> {
         self.last_stall
+    }
+
+    /// The fetch sequence number ([`InFlight::seq`]) of the instruction that completed at
+    /// stage o in the last simulated cycle and stopped the SPU (`stop`, halt), if one did.
+    /// The run ends in that cycle and the pipeline is flushed, so a pipeline viewer cannot
+    /// see it leave stage o.
+    pub fn stopped_by(&self) -> Option<u64> {
+        self.stopped_by
     }
 
     /// The issue stages (g, h, i, j).
@@ -308,6 +320,7 @@ impl Pipeline {
     ) -> Result<CycleEnd, ModelError> {
         self.clock += 1;
         let now = self.clock;
+        self.stopped_by = None;
         self.stats.cycles += 1;
         observer.cycles(1);
 
@@ -474,6 +487,7 @@ impl Pipeline {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
         }
         if let Status::Stopped(reason) = executed.status {
+            self.stopped_by = Some(inflight.seq);
             return Ok(Some(RunEnd::Stopped(reason)));
         }
         if inflight.serializing {
@@ -542,16 +556,21 @@ fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
     (branch, target)
 }
 
+/// The registers `inflight` reads or writes, as a bit set. Built from two 64-bit halves:
+/// a variable 128-bit shift compiles to a branchy sequence that was a visible share of
+/// every cycle.
+#[inline(always)]
 fn register_bits(inflight: &InFlight) -> u128 {
-    let mut bits = 0u128;
+    let mut low = 0u64;
+    let mut high = 0u64;
     for register in inflight
         .sources
         .iter()
         .chain(core::iter::once(&inflight.target))
     {
-        if *register < 128 {
-            bits |= 1u128 << register;
-        }
+        let bit = 1u64 << (register & 63);
+        low |= if *register < 64 { bit } else { 0 };
+        high |= if (64..128).contains(register) { bit } else { 0 };
     }
-    bits
+    (u128::from(high) << 64) | u128::from(low)
 }

@@ -67,7 +67,7 @@ pub struct PipelineOptions {
 impl Default for PipelineOptions {
     fn default() -> Self {
         PipelineOptions {
-            fetch: FetchKind::Ideal,
+            fetch: FetchKind::Real,
             config: Config::cell(),
             stats: false,
             timing: false,
@@ -97,10 +97,11 @@ cycle count.
 
 options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
-  --fetch ideal|real           pipeline fetch model (default: ideal: the correct
-                               path is always available, no branch penalty; real:
-                               the fetch unit: line buffers, LS pipe, branch hints,
-                               unhinted branches predicted not taken, mispredicts)
+  --fetch real|ideal           pipeline fetch model (default: real: the fetch
+                               unit: line buffers, LS pipe, branch hints, unhinted
+                               branches predicted not taken, mispredicts; ideal:
+                               the correct path is always available, no branch
+                               penalty, as spu_timing assumes)
   --preset cell|celledp        pipeline configuration preset (default: cell)
   --config key=value           set a configuration parameter (repeatable, applied
                                after the preset), e.g. spu/pipe/FPD/stall=0,

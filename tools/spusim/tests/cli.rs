@@ -129,7 +129,7 @@ fn missing_file_is_a_clear_error() {
 
 #[test]
 fn real_fetch_pays_for_mispredicted_loop_branches() {
-    let ideal = spusim(&[&program("loop.s")]);
+    let ideal = spusim(&["--fetch", "ideal", &program("loop.s")]);
     let real = spusim(&["--fetch", "real", "--stats", &program("loop.s")]);
     assert_eq!(real.status.code(), Some(0), "{}", stderr(&real));
     let cycles = |output: &Output| -> u64 {
@@ -156,8 +156,22 @@ fn real_fetch_pays_for_mispredicted_loop_branches() {
 }
 
 #[test]
+fn real_fetch_is_the_default() {
+    // Issue 7: `--fetch real` is the default, so leaving it out must give the real model's
+    // run, which differs from the ideal model's (loop.s has 99 unhinted taken branches).
+    let default = spusim(&["--stats", &program("loop.s")]);
+    let real = spusim(&["--fetch", "real", "--stats", &program("loop.s")]);
+    let ideal = spusim(&["--fetch", "ideal", "--stats", &program("loop.s")]);
+    assert_eq!(default.status.code(), Some(0), "{}", stderr(&default));
+    assert_eq!(stdout(&default), stdout(&real));
+    assert_ne!(stdout(&default), stdout(&ideal));
+    let help = stdout(&spusim(&["--help"]));
+    assert!(help.contains("(default: real"), "{help}");
+}
+
+#[test]
 fn pipeline_mode_is_the_default_and_counts_cycles() {
-    let output = spusim(&[&program("loop.s")]);
+    let output = spusim(&["--fetch", "ideal", &program("loop.s")]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     // Each iteration: ai $4 (even address), ai $3 (odd address, even pipe: issues alone
     // the next cycle), brnz waits for ai $3 (FX2 depth 2), ideal fetch brings the loop head
@@ -177,7 +191,13 @@ fn pipeline_mode_is_the_default_and_counts_cycles() {
 
 #[test]
 fn pipeline_stats_timing_and_config() {
-    let output = spusim(&["--stats", "--timing", &program("loop.s")]);
+    let output = spusim(&[
+        "--fetch",
+        "ideal",
+        "--stats",
+        "--timing",
+        &program("loop.s"),
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(
@@ -198,7 +218,13 @@ fn pipeline_stats_timing_and_config() {
         "{text}"
     );
     // A deeper FX2 makes the loop slower: brnz waits depth(FX2) cycles for ai $3.
-    let slow = spusim(&["--config", "spu/pipe/FX2/depth=6", &program("loop.s")]);
+    let slow = spusim(&[
+        "--fetch",
+        "ideal",
+        "--config",
+        "spu/pipe/FX2/depth=6",
+        &program("loop.s"),
+    ]);
     assert_eq!(slow.status.code(), Some(0), "{}", stderr(&slow));
     let cycles = |output: &Output| -> u64 {
         let text = stdout(output);
@@ -538,4 +564,51 @@ fn konata_log_records_every_instruction() {
         text.lines()
             .any(|l| l.starts_with("S\t") && l.ends_with("\tjj"))
     );
+}
+
+#[test]
+fn konata_log_retires_the_stop() {
+    // The run ends in the cycle the `stop` reaches stage o: it completed there, so the log
+    // must show it reaching o and retiring, not being flushed.
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("stop.kanata");
+    let path = temp_program(
+        "stop_konata.s",
+        "_start: il $3,1\n ai $3,$3,1\n stop 0x2000\n",
+    );
+    for fetch in ["real", "ideal"] {
+        let output = spusim(&[
+            "--fetch",
+            fetch,
+            "--konata",
+            &log.display().to_string(),
+            &path,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = std::fs::read_to_string(&log).expect("log written");
+        let stop_id = text
+            .lines()
+            .find(|l| l.starts_with("L\t") && l.contains("stop"))
+            .and_then(|l| l.split('\t').nth(1))
+            .expect("the stop is in the log")
+            .to_string();
+        let records: Vec<&str> = text
+            .lines()
+            .filter(|l| l.split('\t').nth(1) == Some(stop_id.as_str()))
+            .collect();
+        assert!(
+            records.contains(&format!("S\t{stop_id}\t0\to").as_str()),
+            "{fetch}: {records:?}"
+        );
+        let retire = records
+            .iter()
+            .find(|l| l.starts_with("R\t"))
+            .expect("the stop leaves the log");
+        assert!(retire.ends_with("\t0"), "{fetch}: {retire}");
+        // Three instructions retired: il, ai, stop (retire ids 0, 1, 2).
+        let retired = text
+            .lines()
+            .filter(|l| l.starts_with("R\t") && l.ends_with("\t0"))
+            .count();
+        assert_eq!(retired, 3, "{fetch}: {text}");
+    }
 }
