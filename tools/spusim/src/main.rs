@@ -62,6 +62,12 @@ fn simulate(options: &Options) -> Result<u8, String> {
             return Ok(EXIT_USAGE);
         }
     };
+    if program.text_len == 0 {
+        // Running it would execute whatever the zeroed local store holds (`stop 0`) and look
+        // like success.
+        eprintln!("{path}: no instructions to run (the file is empty or has no code)");
+        return Ok(EXIT_USAGE);
+    }
     let mut engine = engine_for_options(options)?;
 
     let stdout = io::stdout();

@@ -129,8 +129,8 @@ options:
   -h, --help                   print this help
 
 exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
-instruction; 2 for a usage error, an unreadable file or an assembly error
-(`file:line:col: message`); 3 for a fault (illegal instruction, unsupported
+instruction; 2 for a usage error, an unreadable file, an assembly error
+(`file:line:col: message`) or a file without instructions; 3 for a fault (illegal instruction, unsupported
 channel), a blocked channel or --max-cycles exceeded.
 ";
 

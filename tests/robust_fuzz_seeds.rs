@@ -1,0 +1,129 @@
+//! The fuzz targets' checks on stable Rust, without cargo-fuzz: every committed seed
+//! (`fuzz/corpus/<target>/`) and a fixed set of pseudo-random inputs and seed mutations go
+//! through the same `check` functions the targets run (`fuzz/checks/<target>.rs`), so CI
+//! exercises the invariants even where nightly is missing. Deterministic (xorshift PRNG).
+
+#[path = "../fuzz/checks/assemble.rs"]
+mod assemble;
+#[path = "../fuzz/checks/pipeline.rs"]
+mod pipeline;
+#[path = "../fuzz/checks/pmu.rs"]
+mod pmu;
+#[path = "../fuzz/checks/probe.rs"]
+mod probe;
+
+use std::path::PathBuf;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .collect();
+    files.sort();
+    let seeds: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|path| {
+            let data = std::fs::read(&path).expect("read a seed");
+            (path.display().to_string(), data)
+        })
+        .collect();
+    assert!(!seeds.is_empty(), "no seeds in {}", dir.display());
+    seeds
+}
+
+/// A seed with a few bytes overwritten, inserted or removed (what a fuzzer does first).
+fn mutate(rng: &mut XorShift, seed: &[u8]) -> Vec<u8> {
+    let mut data = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        match rng.below(3) {
+            0 if !data.is_empty() => {
+                let at = rng.below(data.len());
+                data[at] = rng.next() as u8;
+            }
+            1 => {
+                let at = rng.below(data.len() + 1);
+                data.insert(at, rng.next() as u8);
+            }
+            _ if !data.is_empty() => {
+                let at = rng.below(data.len());
+                data.remove(at);
+            }
+            _ => {}
+        }
+    }
+    data
+}
+
+/// Runs `check` on every seed, `mutations` mutations of each and `random` random inputs of up
+/// to `max_len` bytes; a failing input is named (seed path or generator index) by the panic.
+fn exercise(
+    target: &str,
+    check: fn(&[u8]),
+    mutations: usize,
+    random: usize,
+    max_len: usize,
+) -> usize {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D ^ target.len() as u64);
+    let mut runs = 0;
+    for (name, seed) in seeds(target) {
+        eprintln!("{target}: seed {name}");
+        check(&seed);
+        runs += 1;
+        for _ in 0..mutations {
+            check(&mutate(&mut rng, &seed));
+            runs += 1;
+        }
+    }
+    for _ in 0..random {
+        let len = rng.below(max_len + 1);
+        check(&rng.bytes(len));
+        runs += 1;
+    }
+    runs
+}
+
+#[test]
+fn assemble_checks_hold_on_seeds_and_random_text() {
+    let runs = exercise("assemble", assemble::check, 500, 2000, 300);
+    assert!(runs > 700);
+}
+
+#[test]
+fn pipeline_checks_hold_on_seeds_and_random_images() {
+    let runs = exercise("pipeline", pipeline::check, 60, 300, 600);
+    assert!(runs > 100);
+}
+
+#[test]
+fn pmu_checks_hold_on_seeds_and_random_operation_sequences() {
+    let runs = exercise("pmu", pmu::check, 300, 1000, 600);
+    assert!(runs > 300);
+}
+
+#[test]
+fn probe_checks_hold_on_seeds_and_random_operation_sequences() {
+    let runs = exercise("probe", probe::check, 500, 2000, 300);
+    assert!(runs > 700);
+}
