@@ -128,6 +128,9 @@ pub struct FetchUnit {
     waiting_for_hint: bool,
     /// The hinted branch whose triggering already redirected inline fetch.
     triggered_for: Option<u32>,
+    /// The predicted path runs through the hint target buffer: it was entered when the hinted
+    /// branch went to stage g, and only then may ilbh feed the predicted path buffer.
+    on_hint_path: bool,
     /// Inline buffers (ilb1, ilb2) holding the path from before the last trigger.
     stale_buffers: [bool; 2],
     /// Cycles until the stale inline buffers are invalidated.
@@ -170,6 +173,7 @@ impl FetchUnit {
             hint: None,
             waiting_for_hint: false,
             triggered_for: None,
+            on_hint_path: false,
             stale_buffers: [false, false],
             invalidate_countdown: None,
             path: PathBuffer {
@@ -344,6 +348,7 @@ impl FetchUnit {
                 self.waiting_for_hint = false;
                 self.drop_inline_requests();
                 self.triggered_for = None;
+                self.on_hint_path = false;
                 self.stale_buffers = [false, false];
                 self.invalidate_countdown = None;
                 self.mispredict_state = 3;
@@ -387,6 +392,10 @@ impl FetchUnit {
             }
             offset += 4;
             if hinted.is_some() {
+                // A hint that completed after its branch was already in the predicted path
+                // buffer has not triggered yet: it triggers now, so inline fetch still
+                // continues after ilbh2.
+                self.trigger_once();
                 // Predicted taken: the path continues at the target, from ilbh.
                 self.flush_stale_requests();
                 self.triggered_for = None;
@@ -416,9 +425,15 @@ impl FetchUnit {
     /// Returns whether it succeeded.
     fn refill_path(&mut self) -> bool {
         let wanted = self.next_half;
+        // The hint target buffer feeds the path only after the hinted branch entered stage g
+        // (ilbh1, then ilbh2); any other path, such as a mispredict's corrected address that
+        // happens to lie in the hint target line, comes from the inline buffers, whose
+        // destructive transfer is what requests the next line.
         for half in 0..2 {
             let candidate = self.ilbh[half];
-            if candidate.valid && candidate.address == wanted {
+            if self.on_hint_path && candidate.valid && candidate.address == wanted {
+                // After ilbh2 the path continues inline, with the line the trigger requested.
+                self.on_hint_path = half == 0;
                 self.path = PathBuffer {
                     half: candidate,
                     offset: self.next_offset,
@@ -433,6 +448,7 @@ impl FetchUnit {
             for half in 0..2 {
                 let candidate = self.inline[buffer][half];
                 if candidate.valid && candidate.address == wanted {
+                    self.on_hint_path = false;
                     self.inline[buffer][half].valid = false;
                     self.path = PathBuffer {
                         half: candidate,
@@ -526,6 +542,15 @@ impl FetchUnit {
         if !(start..end).contains(&hint.branch) {
             return;
         }
+        self.trigger_once();
+    }
+
+    /// Triggers the hint unless it already triggered for its branch: older inline requests
+    /// become stale and inline fetch is redirected to the line after ilbh2.
+    fn trigger_once(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
         if self.triggered_for == Some(hint.branch) {
             return;
         }
@@ -568,6 +593,7 @@ impl FetchUnit {
         self.next_half = hint.target & !(HALF_BYTES - 1);
         self.next_offset = hint.target & (HALF_BYTES - 1);
         self.path.half.valid = false;
+        self.on_hint_path = true;
         self.refill_path();
     }
 }
