@@ -305,8 +305,12 @@ impl FetchUnit {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
         }
-        if self.mispredict_state == 0 && !self.path.half.valid && !self.waiting_for_hint {
-            self.refill_path();
+        if self.mispredict_state == 0
+            && !self.path.half.valid
+            && !self.waiting_for_hint
+            && !self.refill_path()
+        {
+            self.request_missing_half();
         }
         // Set to 8 in the trigger cycle (before this point), so the buffers go in the
         // eighth cycle after it.
@@ -514,6 +518,35 @@ impl FetchUnit {
                 }
             }
         }
+    }
+
+    /// A prefetch miss on a half-line that no buffer holds and no live request will bring
+    /// (the trigger redirected inline fetch, then the hint was replaced before its branch
+    /// reached g, so the branch was predicted not taken and the fall-through half was lost
+    /// to the eight-cycle invalidation): the path's line is requested like a flush-initiated
+    /// fetch, into an inline buffer that holds nothing the path still needs.
+    fn request_missing_half(&mut self) {
+        let line = self.next_half & !(LINE_BYTES - 1);
+        let coming = self
+            .queue
+            .iter()
+            .chain(self.ls_pipe.iter())
+            .flatten()
+            .any(|r| r.line == line && !r.stale);
+        if coming {
+            return;
+        }
+        let destination =
+            if self.inline[0].iter().any(|h| h.valid) && !self.inline[1].iter().any(|h| h.valid) {
+                Destination::Ilb2
+            } else {
+                Destination::Ilb1
+            };
+        self.push_request(LineRequest {
+            line,
+            destination,
+            stale: false,
+        });
     }
 
     /// Drops queued and in-flight inline requests (the hint fetch stays).
