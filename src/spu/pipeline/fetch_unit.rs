@@ -32,6 +32,13 @@
 //!   branch is predicted taken to the target; after it enters stage g the predicted path
 //!   buffer is filled from ilbh (non-destructively). If ilbh is not loaded yet, fetch waits
 //!   ("waiting for hint target").
+//! - ilbh feeds the predicted path buffer only on that path (ilbh1, then ilbh2); any other
+//!   path that happens to lie in the hint target line (a mispredict's corrected address)
+//!   comes from the inline buffers, whose destructive transfer requests the next line. A hint
+//!   that completes after its branch was already in the predicted path buffer triggers when
+//!   the branch reaches g. A prefetch miss on a half-line that no buffer holds and no live
+//!   request will bring (a hint replaced after triggering, its branch then predicted not
+//!   taken) requests that line, so fetch always makes progress.
 //!
 //! Simplification: the hint takes effect when it completes at stage o, so it must lead its
 //! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
