@@ -3,10 +3,13 @@
 
 mod spu_pipeline_support;
 
+use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
-use spu_pipeline_support::{load, random_program, run_to_stop};
+use spu_pipeline_support::{Rng, load, random_program, run_to_stop};
 
 fn unit(source: &str, fetch: FetchKind) -> Box<SpuUnit> {
     let mut unit = Box::new(SpuUnit::new(0));
@@ -265,4 +268,196 @@ fn wrong_hints_cost_time_but_not_correctness() {
             assert!(stats.branch_miss_stalls > 0);
         }
     }
+}
+
+/// Runs `source` in instruction mode and with the real fetch unit, which must reach its stop
+/// within `cycles_per_instruction` cycles per instruction (plus 1000 to fill the pipeline);
+/// the architectural results must agree. Returns the real-fetch unit.
+fn real_fetch_terminates_like_instruction_mode(
+    source: &str,
+    cycles_per_instruction: u64,
+    what: &str,
+) -> Box<SpuUnit> {
+    let mut functional = unit(source, FetchKind::Ideal);
+    functional.set_mode(Mode::Instruction);
+    run_to_stop(&mut functional, 10_000_000);
+    let instructions = functional.arch().instructions_retired();
+    let limit = cycles_per_instruction * instructions + 1000;
+    let mut real = unit(source, FetchKind::Real);
+    let outcome = real
+        .run(limit, &NoProbes, &mut String::new())
+        .unwrap_or_else(|e| panic!("{what}: model error: {e}"));
+    assert!(
+        matches!(outcome.end, RunEnd::Stopped(StopReason::Stop { .. })),
+        "{what}: no stop within {limit} cycles for {instructions} instructions: {outcome:?}\n{source}"
+    );
+    assert_same_architecture(&functional, &real, what);
+    real.stats().check_identities().unwrap();
+    real
+}
+
+/// The colleague's reproducer: an outer loop around a hinted inner loop whose hint target
+/// and branch share a half-line, placed after `nops` nops. The inner loop's exit mispredicts
+/// to an address inside the hint target line; the line after it must still be fetched.
+fn hinted_inner_loop_after(nops: usize) -> String {
+    let mut text = String::from("_start: il $21,2\n");
+    for _ in 0..nops {
+        text.push_str("nop\n");
+    }
+    text.push_str(
+        "pass: il $12,3\nhbrr inner_branch,inner\ninner: ai $12,$12,-1\n\
+         inner_branch: brnz $12,inner\nai $21,$21,-1\nbrnz $21,pass\nstop 0x2000\n",
+    );
+    text
+}
+
+#[test]
+fn hinted_inner_loop_terminates_for_every_padding() {
+    for nops in 20..=40 {
+        let real = real_fetch_terminates_like_instruction_mode(
+            &hinted_inner_loop_after(nops),
+            60,
+            &format!("{nops} nops"),
+        );
+        // Both loops ran to their ends: 1 + nops + 2 passes of (il, hbrr, 3 x (ai, brnz),
+        // ai, brnz) and the stop.
+        assert_eq!(
+            real.arch().instructions_retired(),
+            1 + nops as u64 + 2 * 10 + 1,
+            "{nops} nops"
+        );
+        assert_eq!(real.arch().register(12).preferred_word(), 0);
+        assert_eq!(real.arch().register(21).preferred_word(), 0);
+    }
+}
+
+/// spu/programs/demo_saxpy.s (kept here as text: the test must not depend on the demo
+/// branch), with `nops` nops after its `hbrr`; `PASSES` cut to 4.
+fn demo_saxpy(nops: usize) -> String {
+    let padding = "        nop\n".repeat(nops);
+    format!(
+        "        .text
+_start:
+        and     $0,$0,$0
+        ila     $10,x
+        ila     $11,y
+        il      $12,128
+        lqa     $16,iota
+        il      $17,4
+        ilhu    $19,0x3f80
+        ilhu    $20,0x3f00
+init:
+        csflt   $18,$16,0
+        a       $16,$16,$17
+        stqd    $18,0($10)
+        stqd    $19,0($11)
+        ai      $10,$10,16
+        ai      $11,$11,16
+        ai      $12,$12,-1
+        brnz    $12,init
+        and     $30,$30,$30
+        il      $21,4
+pass:
+        ila     $10,x
+        ila     $11,y
+        il      $12,128
+        hbrr    saxpy_branch,saxpy
+{padding}saxpy:
+        lqd     $13,0($10)
+        lqd     $14,0($11)
+        ai      $10,$10,16
+        ai      $11,$11,16
+        ai      $12,$12,-1
+        fma     $14,$20,$13,$14
+        stqd    $14,-16($11)
+saxpy_branch:
+        brnz    $12,saxpy
+        ai      $21,$21,-1
+        brnz    $21,pass
+        and     $31,$31,$31
+        stop    0x2000
+
+        .data
+        .align  4
+iota:   .word   0, 1, 2, 3
+x:      .space  2048
+y:      .space  2048
+"
+    )
+}
+
+#[test]
+fn demo_saxpy_terminates_with_real_fetch_for_every_hint_padding() {
+    for nops in 0..=4 {
+        let real = real_fetch_terminates_like_instruction_mode(
+            &demo_saxpy(nops),
+            60,
+            &format!("demo_saxpy, {nops} nops after hbrr"),
+        );
+        // The loop branch is hinted taken: its taken iterations follow the hint.
+        assert!(real.stats().hint_hits > 0, "{:?}", real.stats());
+    }
+}
+
+/// A random program built around hinted loops: random padding before the outer loop, between
+/// the hint and its loop, in the loop body and after the branches, an optional hint for the
+/// outer branch too, and random trip counts.
+fn random_hinted_loops(seed: u64) -> String {
+    let mut rng = Rng(seed | 1);
+    let fillers = [
+        "nop",
+        "lnop",
+        "a $10,$11,$12",
+        "ai $4,$4,1",
+        "rotqby $13,$14,$15",
+        "lqd $16,16($20)",
+        "stqd $4,32($20)",
+        "fa $17,$17,$18",
+    ];
+    let padding = |rng: &mut Rng, text: &mut String, most: u64| {
+        for _ in 0..rng.below(most + 1) {
+            text.push_str(fillers[rng.below(fillers.len() as u64) as usize]);
+            text.push('\n');
+        }
+    };
+    let mut text = format!("ila $20,data\nil $21,{}\n", 1 + rng.below(3));
+    padding(&mut rng, &mut text, 40);
+    text.push_str(&format!("outer: il $12,{}\n", 1 + rng.below(5)));
+    let hint_outer = rng.below(2) == 0;
+    if hint_outer {
+        text.push_str("hbrr outer_branch,outer\n");
+    }
+    padding(&mut rng, &mut text, 20);
+    text.push_str("hbrr inner_branch,inner\n");
+    padding(&mut rng, &mut text, 20);
+    text.push_str("inner:\n");
+    padding(&mut rng, &mut text, 20);
+    text.push_str("ai $12,$12,-1\n");
+    padding(&mut rng, &mut text, 6);
+    text.push_str("inner_branch: brnz $12,inner\nai $21,$21,-1\n");
+    padding(&mut rng, &mut text, 40);
+    text.push_str("outer_branch: brnz $21,outer\n");
+    padding(&mut rng, &mut text, 40);
+    text.push_str("stop 0x2000\n.data\n.align 4\ndata: .space 64\n");
+    text
+}
+
+#[test]
+fn random_hinted_loops_always_terminate_with_real_fetch() {
+    for seed in 1..=1000u64 {
+        let seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let source = random_hinted_loops(seed);
+        real_fetch_terminates_like_instruction_mode(&source, 60, &format!("seed {seed:#x}"));
+    }
+}
+
+#[test]
+fn hint_replaced_after_triggering_still_lets_fetch_continue() {
+    // From the randomized test: the inner loop's hint triggers when the corrected path
+    // (mispredicted outer branch) loads its branch into the predicted path buffer, which
+    // redirects inline fetch past the fall-through half; the outer hbrr then completes and
+    // replaces the hint before the inner branch reaches g, so that branch is predicted not
+    // taken and its fall-through half is in no buffer. Fetch must still bring it.
+    let source = random_hinted_loops(0xd497_edbc_d85d_17d2);
+    real_fetch_terminates_like_instruction_mode(&source, 60, "replaced hint");
 }

@@ -32,6 +32,13 @@
 //!   branch is predicted taken to the target; after it enters stage g the predicted path
 //!   buffer is filled from ilbh (non-destructively). If ilbh is not loaded yet, fetch waits
 //!   ("waiting for hint target").
+//! - ilbh feeds the predicted path buffer only on that path (ilbh1, then ilbh2); any other
+//!   path that happens to lie in the hint target line (a mispredict's corrected address)
+//!   comes from the inline buffers, whose destructive transfer requests the next line. A hint
+//!   that completes after its branch was already in the predicted path buffer triggers when
+//!   the branch reaches g. A prefetch miss on a half-line that no buffer holds and no live
+//!   request will bring (a hint replaced after triggering, its branch then predicted not
+//!   taken) requests that line, so fetch always makes progress.
 //!
 //! Simplification: the hint takes effect when it completes at stage o, so it must lead its
 //! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
@@ -128,6 +135,9 @@ pub struct FetchUnit {
     waiting_for_hint: bool,
     /// The hinted branch whose triggering already redirected inline fetch.
     triggered_for: Option<u32>,
+    /// The predicted path runs through the hint target buffer: it was entered when the hinted
+    /// branch went to stage g, and only then may ilbh feed the predicted path buffer.
+    on_hint_path: bool,
     /// Inline buffers (ilb1, ilb2) holding the path from before the last trigger.
     stale_buffers: [bool; 2],
     /// Cycles until the stale inline buffers are invalidated.
@@ -170,6 +180,7 @@ impl FetchUnit {
             hint: None,
             waiting_for_hint: false,
             triggered_for: None,
+            on_hint_path: false,
             stale_buffers: [false, false],
             invalidate_countdown: None,
             path: PathBuffer {
@@ -301,8 +312,12 @@ impl FetchUnit {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
         }
-        if self.mispredict_state == 0 && !self.path.half.valid && !self.waiting_for_hint {
-            self.refill_path();
+        if self.mispredict_state == 0
+            && !self.path.half.valid
+            && !self.waiting_for_hint
+            && !self.refill_path()
+        {
+            self.request_missing_half();
         }
         // Set to 8 in the trigger cycle (before this point), so the buffers go in the
         // eighth cycle after it.
@@ -344,6 +359,7 @@ impl FetchUnit {
                 self.waiting_for_hint = false;
                 self.drop_inline_requests();
                 self.triggered_for = None;
+                self.on_hint_path = false;
                 self.stale_buffers = [false, false];
                 self.invalidate_countdown = None;
                 self.mispredict_state = 3;
@@ -387,6 +403,10 @@ impl FetchUnit {
             }
             offset += 4;
             if hinted.is_some() {
+                // A hint that completed after its branch was already in the predicted path
+                // buffer has not triggered yet: it triggers now, so inline fetch still
+                // continues after ilbh2.
+                self.trigger_once();
                 // Predicted taken: the path continues at the target, from ilbh.
                 self.flush_stale_requests();
                 self.triggered_for = None;
@@ -416,9 +436,15 @@ impl FetchUnit {
     /// Returns whether it succeeded.
     fn refill_path(&mut self) -> bool {
         let wanted = self.next_half;
+        // The hint target buffer feeds the path only after the hinted branch entered stage g
+        // (ilbh1, then ilbh2); any other path, such as a mispredict's corrected address that
+        // happens to lie in the hint target line, comes from the inline buffers, whose
+        // destructive transfer is what requests the next line.
         for half in 0..2 {
             let candidate = self.ilbh[half];
-            if candidate.valid && candidate.address == wanted {
+            if self.on_hint_path && candidate.valid && candidate.address == wanted {
+                // After ilbh2 the path continues inline, with the line the trigger requested.
+                self.on_hint_path = half == 0;
                 self.path = PathBuffer {
                     half: candidate,
                     offset: self.next_offset,
@@ -433,6 +459,7 @@ impl FetchUnit {
             for half in 0..2 {
                 let candidate = self.inline[buffer][half];
                 if candidate.valid && candidate.address == wanted {
+                    self.on_hint_path = false;
                     self.inline[buffer][half].valid = false;
                     self.path = PathBuffer {
                         half: candidate,
@@ -500,6 +527,35 @@ impl FetchUnit {
         }
     }
 
+    /// A prefetch miss on a half-line that no buffer holds and no live request will bring
+    /// (the trigger redirected inline fetch, then the hint was replaced before its branch
+    /// reached g, so the branch was predicted not taken and the fall-through half was lost
+    /// to the eight-cycle invalidation): the path's line is requested like a flush-initiated
+    /// fetch, into an inline buffer that holds nothing the path still needs.
+    fn request_missing_half(&mut self) {
+        let line = self.next_half & !(LINE_BYTES - 1);
+        let coming = self
+            .queue
+            .iter()
+            .chain(self.ls_pipe.iter())
+            .flatten()
+            .any(|r| r.line == line && !r.stale);
+        if coming {
+            return;
+        }
+        let destination =
+            if self.inline[0].iter().any(|h| h.valid) && !self.inline[1].iter().any(|h| h.valid) {
+                Destination::Ilb2
+            } else {
+                Destination::Ilb1
+            };
+        self.push_request(LineRequest {
+            line,
+            destination,
+            stale: false,
+        });
+    }
+
     /// Drops queued and in-flight inline requests (the hint fetch stays).
     fn drop_inline_requests(&mut self) {
         for slot in self.queue.iter_mut().chain(self.ls_pipe.iter_mut()) {
@@ -526,6 +582,15 @@ impl FetchUnit {
         if !(start..end).contains(&hint.branch) {
             return;
         }
+        self.trigger_once();
+    }
+
+    /// Triggers the hint unless it already triggered for its branch: older inline requests
+    /// become stale and inline fetch is redirected to the line after ilbh2.
+    fn trigger_once(&mut self) {
+        let Some(hint) = self.hint else {
+            return;
+        };
         if self.triggered_for == Some(hint.branch) {
             return;
         }
@@ -568,6 +633,7 @@ impl FetchUnit {
         self.next_half = hint.target & !(HALF_BYTES - 1);
         self.next_offset = hint.target & (HALF_BYTES - 1);
         self.path.half.valid = false;
+        self.on_hint_path = true;
         self.refill_path();
     }
 }
