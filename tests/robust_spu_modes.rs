@@ -5,8 +5,7 @@
 //!
 //! Programs are found by listing the repository (every `*.s` outside `target/`, hidden
 //! directories and the fuzz crate's corpora and build output), so a new program is covered
-//! without touching this test. Fetch models: ideal and real. Known model bugs (a program that
-//! never stops with one fetch model) are listed in [`KNOWN_HANGS`] and checked to still hang.
+//! without touching this test. Fetch models: ideal and real.
 
 use std::path::{Path, PathBuf};
 
@@ -21,15 +20,6 @@ use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 /// Cycle budget per run; every program in the repository stops long before.
 const MAX_CYCLES: u64 = 20_000_000;
 
-/// Known model bugs: (program file name, fetch model) pairs that never stop. Each entry is
-/// checked: the run must still hang (so the entry goes away when the bug is fixed) and the
-/// program must still agree between instruction mode and the other fetch models.
-///
-/// - `demo_saxpy.s` with the real fetch unit: a livelock in the hint path (the hinted inner
-///   loop never completes; the demo runs this kernel on the ideal fetch for that reason).
-const KNOWN_HANGS: [(&str, FetchKind); 1] = [("demo_saxpy.s", FetchKind::Real)];
-/// Cycles a known hang runs to show it still hangs.
-const HANG_CHECK_CYCLES: u64 = 2_000_000;
 /// Labels a program may define.
 const SYMBOLS: usize = 4096;
 
@@ -163,7 +153,6 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
         );
     }
     let mut compared = 0;
-    let mut known_hangs = 0;
     for path in &programs {
         let name = path.display().to_string();
         let mut functional = load(path);
@@ -178,26 +167,6 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
                 pipelined
                     .set_fetch(fetch)
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
-                let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if KNOWN_HANGS.contains(&(file, fetch)) {
-                    let outcome = pipelined
-                        .run(HANG_CHECK_CYCLES, &NoProbes, &mut Discard)
-                        .unwrap_or_else(|e| panic!("{what}: model error: {e}"));
-                    assert_eq!(
-                        outcome.end,
-                        RunEnd::CycleLimit,
-                        "{what}: listed as a known hang but it ended; remove it from KNOWN_HANGS"
-                    );
-                    eprintln!(
-                        "{what}: KNOWN HANG still there: no stop in {HANG_CHECK_CYCLES} cycles, \
-                         pc {:#07x}, {} instructions retired (instruction mode stops after {})",
-                        pipelined.arch().pc(),
-                        pipelined.arch().instructions_retired(),
-                        functional.arch().instructions_retired()
-                    );
-                    known_hangs += 1;
-                    continue;
-                }
                 let (pipelined_stop, pipelined_mail) = run_to_stop(&mut pipelined, &what);
                 assert_same_state(
                     &functional,
@@ -218,5 +187,5 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
         "compared {compared} pipeline runs of {} programs with instruction mode",
         programs.len()
     );
-    assert_eq!(compared + known_hangs, 4 * programs.len());
+    assert_eq!(compared, 4 * programs.len());
 }

@@ -12,8 +12,7 @@
 //!   cycles simulated;
 //! - instructions completed <= 2 x cycles;
 //! - liveness: some instruction completes (or the SPU stops / waits on a channel) at least
-//!   every 1000 cycles (with the real fetch unit only under `PMPROBE_FUZZ_STRICT_LIVENESS=1`
-//!   while its known livelock is open, see `strict_liveness`);
+//!   every 1000 cycles, with either fetch model;
 //! - no instruction issued before its sources were released: an independent scoreboard, fed
 //!   from the instructions that entered execution stage `jj` this cycle
 //!   (`Pipeline::exec_pipes().row(clock)`), with the configured depth of each class, says every
@@ -197,19 +196,9 @@ impl Scoreboard {
     }
 }
 
-/// How the pipeline run ended: the stop reason if the SPU stopped for good; whether it was
-/// cut short as a (known) livelock.
+/// How the pipeline run ended: the stop reason if the SPU stopped for good.
 struct PipelineRun {
     stopped: Option<StopReason>,
-    livelocked: bool,
-}
-
-/// Whether a real-fetch livelock fails the check. Known model bug: the real fetch unit can stop completing instructions for good (a livelock
-/// in its hint path; `fuzz/known-bugs/real_fetch_livelock` reproduces it, as does
-/// `spu/programs/demo_saxpy.s`). Until it is fixed such a run ends unchecked, so the target
-/// keeps finding other bugs; `PMPROBE_FUZZ_STRICT_LIVENESS=1` makes it a failure.
-fn strict_liveness() -> bool {
-    std::env::var_os("PMPROBE_FUZZ_STRICT_LIVENESS").is_some_and(|v| v == "1")
 }
 
 fn run_pipeline(
@@ -243,18 +232,11 @@ fn run_pipeline(
             last_progress = cycle;
         }
         if cycle - last_progress > MAX_QUIET_CYCLES {
-            // The real fetch unit's known hint-path livelock (see `strict_liveness`)
-            // ends the run unchecked unless PMPROBE_FUZZ_STRICT_LIVENESS is set.
-            assert!(
-                fetch == FetchKind::Real && !strict_liveness(),
+            panic!(
                 "{fetch:?} fetch: no instruction completed in {MAX_QUIET_CYCLES} cycles \
                  (livelock) at pc {:#x}, cycle {cycle}",
                 arch.pc()
             );
-            return Some(PipelineRun {
-                stopped: None,
-                livelocked: true,
-            });
         }
         assert_eq!(stats.cycles, simulated, "cycle count");
         if let Err(error) = stats.check_identities() {
@@ -284,10 +266,7 @@ fn run_pipeline(
             }
         }
     }
-    Some(PipelineRun {
-        stopped,
-        livelocked: false,
-    })
+    Some(PipelineRun { stopped })
 }
 
 /// Instruction mode, driven by the same host (same mailbox service, same resume policy), up
@@ -381,7 +360,7 @@ pub fn check(data: &[u8]) {
             let functional = &mut buffers.functional;
             let retired = pipelined.instructions_retired();
             let self_modifying = run_instruction_mode(functional, &words, retired, &run);
-            if run.livelocked || (self_modifying && fetch == FetchKind::Real) {
+            if self_modifying && fetch == FetchKind::Real {
                 // See `run_instruction_mode`: the per-cycle invariants were checked, the final
                 // state may differ.
                 continue;

@@ -77,10 +77,8 @@ const PLANS: [Plan; 4] = [
         spu: 0,
         kernel: kernels::SAXPY,
         mode: Mode::Pipeline,
-        // The ideal fetch: with the real fetch unit of this build, the hinted SAXPY loop never
-        // reaches its stop (a livelock in the hint path, reported); SPU1 and SPU2 show the
-        // real fetch unit.
-        fetch: FetchKind::Ideal,
+        // The real fetch unit: the hbrr-hinted loop shows hint hits and its exits mispredict.
+        fetch: FetchKind::Real,
         konata: false,
         role: Role::Breakpoint("saxpy_branch"),
     },
