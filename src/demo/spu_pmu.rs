@@ -27,22 +27,6 @@ pub const GROUP_1: [Event; 7] = [
 /// The events of run 2: the one that did not fit, plus the two that tie the runs together.
 pub const GROUP_2: [Event; 3] = [Event::CPU_CYCLES, Event::INST_RETIRED, Event::STALL_BACKEND];
 
-/// The PMU event a cycle without issue counts as: STALL_FRONTEND when issue had nothing to
-/// issue (fetch, branch, hint, serialization, start-up), STALL_BACKEND when an instruction was
-/// there but held (operand dependency, FP resource, DP issue stall).
-pub fn stall_event(reason: StallReason) -> Event {
-    match reason {
-        StallReason::Dependency(_) | StallReason::FpResource | StallReason::DpPipeline => {
-            Event::STALL_BACKEND
-        }
-        StallReason::BranchMiss
-        | StallReason::PrefetchMiss
-        | StallReason::HintTarget
-        | StallReason::Channel
-        | StallReason::Initialisation => Event::STALL_FRONTEND,
-    }
-}
-
 /// Feeds `IssueStall` into the emulated PMU's stall events.
 pub struct StallFeed<'p> {
     pmu: &'p EmulatedPmu,
@@ -63,7 +47,7 @@ impl<'p> StallFeed<'p> {
 
 impl Listener<StallReason> for StallFeed<'_> {
     fn notify(&self, reason: &StallReason) {
-        self.pmu.count(stall_event(*reason).number(), 1);
+        self.pmu.count(reason.pmu_event().number(), 1);
     }
 }
 

@@ -52,6 +52,25 @@ pub enum StallReason {
     Initialisation,
 }
 
+impl StallReason {
+    /// The PMUv3 stall event this reason feeds: waiting on operands or execution resources is
+    /// a back-end stall (STALL_BACKEND, 0x24); waiting for instructions (mispredict, prefetch
+    /// miss, hint target, a serializing instruction, start-up) is a front-end stall
+    /// (STALL_FRONTEND, 0x23).
+    pub const fn pmu_event(self) -> crate::pmu::Event {
+        match self {
+            Self::Dependency(_) | Self::FpResource | Self::DpPipeline => {
+                crate::pmu::Event::STALL_BACKEND
+            }
+            Self::BranchMiss
+            | Self::PrefetchMiss
+            | Self::HintTarget
+            | Self::Channel
+            | Self::Initialisation => crate::pmu::Event::STALL_FRONTEND,
+        }
+    }
+}
+
 /// An instruction issued to an execution pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

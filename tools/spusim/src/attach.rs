@@ -85,23 +85,12 @@ pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
     Ok(events)
 }
 
-/// The PMU event of a cycle without issue: STALL_BACKEND when an instruction was held
-/// (dependency, FP resource, DP issue stall), STALL_FRONTEND when there was none to issue.
-fn stall_event(reason: StallReason) -> Event {
-    match reason {
-        StallReason::Dependency(_) | StallReason::FpResource | StallReason::DpPipeline => {
-            Event::STALL_BACKEND
-        }
-        _ => Event::STALL_FRONTEND,
-    }
-}
-
 /// Feeds `IssueStall` into the emulated PMU's stall events.
 struct StallFeed(&'static EmulatedPmu);
 
 impl Listener<StallReason> for StallFeed {
     fn notify(&self, reason: &StallReason) {
-        self.0.count(stall_event(*reason).number(), 1);
+        self.0.count(reason.pmu_event().number(), 1);
     }
 }
 
