@@ -225,3 +225,15 @@ fn perf_stat_rendering_of_a_driver_delta() {
     let cpi = lines.iter().find(|l| l.contains("CPI")).unwrap();
     assert!(cpi.ends_with("1.620"), "{cpi}");
 }
+
+#[test]
+fn exception_levels_print_as_the_arm_arm_writes_them() {
+    use pmprobe::pmu::ExceptionLevel;
+    for (bits, text) in [(0, "EL0"), (1, "EL1"), (2, "EL2"), (3, "EL3"), (5, "EL1")] {
+        assert_eq!(
+            ExceptionLevel::from_bits(bits).to_string(),
+            text,
+            "CurrentEL.EL = {bits}"
+        );
+    }
+}

@@ -24,7 +24,7 @@ fn banner_on_cortex_a57() {
     assert_eq!(run.exit_code, Some(0), "{}\n{}", run.stdout, run.stderr);
     for line in [
         "CPU      Arm Cortex-A57 r1p0 (MIDR_EL1 0x411fd070)",
-        "EL       El1",
+        "EL       EL1",
         "PMU      PMUv3 (PMUVer 1)",
         "counters N = 6 event counters",
         "events   3 implemented common events: {SW_INCR, INST_RETIRED, CPU_CYCLES}",

@@ -12,7 +12,7 @@ pub fn print() -> bool {
         pmprobe::pmu::decode_midr(real.midr()),
         real.midr()
     );
-    println!("  EL       {:?}", real.current_el());
+    println!("  EL       {}", real.current_el());
     match detect(&real) {
         Ok(info) => {
             println!(

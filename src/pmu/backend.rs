@@ -125,6 +125,19 @@ impl ExceptionLevel {
     }
 }
 
+impl core::fmt::Display for ExceptionLevel {
+    /// `EL0` .. `EL3`, as the Arm ARM writes them.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let n = match self {
+            Self::El0 => 0,
+            Self::El1 => 1,
+            Self::El2 => 2,
+            Self::El3 => 3,
+        };
+        write!(f, "EL{n}")
+    }
+}
+
 /// Direction of a register access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
