@@ -9,7 +9,7 @@ use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
-use spu_pipeline_support::{Rng, load, random_program, run_to_stop};
+use spu_pipeline_support::{Rng, assert_same_architecture, load, random_program, run_to_stop};
 
 fn unit(source: &str, fetch: FetchKind) -> Box<SpuUnit> {
     let mut unit = Box::new(SpuUnit::new(0));
@@ -46,27 +46,6 @@ fn unhinted_taken_loop_branch_costs_the_mispredict_penalty() {
     // The model's figure: detection at stage o (state 1), the corrected line requested in
     // state 3, six LS pipe stages, the predicted path buffer, issue stages g..j.
     assert_eq!(penalty, 18);
-}
-
-fn assert_same_architecture(a: &SpuUnit, b: &SpuUnit, what: &str) {
-    assert_eq!(
-        a.arch().registers(),
-        b.arch().registers(),
-        "{what}: registers"
-    );
-    assert_eq!(a.arch().pc(), b.arch().pc(), "{what}: pc");
-    assert_eq!(
-        a.arch().instructions_retired(),
-        b.arch().instructions_retired(),
-        "{what}: instructions"
-    );
-    for address in (0..0x4000).step_by(4) {
-        assert_eq!(
-            a.arch().local_store().load_word(address),
-            b.arch().local_store().load_word(address),
-            "{what}: LS word at {address:#x}"
-        );
-    }
 }
 
 #[test]

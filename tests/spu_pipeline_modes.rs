@@ -11,33 +11,14 @@ use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
-use spu_pipeline_support::{load, random_program, run_to_stop, unit_with};
+use spu_pipeline_support::{
+    assert_same_architecture, load, random_program, run_to_stop, unit_with,
+};
 
 fn run_mode(source: &str, mode: Mode) -> Box<SpuUnit> {
     let mut unit = unit_with(source, Config::cell(), mode);
     run_to_stop(&mut unit, 1_000_000);
     unit
-}
-
-fn assert_same_architecture(a: &SpuUnit, b: &SpuUnit, what: &str) {
-    assert_eq!(
-        a.arch().registers(),
-        b.arch().registers(),
-        "{what}: registers"
-    );
-    assert_eq!(a.arch().pc(), b.arch().pc(), "{what}: pc");
-    assert_eq!(
-        a.arch().instructions_retired(),
-        b.arch().instructions_retired(),
-        "{what}: instructions"
-    );
-    for address in (0..0x4000).step_by(4) {
-        assert_eq!(
-            a.arch().local_store().load_word(address),
-            b.arch().local_store().load_word(address),
-            "{what}: LS word at {address:#x}"
-        );
-    }
 }
 
 #[test]

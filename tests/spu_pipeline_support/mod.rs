@@ -111,3 +111,26 @@ pub fn random_program(seed: u64) -> String {
     text.push_str("ai $21,$21,-1\nbrnz $21,loop\nstop\n.data\n.align 4\ndata: .space 128\n");
     text
 }
+
+/// Asserts that two SPUs end in the same architectural state: registers, PC, instruction
+/// count and the first 16 KiB of local store.
+pub fn assert_same_architecture(a: &SpuUnit, b: &SpuUnit, what: &str) {
+    assert_eq!(
+        a.arch().registers(),
+        b.arch().registers(),
+        "{what}: registers"
+    );
+    assert_eq!(a.arch().pc(), b.arch().pc(), "{what}: pc");
+    assert_eq!(
+        a.arch().instructions_retired(),
+        b.arch().instructions_retired(),
+        "{what}: instructions"
+    );
+    for address in (0..0x4000).step_by(4) {
+        assert_eq!(
+            a.arch().local_store().load_word(address),
+            b.arch().local_store().load_word(address),
+            "{what}: LS word at {address:#x}"
+        );
+    }
+}
