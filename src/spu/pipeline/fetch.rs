@@ -32,7 +32,7 @@ use crate::spu::isa::opcodes::{IClass, Mnemonic};
 use crate::spu::probes::StallReason;
 
 /// "No register": index of an always-ready scoreboard slot.
-pub(crate) const NO_REGISTER: u8 = 128;
+pub const NO_REGISTER: u8 = 128;
 
 /// An instruction travelling through the issue and execution pipes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
