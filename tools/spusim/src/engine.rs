@@ -120,21 +120,37 @@ impl Engine for InstructionEngine {
                 }
                 RunEnd::InstructionLimit => {}
                 RunEnd::Blocked { channel } => {
-                    // The host side of the outbound mailboxes: print and drain, then resume.
-                    let id = spu.id();
-                    let channels = spu.channels_mut();
-                    let drained = match channel {
-                        SPU_WR_OUT_MBOX => channels.outbound.pop(),
-                        SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
-                        _ => None,
-                    };
-                    match drained {
-                        Some(value) => writeln!(out, "SPU{id}: mailbox {value:#010x}")?,
-                        None => return Ok(summary(spu, End::Blocked { channel }, spu.pc())),
+                    // Drained: resume; nothing to drain: the SPU waits for good.
+                    if !drain_outbound_mailbox(spu, channel, out)? {
+                        return Ok(summary(spu, End::Blocked { channel }, spu.pc()));
                     }
                 }
             }
         }
+    }
+}
+
+/// The host side of the outbound mailboxes: when `channel` is one of them and holds a value,
+/// prints it as `SPU<n>: mailbox 0x...` and pops it (so the blocked write can complete);
+/// returns whether a value was drained.
+pub(crate) fn drain_outbound_mailbox(
+    spu: &mut Spu,
+    channel: u8,
+    out: &mut dyn Write,
+) -> io::Result<bool> {
+    let id = spu.id();
+    let channels = spu.channels_mut();
+    let drained = match channel {
+        SPU_WR_OUT_MBOX => channels.outbound.pop(),
+        SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
+        _ => None,
+    };
+    match drained {
+        Some(value) => {
+            writeln!(out, "SPU{id}: mailbox {value:#010x}")?;
+            Ok(true)
+        }
+        None => Ok(false),
     }
 }
 

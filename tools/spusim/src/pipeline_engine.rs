@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::{SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu};
+use pmprobe::spu::exec::Spu;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::pipeline::konata::KonataWriter;
@@ -11,7 +11,7 @@ use pmprobe::spu::pipeline::trace::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
-use crate::engine::{End, Engine, Summary};
+use crate::engine::{End, Engine, Summary, drain_outbound_mailbox};
 
 /// Runs the pipeline model.
 pub struct PipelineEngine {
@@ -113,18 +113,9 @@ impl Engine for PipelineEngine {
                 RunEnd::Stopped(reason) => break End::Stopped(reason),
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
-                    // The host side of the outbound mailboxes: print and drain; the blocked
-                    // instruction retries at stage o on the next cycle.
-                    let id = spu.id();
-                    let channels = spu.channels_mut();
-                    let drained = match channel {
-                        SPU_WR_OUT_MBOX => channels.outbound.pop(),
-                        SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
-                        _ => None,
-                    };
-                    match drained {
-                        Some(value) => writeln!(out, "SPU{id}: mailbox {value:#010x}")?,
-                        None => break End::Blocked { channel },
+                    // Drained: the blocked instruction retries at stage o on the next cycle.
+                    if !drain_outbound_mailbox(spu, channel, out)? {
+                        break End::Blocked { channel };
                     }
                 }
             }
