@@ -111,6 +111,16 @@ fn measure<O: SpuObserver>(name: &str, probes_label: &str, source: &str, observe
     );
 }
 
+/// Whether a run was selected on the command line: `cargo bench --bench spu_pipeline -- loop
+/// real` runs only the rows whose labels contain every given word (cargo's own `--bench`
+/// flag is ignored).
+fn selected(labels: &[&str]) -> bool {
+    std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .all(|word| labels.iter().any(|label| label.contains(word.as_str())))
+}
+
 fn measure_in<O: SpuObserver>(
     name: &str,
     probes_label: &str,
@@ -119,6 +129,14 @@ fn measure_in<O: SpuObserver>(
     mode: Mode,
     fetch: FetchKind,
 ) {
+    let mode_label = match (mode, fetch) {
+        (Mode::Instruction, _) => "instr",
+        (Mode::Pipeline, FetchKind::Ideal) => "ideal",
+        (Mode::Pipeline, FetchKind::Real) => "real",
+    };
+    if !selected(&[name, probes_label, mode_label]) {
+        return;
+    }
     let mut image = vec![0u8; 64 * 1024];
     let program = assemble::<64>(source, &mut image).expect("benchmark program assembles");
     let mut unit = Box::new(SpuUnit::new(0));
