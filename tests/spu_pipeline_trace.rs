@@ -92,7 +92,7 @@ fn frame_regions_parse_back() {
         for (i, name) in ["g", "h", "i", "j"].iter().enumerate() {
             let line = lines[8 + i];
             assert!(line.starts_with(name), "{line}");
-            let group = unit.pipeline().issue_pipes().stages[i];
+            let group = unit.pipeline().issue_pipes().stage(i);
             for slot in group.iter().flatten() {
                 assert!(line.contains(&format!("= {:#07x} ", slot.pc)), "{line}");
             }

@@ -15,7 +15,7 @@
 //!   every 1000 cycles, with either fetch model;
 //! - no instruction issued before its sources were released: an independent scoreboard, fed
 //!   from the instructions that entered execution stage `jj` this cycle
-//!   (`Pipeline::exec_pipes().row(clock)`), with the configured depth of each class, says every
+//!   (`Pipeline::entered_jj(clock)`), with the configured depth of each class, says every
 //!   source register's last in-flight writer was released (`issue cycle + depth <= now`).
 //!   An instruction completes at stage o, after issue, so it also never retires earlier.
 //!
@@ -173,8 +173,8 @@ impl Scoreboard {
     /// Checks and records what entered `jj` in cycle `now` (pipe 0 first: it is the older of a
     /// dual-issued pair, so its target is "unreleased" for pipe 1).
     fn issue(&mut self, pipeline: &Pipeline, now: u64) {
-        let row = pipeline.exec_pipes().row(now);
-        for inflight in row.slots.iter().flatten() {
+        let row = pipeline.entered_jj(now);
+        for inflight in row.iter().flatten() {
             for &source in &inflight.sources {
                 if source != NO_REGISTER {
                     let release = self.release[usize::from(source & 0x7f)];

@@ -25,21 +25,29 @@ pub const STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
 pub const RING: usize = 64;
 const _: () = assert!(RING > MAX_DEPTH as usize && RING > O_STAGE as usize);
 
-/// One cycle's entry into the execution pipes: pipe 0 and pipe 1 (`None` is a bubble).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Row {
-    /// Instructions in execution pipe 0 and 1.
-    pub slots: [Option<InFlight>; 2],
+/// One instruction in an execution pipe: its sequence number (the record is in the issue
+/// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    /// Fetch sequence number; 0 is a bubble.
+    seq: u64,
+    /// Register written, or [`NO_REGISTER`].
+    target: u8,
+    /// Class (depth).
+    class: IClass,
 }
 
-const EMPTY_ROW: Row = Row {
-    slots: [None, None],
+const BUBBLE: Slot = Slot {
+    seq: 0,
+    target: NO_REGISTER,
+    class: IClass::Nop,
 };
 
 /// The execution pipes and the register scoreboard.
 #[derive(Clone, Debug)]
 pub struct ExecPipes {
-    rows: [Row; RING],
+    /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
+    rows: [[Slot; 2]; RING],
     /// Release cycle of each register (index 128: "no register", always released).
     ready: [u64; 129],
     /// Class of the last writer of each register.
@@ -50,7 +58,7 @@ impl ExecPipes {
     /// Empty pipes, every register released.
     pub const fn new() -> Self {
         ExecPipes {
-            rows: [EMPTY_ROW; RING],
+            rows: [[BUBBLE; 2]; RING],
             ready: [0; 129],
             producer: [IClass::Nop; 129],
         }
@@ -66,26 +74,24 @@ impl ExecPipes {
         (cycle % RING as u64) as usize
     }
 
-    /// The row that entered `jj` in `cycle`.
+    /// The sequence numbers of the instructions that entered `jj` in `cycle` in pipe 0 and 1
+    /// (0: a bubble), while the row is kept (up to [`RING`] cycles).
     #[inline(always)]
-    pub fn row(&self, cycle: u64) -> &Row {
-        &self.rows[Self::index(cycle)]
+    pub fn row(&self, cycle: u64) -> [u64; 2] {
+        self.rows[Self::index(cycle)].map(|slot| slot.seq)
     }
 
     /// Starts cycle `cycle`: its `jj` row begins as two bubbles.
     #[inline(always)]
     pub fn open_row(&mut self, cycle: u64) {
-        self.rows[Self::index(cycle)] = EMPTY_ROW;
+        self.rows[Self::index(cycle)] = [BUBBLE; 2];
     }
 
-    /// Takes the instruction of `pipe` in the row that entered `jj` in `cycle`.
+    /// The sequence number of the instruction of `pipe` (0 or 1) in the row that entered
+    /// `jj` in `cycle`; 0 for a bubble.
     #[inline(always)]
-    pub fn slot(&self, cycle: u64, pipe: usize) -> Option<InFlight> {
-        self.rows[Self::index(cycle)]
-            .slots
-            .get(pipe)
-            .copied()
-            .flatten()
+    pub fn slot(&self, cycle: u64, pipe: usize) -> u64 {
+        self.rows[Self::index(cycle)][pipe & 1].seq
     }
 
     /// The class whose unreleased target `register` is at `cycle`, if any.
@@ -119,36 +125,38 @@ impl ExecPipes {
     /// in `row` (a mispredicted branch), up to cycle `now`, and rebuilds the register release
     /// times from the instructions that remain.
     pub fn squash_younger(&mut self, row: u64, pipe: usize, now: u64, config: &Config) {
-        if pipe == 0
-            && let Some(slot) = self.rows[Self::index(row)].slots.get_mut(1)
-        {
-            *slot = None;
+        if pipe == 0 {
+            self.rows[Self::index(row)][1] = BUBBLE;
         }
         for cycle in row + 1..=now {
-            self.rows[Self::index(cycle)] = EMPTY_ROW;
+            self.rows[Self::index(cycle)] = [BUBBLE; 2];
         }
         self.ready = [0; 129];
         let oldest = now.saturating_sub(RING as u64 - 1);
         for cycle in oldest..=now {
-            for inflight in self.rows[Self::index(cycle)].slots.iter().flatten() {
-                if inflight.target != NO_REGISTER {
-                    let index = usize::from(inflight.target & 0x7f);
-                    let release = cycle + u64::from(config.depth(inflight.class));
+            for slot in self.rows[Self::index(cycle)] {
+                if slot.seq != 0 && slot.target != NO_REGISTER {
+                    let index = usize::from(slot.target & 0x7f);
+                    let release = cycle + u64::from(config.depth(slot.class));
                     if release >= self.ready[index] {
                         self.ready[index] = release;
-                        self.producer[index] = inflight.class;
+                        self.producer[index] = slot.class;
                     }
                 }
             }
         }
     }
 
-    /// Puts `inflight` into `pipe` of this cycle's row and records its target's release.
+    /// Puts `inflight` into its execution pipe in this cycle's row and records its target's
+    /// release.
     #[inline(always)]
-    pub fn enter(&mut self, cycle: u64, pipe: usize, inflight: InFlight, depth: u8) {
-        if let Some(slot) = self.rows[Self::index(cycle)].slots.get_mut(pipe) {
-            *slot = Some(inflight);
-        }
+    pub fn enter(&mut self, cycle: u64, inflight: &InFlight, depth: u8) {
+        let pipe = usize::from(inflight.class.pipe() & 1);
+        self.rows[Self::index(cycle)][pipe] = Slot {
+            seq: inflight.seq,
+            target: inflight.target,
+            class: inflight.class,
+        };
         if inflight.target != NO_REGISTER {
             let index = usize::from(inflight.target & 0x7f);
             let release = cycle + u64::from(depth);

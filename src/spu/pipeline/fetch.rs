@@ -25,7 +25,8 @@
 //! resolved next PC with the one fetch predicted; a difference squashes the younger
 //! instructions and starts the mispredict sequence instead of being a path error.
 
-use super::fetch_unit::{FetchStep, FetchUnit};
+use super::fetch_unit::FetchUnit;
+use super::issue::IssuePipes;
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
@@ -189,25 +190,39 @@ impl FetchModel {
         }
     }
 
-    /// One fetch cycle: a group for issue stage g if `g_free` and one is available.
+    /// One fetch cycle: puts the next group into issue stage g if it is free and a group is
+    /// available (else an empty g records why it is empty). Returns whether a line request
+    /// was kept out of the LS pipe by a load/store (LS contention).
     #[inline]
     pub(crate) fn step(
         &mut self,
         arch: &ArchState,
-        g_free: bool,
+        issue: &mut IssuePipes,
         ls_in_stage_n: bool,
-    ) -> FetchStep {
+    ) -> bool {
+        let g_free = issue.g_is_empty();
         match self {
-            FetchModel::Ideal(ideal) => FetchStep {
-                group: if g_free { ideal.next_group(arch) } else { None },
-                ..FetchStep::default()
-            },
+            FetchModel::Ideal(ideal) => {
+                if g_free && !ideal.fetch_group(arch, issue) {
+                    issue.bubbles[0] = ideal.starve_reason;
+                }
+                false
+            }
             FetchModel::Real { unit, restart } => {
                 if *restart {
                     unit.restart(arch.pc());
                     *restart = false;
                 }
-                unit.cycle(arch, g_free, ls_in_stage_n)
+                let step = unit.cycle(arch, g_free, ls_in_stage_n);
+                if let Some(group) = step.group {
+                    issue.enter(group);
+                } else if g_free {
+                    issue.bubbles[0] = unit.starve_reason();
+                }
+                if step.invalidate_issue {
+                    issue.invalidate(StallReason::BranchMiss);
+                }
+                step.ls_contention
             }
         }
     }
@@ -228,15 +243,6 @@ impl FetchModel {
             FetchModel::Real { unit, .. } => unit.blocks_issue(),
         }
     }
-
-    /// Why issue stage j is empty (when it is).
-    #[inline]
-    pub(crate) fn starve_reason(&self) -> StallReason {
-        match self {
-            FetchModel::Ideal(ideal) => ideal.starve_reason,
-            FetchModel::Real { unit, .. } => unit.starve_reason(),
-        }
-    }
 }
 
 /// Entries of the decoded-instruction cache (direct-mapped by word address).
@@ -250,21 +256,24 @@ struct Decoded {
     inflight: InFlight,
 }
 
+/// A placeholder record: no instruction lives at its address (the local store is 256 KiB)
+/// and 0 is no sequence number.
+pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
+    pc: u32::MAX,
+    instruction: NOP_INSTRUCTION,
+    predicted_next: 0,
+    class: IClass::Nop,
+    target: NO_REGISTER,
+    sources: [NO_REGISTER; 3],
+    serializing: false,
+    illegal: false,
+    seq: 0,
+};
+
 const EMPTY_DECODED: Decoded = Decoded {
-    // No instruction lives at this address (the local store is 256 KiB).
     pc: u32::MAX,
     word: 0,
-    inflight: InFlight {
-        pc: u32::MAX,
-        instruction: NOP_INSTRUCTION,
-        predicted_next: 0,
-        class: IClass::Nop,
-        target: NO_REGISTER,
-        sources: [NO_REGISTER; 3],
-        serializing: false,
-        illegal: false,
-        seq: 0,
-    },
+    inflight: EMPTY_INFLIGHT,
 };
 
 /// The ideal fetch model (see the module documentation).
@@ -303,9 +312,12 @@ impl IdealFetch {
         self.starve_reason = reason;
     }
 
-    fn next_group(&mut self, arch: &ArchState) -> Option<Group> {
+    /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
+    /// waits for a serializing instruction or the SPU stopped).
+    #[inline]
+    fn fetch_group(&mut self, arch: &ArchState, issue: &mut IssuePipes) -> bool {
         if self.waiting {
-            return None;
+            return false;
         }
         if self.stale {
             self.shadow.clone_from(arch);
@@ -316,19 +328,12 @@ impl IdealFetch {
             // retries its channel instruction, which fetch treats as serializing.)
             self.waiting = true;
             self.starve_reason = StallReason::Channel;
-            return None;
+            return false;
         }
-        let mut group: Group = [None, None];
-        let first = self.shadow.pc();
-        let mut pc = first;
+        let mut pc = self.shadow.pc();
         loop {
             let slot = ((pc >> 2) & 1) as usize;
-            let inflight = self.fetch_one(pc);
-            let next = inflight.predicted_next;
-            let serializing = inflight.serializing;
-            if let Some(place) = group.get_mut(slot) {
-                *place = Some(inflight);
-            }
+            let (next, serializing) = self.fetch_one(pc, slot, issue);
             if serializing {
                 self.waiting = true;
                 self.starve_reason = StallReason::Channel;
@@ -340,31 +345,30 @@ impl IdealFetch {
             }
             break;
         }
-        Some(group)
+        true
     }
 
-    /// Fetches the instruction at `pc` and runs it in the shadow (unless it serializes).
-    fn fetch_one(&mut self, pc: u32) -> InFlight {
+    /// Fetches the instruction at `pc` into `slot` of stage g and runs it in the shadow
+    /// (unless it serializes). Returns the address that follows it and whether it serializes.
+    #[inline(always)]
+    fn fetch_one(&mut self, pc: u32, slot: usize, issue: &mut IssuePipes) -> (u32, bool) {
         let word = self.shadow.local_store().load_word(pc);
-        let slot = ((pc >> 2) as usize) % DECODE_CACHE;
-        let decoded = match self.decoded.get(slot) {
-            Some(entry) if entry.pc == pc && entry.word == word => entry.inflight,
-            _ => {
-                let inflight = Self::decode_at(pc, word);
-                if let Some(entry) = self.decoded.get_mut(slot) {
-                    *entry = Decoded { pc, word, inflight };
-                }
-                inflight
-            }
-        };
-        if decoded.illegal || decoded.serializing {
-            return decoded;
+        let entry = &mut self.decoded[((pc >> 2) as usize) % DECODE_CACHE];
+        if entry.pc != pc || entry.word != word {
+            *entry = Decoded {
+                pc,
+                word,
+                inflight: Self::decode_at(pc, word),
+            };
         }
-        let executed = self.shadow.execute(&decoded.instruction);
-        let mut inflight = decoded;
-        inflight.predicted_next = executed.next_pc;
-        inflight.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        inflight
+        let record = issue.enter_slot(slot, &entry.inflight);
+        if record.illegal || record.serializing {
+            return (record.predicted_next, true);
+        }
+        let executed = self.shadow.execute(&record.instruction);
+        record.predicted_next = executed.next_pc;
+        record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
+        (record.predicted_next, record.serializing)
     }
 
     /// Decodes the word at `pc`; channel instructions are marked serializing.

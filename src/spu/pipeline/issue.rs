@@ -23,10 +23,11 @@
 use super::config::Config;
 use super::execute::ExecPipes;
 use super::fetch::{Group, InFlight, NO_REGISTER};
+use super::window::Window;
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
 
-/// Index of stage j in [`IssuePipes::stages`].
+/// Index of stage j in the issue stages.
 pub const J_STAGE: usize = 3;
 /// Names of the issue stages from the top.
 pub const STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
@@ -36,12 +37,12 @@ pub const STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
 pub enum IssueOutcome {
     /// Nothing issued, for this reason (stage j empty: the fetch model's reason).
     Stalled(StallReason),
-    /// One or two instructions issued.
+    /// One or two instructions issued, given by sequence number ([`IssuePipes::record`]).
     Issued {
-        /// The instructions, oldest first.
-        first: InFlight,
+        /// The instruction issued, or the older one of a dual issue.
+        first: u64,
         /// The second one of a dual issue.
-        second: Option<InFlight>,
+        second: Option<u64>,
     },
 }
 
@@ -58,14 +59,19 @@ pub struct DualIssueBlocks {
     pub cross: bool,
 }
 
-/// Issue stages and structural-hazard state.
+/// Issue stages, the instruction window behind them, and structural-hazard state.
 #[derive(Clone, Debug)]
 pub struct IssuePipes {
-    /// Stages g, h, i, j; each holds a fetch group (slot 0 even address, slot 1 odd).
-    pub stages: [Group; 4],
+    /// The records of every instruction in flight (issue stages and execution pipes).
+    window: Window,
+    /// Stages g, h, i, j; each holds a fetch group as sequence numbers (slot 0 even address,
+    /// slot 1 odd; 0 is an empty slot).
+    stages: [[u64; 2]; 4],
     /// Why each empty stage is empty: the fetch model's reason when the bubble entered g. It
     /// travels down with the bubble, so a stall at j is charged to its cause.
     pub bubbles: [StallReason; 4],
+    /// Last sequence number handed out.
+    last_seq: u64,
     /// No instruction issues before this cycle (class issue stall).
     stall_until: u64,
     /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
@@ -82,34 +88,86 @@ impl IssuePipes {
     /// Empty issue pipes.
     pub const fn new() -> Self {
         IssuePipes {
-            stages: [[None, None]; 4],
+            window: Window::new(),
+            stages: [[0; 2]; 4],
             bubbles: [StallReason::Initialisation; 4],
+            last_seq: 0,
             stall_until: 0,
             fp_busy_at: u64::MAX,
         }
     }
 
-    /// Drops every instruction and structural state.
+    /// Drops every instruction and structural state (sequence numbers keep counting).
     pub fn flush(&mut self) {
-        *self = Self::new();
+        self.stages = [[0; 2]; 4];
+        self.bubbles = [StallReason::Initialisation; 4];
+        self.stall_until = 0;
+        self.fp_busy_at = u64::MAX;
     }
 
     /// Drops the instructions (mispredict state 5); the bubbles are charged to `reason`.
     pub fn invalidate(&mut self, reason: StallReason) {
-        self.stages = [[None, None]; 4];
+        self.stages = [[0; 2]; 4];
         self.bubbles = [reason; 4];
     }
 
     /// Whether stage j holds nothing.
     #[inline(always)]
     pub fn j_is_empty(&self) -> bool {
-        matches!(self.stages[J_STAGE], [None, None])
+        self.stages[J_STAGE] == [0, 0]
     }
 
     /// Whether stage g can take a new group.
     #[inline(always)]
     pub fn g_is_empty(&self) -> bool {
-        matches!(self.stages[0], [None, None])
+        self.stages[0] == [0, 0]
+    }
+
+    /// Whether every issue stage is empty.
+    pub fn is_drained(&self) -> bool {
+        self.stages.iter().all(|stage| *stage == [0, 0])
+    }
+
+    /// Puts a fetch group into stage g (which must be empty), giving its instructions their
+    /// sequence numbers.
+    #[inline(always)]
+    pub fn enter(&mut self, group: Group) {
+        for (slot, inflight) in group.iter().enumerate() {
+            if let Some(inflight) = inflight {
+                self.enter_slot(slot, inflight);
+            }
+        }
+    }
+
+    /// Puts a copy of `inflight` into `slot` (0 even, 1 odd) of stage g as the next
+    /// instruction fetched, and returns the window's record of it to complete.
+    #[inline(always)]
+    pub(crate) fn enter_slot(&mut self, slot: usize, inflight: &InFlight) -> &mut InFlight {
+        self.last_seq += 1;
+        let seq = self.last_seq;
+        self.stages[0][slot & 1] = seq;
+        let record = self.window.at_mut(seq);
+        *record = *inflight;
+        record.seq = seq;
+        record
+    }
+
+    /// Stage `stage` (0 = g .. 3 = j) as a fetch group.
+    pub fn stage(&self, stage: usize) -> Group {
+        let seqs = self.stages.get(stage).copied().unwrap_or([0, 0]);
+        seqs.map(|seq| self.window.get(seq).copied())
+    }
+
+    /// The record of the instruction with sequence number `seq`, if it is still in the
+    /// window (it is while in the issue stages and the execution pipes).
+    pub fn record(&self, seq: u64) -> Option<&InFlight> {
+        self.window.get(seq)
+    }
+
+    /// The record of `seq`, known to be in flight (no check).
+    #[inline(always)]
+    pub(crate) fn in_flight(&self, seq: u64) -> &InFlight {
+        self.window.at(seq)
     }
 
     /// Moves every group down one stage if stage j is free.
@@ -119,7 +177,7 @@ impl IssuePipes {
             self.stages[3] = self.stages[2];
             self.stages[2] = self.stages[1];
             self.stages[1] = self.stages[0];
-            self.stages[0] = [None, None];
+            self.stages[0] = [0, 0];
             self.bubbles[3] = self.bubbles[2];
             self.bubbles[2] = self.bubbles[1];
             self.bubbles[1] = self.bubbles[0];
@@ -133,9 +191,7 @@ impl IssuePipes {
             return Some(StallReason::DpPipeline);
         }
         for &source in &inflight.sources {
-            if source != NO_REGISTER
-                && let Some(class) = pipes.blocking(source, cycle)
-            {
+            if let Some(class) = pipes.blocking(source, cycle) {
                 return Some(StallReason::Dependency(class));
             }
         }
@@ -155,31 +211,33 @@ impl IssuePipes {
         pipes: &mut ExecPipes,
         blocks: &mut DualIssueBlocks,
     ) -> IssueOutcome {
-        let empty_reason = self.bubbles[J_STAGE];
         let [even, odd] = self.stages[J_STAGE];
-        let (first, first_slot) = match (even, odd) {
-            (Some(even), _) => (even, 0usize),
-            (None, Some(odd)) => (odd, 1usize),
-            (None, None) => return IssueOutcome::Stalled(empty_reason),
+        let (first_seq, first_slot) = if even != 0 {
+            (even, 0usize)
+        } else if odd != 0 {
+            (odd, 1usize)
+        } else {
+            return IssueOutcome::Stalled(self.bubbles[J_STAGE]);
         };
-        if let Some(reason) = self.hazard(&first, cycle, pipes) {
+        let first = self.window.at(first_seq);
+        if let Some(reason) = self.hazard(first, cycle, pipes) {
             return IssueOutcome::Stalled(reason);
         }
         let first_pipe = usize::from(first.class.pipe());
         blocks.cross = first_pipe != first_slot;
-        let mut second = None;
-        if first_slot == 0
-            && let Some(candidate) = odd
-        {
-            second = self.dual_partner(&first, &candidate, cycle, config, pipes, blocks);
+        let second = first_slot == 0
+            && odd != 0
+            && self.dual_partner(first, self.window.at(odd), cycle, config, pipes, blocks);
+        self.stages[J_STAGE][first_slot] = 0;
+        self.start(first_seq, cycle, config, pipes);
+        if second {
+            self.stages[J_STAGE][1] = 0;
+            self.start(odd, cycle, config, pipes);
         }
-        self.stages[J_STAGE][first_slot] = None;
-        self.start(&first, cycle, config, pipes);
-        if let Some(partner) = second {
-            self.stages[J_STAGE][1] = None;
-            self.start(&partner, cycle, config, pipes);
+        IssueOutcome::Issued {
+            first: first_seq,
+            second: second.then_some(odd),
         }
-        IssueOutcome::Issued { first, second }
     }
 
     /// Whether the odd instruction can issue with the even one `first` this cycle.
@@ -192,40 +250,33 @@ impl IssuePipes {
         config: &Config,
         pipes: &ExecPipes,
         blocks: &mut DualIssueBlocks,
-    ) -> Option<InFlight> {
+    ) -> bool {
         if first.class.pipe() != 0 || candidate.class.pipe() != 1 {
-            return None;
+            return false;
         }
         if first.target != NO_REGISTER && candidate.sources.contains(&first.target) {
             blocks.src0_dependency = true;
-            return None;
+            return false;
         }
         let is_dp = |c: IClass| c == IClass::Fpd;
         let is_sp = |c: IClass| c == IClass::Fp6;
         if !config.dp_dual() && (is_dp(first.class) || is_dp(candidate.class)) {
             blocks.dp = true;
-            return None;
+            return false;
         }
         if !config.sp_dual() && (is_sp(first.class) || is_sp(candidate.class)) {
             blocks.sp = true;
-            return None;
+            return false;
         }
-        if self.hazard(candidate, cycle, pipes).is_some() {
-            return None;
-        }
-        Some(*candidate)
+        self.hazard(candidate, cycle, pipes).is_none()
     }
 
-    /// Enters `inflight` into its execution pipe and records its structural effects.
+    /// Enters instruction `seq` into its execution pipe and records its structural effects.
     #[inline(always)]
-    fn start(&mut self, inflight: &InFlight, cycle: u64, config: &Config, pipes: &mut ExecPipes) {
+    fn start(&mut self, seq: u64, cycle: u64, config: &Config, pipes: &mut ExecPipes) {
+        let inflight = self.window.at(seq);
         let timing = config.timing(inflight.class);
-        pipes.enter(
-            cycle,
-            usize::from(inflight.class.pipe()),
-            *inflight,
-            timing.depth,
-        );
+        pipes.enter(cycle, inflight, timing.depth);
         if timing.stall > 0 {
             self.stall_until = self.stall_until.max(cycle + u64::from(timing.stall) + 1);
         }

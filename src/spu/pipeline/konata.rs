@@ -18,6 +18,7 @@ use core::fmt;
 use super::Pipeline;
 use super::execute::O_STAGE;
 use super::fetch::InFlight;
+use super::issue::STAGE_NAMES;
 use crate::spu::probes::StallReason;
 
 const STAGES: [&str; 10] = ["g", "h", "i", "j", "jj", "k", "l", "m", "n", "o"];
@@ -56,8 +57,8 @@ impl KonataWriter {
         self.last_cycle = now;
 
         let mut current: heapless::Vec<(InFlight, u8), IN_FLIGHT> = heapless::Vec::new();
-        for (stage, group) in pipeline.issue_pipes().stages.iter().enumerate() {
-            for inflight in group.iter().flatten() {
+        for stage in 0..STAGE_NAMES.len() {
+            for inflight in pipeline.issue_pipes().stage(stage).iter().flatten() {
                 let _ = current.push((*inflight, stage as u8));
             }
         }

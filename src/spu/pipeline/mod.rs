@@ -23,6 +23,7 @@ pub mod konata;
 pub mod stats;
 pub mod timing;
 pub mod trace;
+pub mod window;
 
 use core::fmt;
 
@@ -107,10 +108,9 @@ pub struct Pipeline {
     issue: IssuePipes,
     exec: ExecPipes,
     fetch: FetchModel,
-    /// A channel instruction that blocked at stage o and is retried each cycle.
-    blocked: Option<InFlight>,
-    /// Last fetch sequence number handed out.
-    next_seq: u64,
+    /// Sequence number of a channel instruction that blocked at stage o and is retried each
+    /// cycle (0: none).
+    blocked: u64,
     /// Why nothing issued in the last cycle, if nothing did.
     last_stall: Option<StallReason>,
     /// Sequence number of the instruction that completed at stage o in the last cycle and
@@ -147,8 +147,7 @@ impl Pipeline {
             issue: IssuePipes::new(),
             exec: ExecPipes::new(),
             fetch: FetchModel::new_ideal(id),
-            blocked: None,
-            next_seq: 0,
+            blocked: 0,
             last_stall: None,
             stopped_by: None,
             stats: Statistics::new(),
@@ -238,10 +237,10 @@ impl Pipeline {
         let entered = self.clock - stage;
         let row = self.exec.row(entered);
         let mut view = ExecStageView {
-            slots: row.slots,
+            slots: row.map(|seq| self.issue.record(seq).copied()),
             dependencies: [-1, -1],
         };
-        for (column, slot) in view.dependencies.iter_mut().zip(row.slots.iter()) {
+        for (column, slot) in view.dependencies.iter_mut().zip(view.slots.iter()) {
             let depth = slot.map_or(1, |inflight| self.config.depth(inflight.class));
             *column = ExecPipes::dependency_column(slot.as_ref(), depth, entered, self.clock);
         }
@@ -253,7 +252,7 @@ impl Pipeline {
     pub fn flush(&mut self) {
         self.issue.flush();
         self.exec.flush();
-        self.blocked = None;
+        self.blocked = 0;
         self.fetch.restart();
     }
 
@@ -280,7 +279,7 @@ impl Pipeline {
         // run since), so prof_cp intervals stay monotonic.
         self.clock = self.clock.max(arch.cycle_count());
         if let Status::Stopped(reason) = arch.status()
-            && self.blocked.is_none()
+            && self.blocked == 0
             && self.issue_is_drained()
         {
             return Ok(RunOutcome {
@@ -307,7 +306,18 @@ impl Pipeline {
     }
 
     fn issue_is_drained(&self) -> bool {
-        self.issue.stages.iter().all(|g| matches!(g, [None, None]))
+        self.issue.is_drained()
+    }
+
+    /// The instructions that entered execution stage `jj` in `cycle` (pipe 0 and 1; `None`
+    /// for a bubble), while the model keeps that row ([`execute::RING`] cycles).
+    pub fn entered_jj(&self, cycle: u64) -> [Option<InFlight>; 2] {
+        if cycle > self.clock || self.clock - cycle >= execute::RING as u64 {
+            return [None, None];
+        }
+        self.exec
+            .row(cycle)
+            .map(|seq| self.issue.record(seq).copied())
     }
 
     /// Simulates one cycle.
@@ -326,15 +336,16 @@ impl Pipeline {
 
         // 1. Execution pipes: stage o.
         let mut end = None;
-        if let Some(inflight) = self.blocked.take() {
-            end = self.complete(arch, inflight, None, now, observer, output)?;
+        let blocked = core::mem::take(&mut self.blocked);
+        if blocked != 0 {
+            end = self.complete(arch, blocked, None, now, observer, output)?;
         }
         if end.is_none() && now >= O_STAGE {
             let row = now - O_STAGE;
             for pipe in 0..2 {
-                if let Some(inflight) = self.exec.slot(row, pipe) {
-                    end =
-                        self.complete(arch, inflight, Some((row, pipe)), now, observer, output)?;
+                let seq = self.exec.slot(row, pipe);
+                if seq != 0 {
+                    end = self.complete(arch, seq, Some((row, pipe)), now, observer, output)?;
                     if end.is_some() {
                         break;
                     }
@@ -361,23 +372,11 @@ impl Pipeline {
 
         // 3. Fetch.
         self.issue.advance();
-        let ls_in_stage_n = self.ls_in_stage_n(now);
-        let step = self
-            .fetch
-            .step(arch, self.issue.g_is_empty(), ls_in_stage_n);
-        if let Some(mut group) = step.group {
-            for inflight in group.iter_mut().flatten() {
-                self.next_seq += 1;
-                inflight.seq = self.next_seq;
-            }
-            self.issue.stages[0] = group;
-        } else if self.issue.g_is_empty() {
-            self.issue.bubbles[0] = self.fetch.starve_reason();
-        }
-        if step.invalidate_issue {
-            self.issue.invalidate(StallReason::BranchMiss);
-        }
-        self.stats.ls_contention += u64::from(step.ls_contention);
+        // Only the real fetch unit's line requests contend with loads and stores.
+        let ls_in_stage_n =
+            matches!(self.fetch, FetchModel::Real { .. }) && self.ls_in_stage_n(now);
+        let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
+        self.stats.ls_contention += u64::from(contended);
         Ok(CycleEnd::Continue)
     }
 
@@ -388,55 +387,38 @@ impl Pipeline {
         if now < O_STAGE - 1 {
             return false;
         }
-        self.exec
-            .slot(now - (O_STAGE - 1), 1)
-            .is_some_and(|inflight| {
-                inflight.instruction.is_load()
-                    || (inflight.instruction.is_store() && !self.config.ls_line_contend_load_only())
-            })
+        let seq = self.exec.slot(now - (O_STAGE - 1), 1);
+        if seq == 0 {
+            return false;
+        }
+        let instruction = &self.issue.in_flight(seq).instruction;
+        instruction.is_load()
+            || (instruction.is_store() && !self.config.ls_line_contend_load_only())
     }
 
-    /// Stage o: the functional effect of `inflight` (in execution row/pipe `position`, `None`
-    /// for a retried channel instruction). Returns the run end it causes.
+    /// Stage o: the functional effect of instruction `seq` (in execution row/pipe
+    /// `position`, `None` for a retried channel instruction). Returns the run end it causes.
     #[inline]
     fn complete<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut ArchState,
-        inflight: InFlight,
+        seq: u64,
         position: Option<(u64, usize)>,
         now: u64,
         observer: &O,
         output: &mut W,
     ) -> Result<Option<RunEnd>, ModelError> {
+        let inflight = self.issue.in_flight(seq);
         let executed: Executed = if inflight.illegal {
             arch.step()
         } else {
             arch.execute_at_cycle(&inflight.instruction, now)
         };
         if !executed.retired {
-            return Ok(Some(match executed.status {
-                Status::Blocked { channel } => {
-                    if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
-                        // Younger instructions were fetched behind it: squash them and fetch
-                        // the channel instruction again once the host serviced the channel.
-                        self.exec.squash_younger(row, pipe, now, &self.config);
-                        self.issue.invalidate(StallReason::Channel);
-                        self.fetch.restart();
-                    } else {
-                        self.blocked = Some(inflight);
-                    }
-                    RunEnd::Blocked { channel }
-                }
-                Status::Stopped(reason) => RunEnd::Stopped(reason),
-                // A model bug would land here: report it as a path error rather than spin.
-                Status::Running => {
-                    return Err(ModelError::PathMismatch {
-                        pc: inflight.pc,
-                        predicted: inflight.predicted_next,
-                        actual: executed.next_pc,
-                    });
-                }
-            }));
+            let inflight = *inflight;
+            return self
+                .not_retired(&inflight, &executed, position, now)
+                .map(Some);
         }
         let mispredicted = executed.next_pc != inflight.predicted_next;
         if mispredicted {
@@ -458,42 +440,71 @@ impl Pipeline {
         let stats = &mut self.stats;
         stats.instructions += 1;
         stats.non_nop_instructions += u64::from(!executed.is_nop);
-        if inflight.instruction.is_branch() {
+        let instruction = &inflight.instruction;
+        if instruction.is_branch() {
             if executed.branch_taken {
                 stats.branches_taken += 1;
+                if !mispredicted && inflight.predicted_next != inflight.pc.wrapping_add(4) {
+                    // Predicted taken by a hint, and taken there.
+                    stats.hint_hits += 1;
+                }
             } else {
                 stats.branches_not_taken += 1;
             }
         }
-        if inflight.instruction.is_hint() {
+        if instruction.is_hint() {
             stats.hints += 1;
             if let FetchModel::Real { unit, .. } = &mut self.fetch
-                && !inflight.instruction.is_hbrp()
+                && !instruction.is_hbrp()
             {
-                let (branch, target) = hint_operands(&inflight, arch);
+                let (branch, target) = hint_operands(inflight, arch);
                 unit.set_hint(branch, target);
             }
         }
-        if inflight.instruction.is_branch()
-            && !mispredicted
-            && executed.branch_taken
-            && inflight.predicted_next != inflight.pc.wrapping_add(4)
-        {
-            // Predicted taken by a hint, and taken there.
-            stats.hint_hits += 1;
-        }
-        observer.retired(&inflight.instruction, &executed, now);
+        observer.retired(instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
         }
         if let Status::Stopped(reason) = executed.status {
-            self.stopped_by = Some(inflight.seq);
+            self.stopped_by = Some(seq);
             return Ok(Some(RunEnd::Stopped(reason)));
         }
         if inflight.serializing {
             self.fetch.serializing_completed();
         }
         Ok(None)
+    }
+
+    /// Stage o for an instruction that did not complete: a channel wait or a stop.
+    #[cold]
+    fn not_retired(
+        &mut self,
+        inflight: &InFlight,
+        executed: &Executed,
+        position: Option<(u64, usize)>,
+        now: u64,
+    ) -> Result<RunEnd, ModelError> {
+        match executed.status {
+            Status::Blocked { channel } => {
+                if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
+                    // Younger instructions were fetched behind it: squash them and fetch
+                    // the channel instruction again once the host serviced the channel.
+                    self.exec.squash_younger(row, pipe, now, &self.config);
+                    self.issue.invalidate(StallReason::Channel);
+                    self.fetch.restart();
+                } else {
+                    self.blocked = inflight.seq;
+                }
+                Ok(RunEnd::Blocked { channel })
+            }
+            Status::Stopped(reason) => Ok(RunEnd::Stopped(reason)),
+            // A model bug would land here: report it as a path error rather than spin.
+            Status::Running => Err(ModelError::PathMismatch {
+                pc: inflight.pc,
+                predicted: inflight.predicted_next,
+                actual: executed.next_pc,
+            }),
+        }
     }
 
     #[inline(always)]
@@ -515,6 +526,8 @@ impl Pipeline {
                 observer.issue_stall(*reason);
             }
             IssueOutcome::Issued { first, second } => {
+                let first = self.issue.in_flight(*first);
+                let second = second.map(|seq| self.issue.in_flight(seq));
                 let all_nops = first.is_nop() && second.is_none_or(|s| s.is_nop());
                 if all_nops {
                     stats.nop_cycles += 1;
@@ -528,7 +541,7 @@ impl Pipeline {
                 stats.cross_issue_cycles += u64::from(blocks.cross);
                 stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
                 let dual = second.is_some();
-                for inflight in core::iter::once(first).chain(second.iter()) {
+                for inflight in core::iter::once(first).chain(second) {
                     stats.registers_used |= register_bits(inflight);
                     observer.issue(IssueEvent {
                         cycle: now,

@@ -88,10 +88,16 @@ pub fn listing(
         let mut blocks = DualIssueBlocks::default();
         let outcome = issue.issue(cycle, config, &mut exec, &mut blocks);
         if let IssueOutcome::Issued { first, second } = outcome {
+            let (Some(&first), second) = (
+                issue.record(first),
+                second.and_then(|seq| issue.record(seq).copied()),
+            ) else {
+                break;
+            };
             let dual = second.is_some();
             summary.dual_cycles += u64::from(dual);
             let origin = *first_issue.get_or_insert(cycle);
-            let [_, left_behind] = issue.stages[J_STAGE];
+            let [_, left_behind] = issue.stage(J_STAGE);
             let blocked_pair = second.is_none()
                 && first.pc & 4 == 0
                 && left_behind.is_some_and(|odd| first.class.pipe() == 0 && odd.class.pipe() == 1);
@@ -121,7 +127,7 @@ pub fn listing(
         issue.advance();
         if issue.g_is_empty() && next_index < words.len() {
             let (group, consumed) = group_at(words, next_index, base);
-            issue.stages[0] = group;
+            issue.enter(group);
             next_index += consumed;
         }
     }

@@ -200,10 +200,8 @@ pub fn write_frame(
             writeln!(out, "ideal fetch")?;
         }
     }
-    for (name, group) in ISSUE_STAGES
-        .iter()
-        .zip(pipeline.issue_pipes().stages.iter())
-    {
+    for (stage, name) in ISSUE_STAGES.iter().enumerate() {
+        let group = pipeline.issue_pipes().stage(stage);
         write!(out, "{name:<3} ")?;
         write_slot(out, group[0].as_ref())?;
         write_slot(out, group[1].as_ref())?;
