@@ -50,6 +50,9 @@ pub struct InFlight {
     pub target: u8,
     /// Registers read; unused entries are [`NO_REGISTER`].
     pub sources: [u8; 3],
+    /// The registers read or written as a bit set (register `r` is bit `r % 64` of word
+    /// `r / 64`), for the registers-used statistic.
+    pub registers: [u64; 2],
     /// Fetch waits until this instruction completed (channel, stop, halt, fault).
     pub serializing: bool,
     /// The word is not an SPU instruction: stage o reports the fault.
@@ -68,13 +71,21 @@ impl InFlight {
                 *slot = register & 0x7f;
             }
         }
+        let target = instruction.target().map_or(NO_REGISTER, |r| r & 0x7f);
+        let mut registers = [0u64; 2];
+        for &register in sources.iter().chain(core::iter::once(&target)) {
+            if let Some(word) = registers.get_mut(usize::from(register / 64)) {
+                *word |= 1 << (register % 64);
+            }
+        }
         InFlight {
             pc,
             instruction,
             predicted_next,
             class: instruction.class(),
-            target: instruction.target().map_or(NO_REGISTER, |r| r & 0x7f),
+            target,
             sources,
+            registers,
             serializing: false,
             illegal: false,
             seq: 0,
@@ -265,6 +276,7 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
     class: IClass::Nop,
     target: NO_REGISTER,
     sources: [NO_REGISTER; 3],
+    registers: [0; 2],
     serializing: false,
     illegal: false,
     seq: 0,

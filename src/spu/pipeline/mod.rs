@@ -542,7 +542,8 @@ impl Pipeline {
                 stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
                 let dual = second.is_some();
                 for inflight in core::iter::once(first).chain(second) {
-                    stats.registers_used |= register_bits(inflight);
+                    stats.registers_used |=
+                        u128::from(inflight.registers[0]) | (u128::from(inflight.registers[1]) << 64);
                     observer.issue(IssueEvent {
                         cycle: now,
                         pc: inflight.pc,
@@ -567,23 +568,4 @@ fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
         _ => arch.register(instruction.ra).preferred_word(),
     };
     (branch, target)
-}
-
-/// The registers `inflight` reads or writes, as a bit set. Built from two 64-bit halves:
-/// a variable 128-bit shift compiles to a branchy sequence that was a visible share of
-/// every cycle.
-#[inline(always)]
-fn register_bits(inflight: &InFlight) -> u128 {
-    let mut low = 0u64;
-    let mut high = 0u64;
-    for register in inflight
-        .sources
-        .iter()
-        .chain(core::iter::once(&inflight.target))
-    {
-        let bit = 1u64 << (register & 63);
-        low |= if *register < 64 { bit } else { 0 };
-        high |= if (64..128).contains(register) { bit } else { 0 };
-    }
-    (u128::from(high) << 64) | u128::from(low)
 }
