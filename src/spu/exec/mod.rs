@@ -34,6 +34,7 @@ mod outcome;
 pub mod permute;
 pub mod profile;
 mod quadword;
+mod retire;
 mod state;
 mod stepping;
 

@@ -380,7 +380,25 @@ impl IdealFetch {
         let executed = self.shadow.execute(&record.instruction);
         record.predicted_next = executed.next_pc;
         record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        (record.predicted_next, record.serializing)
+        let result = (record.predicted_next, record.serializing);
+        // Stage o can take the shadow's result instead of interpreting again when writing
+        // the target is all the instruction did (the fixed-point, shuffle and byte classes
+        // touch no other state; the dynamic checks exclude checkpoints, halts and stops).
+        let only_target = matches!(
+            record.class,
+            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
+        ) && record.target != NO_REGISTER
+            && executed.retired
+            && !executed.branch_taken
+            && !executed.is_nop
+            && executed.access.is_none()
+            && executed.profile.is_none()
+            && executed.status == Status::Running;
+        if only_target {
+            let (seq, target) = (record.seq, record.target);
+            issue.set_computed(seq, self.shadow.register(target));
+        }
+        result
     }
 
     /// Decodes the word at `pc`; channel instructions are marked serializing.

@@ -152,6 +152,19 @@ impl IssuePipes {
         record
     }
 
+    /// Records the target value the ideal fetch's shadow computed for `seq` (see
+    /// [`Window`]).
+    #[inline(always)]
+    pub(crate) fn set_computed(&mut self, seq: u64, value: crate::spu::exec::Quadword) {
+        self.window.set_computed(seq, value);
+    }
+
+    /// The target value computed ahead for `seq`, if any.
+    #[inline(always)]
+    pub(crate) fn computed(&self, seq: u64) -> Option<crate::spu::exec::Quadword> {
+        self.window.computed(seq)
+    }
+
     /// Stage `stage` (0 = g .. 3 = j) as a fetch group.
     pub fn stage(&self, stage: usize) -> Group {
         let seqs = self.stages.get(stage).copied().unwrap_or([0, 0]);

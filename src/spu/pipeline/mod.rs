@@ -409,7 +409,18 @@ impl Pipeline {
         output: &mut W,
     ) -> Result<Option<RunEnd>, ModelError> {
         let inflight = self.issue.in_flight(seq);
-        let executed: Executed = if inflight.illegal {
+        let computed = self.issue.computed(seq).and_then(|value| {
+            arch.retire_computed(
+                inflight.instruction.word,
+                inflight.target,
+                value,
+                inflight.predicted_next,
+                now,
+            )
+        });
+        let executed: Executed = if let Some(executed) = computed {
+            executed
+        } else if inflight.illegal {
             arch.step()
         } else {
             arch.execute_at_cycle(&inflight.instruction, now)
@@ -542,8 +553,8 @@ impl Pipeline {
                 stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
                 let dual = second.is_some();
                 for inflight in core::iter::once(first).chain(second) {
-                    stats.registers_used |=
-                        u128::from(inflight.registers[0]) | (u128::from(inflight.registers[1]) << 64);
+                    stats.registers_used |= u128::from(inflight.registers[0])
+                        | (u128::from(inflight.registers[1]) << 64);
                     observer.issue(IssueEvent {
                         cycle: now,
                         pc: inflight.pc,

@@ -13,6 +13,7 @@
 //! stored sequence number anyway ([`Window::get`]).
 
 use super::fetch::{EMPTY_INFLIGHT, InFlight};
+use crate::spu::exec::Quadword;
 
 /// Entries in the window (a power of two, so the modulo is a mask).
 pub const WINDOW: usize = 256;
@@ -21,6 +22,11 @@ pub const WINDOW: usize = 256;
 #[derive(Clone, Debug)]
 pub struct Window {
     entries: [InFlight; WINDOW],
+    /// The target value the ideal fetch's shadow computed for an instruction whose only
+    /// effect is its target register, if it did (`computed`): stage o writes it instead of
+    /// interpreting the instruction a second time.
+    values: [Quadword; WINDOW],
+    computed: [bool; WINDOW],
 }
 
 impl Default for Window {
@@ -34,6 +40,8 @@ impl Window {
     pub const fn new() -> Self {
         Window {
             entries: [EMPTY_INFLIGHT; WINDOW],
+            values: [Quadword::ZERO; WINDOW],
+            computed: [false; WINDOW],
         }
     }
 
@@ -42,10 +50,25 @@ impl Window {
         (seq % WINDOW as u64) as usize
     }
 
-    /// The entry for `seq`, to write a new record into.
+    /// The entry for `seq`, to write a new record into (with no computed value).
     #[inline(always)]
     pub fn at_mut(&mut self, seq: u64) -> &mut InFlight {
+        self.computed[Self::index(seq)] = false;
         &mut self.entries[Self::index(seq)]
+    }
+
+    /// Records the value the shadow computed for `seq`'s target register.
+    #[inline(always)]
+    pub fn set_computed(&mut self, seq: u64, value: Quadword) {
+        self.values[Self::index(seq)] = value;
+        self.computed[Self::index(seq)] = true;
+    }
+
+    /// The value computed for `seq`'s target, if one was.
+    #[inline(always)]
+    pub fn computed(&self, seq: u64) -> Option<Quadword> {
+        let index = Self::index(seq);
+        self.computed[index].then_some(self.values[index])
     }
 
     /// The entry for `seq`, for a sequence number that is in flight (the hot path: no check
