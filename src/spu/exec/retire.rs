@@ -6,51 +6,38 @@
 //! interpretation: [`Spu::retire_computed`] writes the value the copy computed and does the
 //! retirement bookkeeping exactly as [`Spu::execute_at_cycle`] would.
 
-use super::outcome::{Executed, Status};
+use super::outcome::Status;
 use super::quadword::Quadword;
 use super::state::Spu;
 
 impl Spu {
-    /// Retires the instruction `word` at the PC as if [`execute_at_cycle`](Self::execute_at_cycle)
+    /// Retires the instruction at the PC as if [`execute_at_cycle`](Self::execute_at_cycle)
     /// had run it at `cycle`, for an instruction whose whole effect is writing `value` to
     /// register `rt` and continuing at `next_pc` (no memory access, branch, channel, stop,
     /// profiling checkpoint or NOP counting). The caller vouches for `value`: it is what the
-    /// instruction computes from the current state.
+    /// instruction computes from the current state. Its report is the plain fall-through one:
+    /// `Executed { pc, next_pc, retired: true, status: Running, .. }` with nothing else set.
     ///
-    /// Returns `None` and changes nothing when the SPU is stopped (then `execute_at_cycle`
+    /// Returns `false` and changes nothing when the SPU is stopped (then `execute_at_cycle`
     /// reports that the instruction did not retire).
-    #[inline]
-    pub fn retire_computed(
+    #[inline(always)]
+    pub(crate) fn retire_computed(
         &mut self,
-        word: u32,
         rt: u8,
         value: Quadword,
         next_pc: u32,
         cycle: u64,
-    ) -> Option<Executed> {
+    ) -> bool {
         if let Status::Stopped(_) = self.status {
-            return None;
+            return false;
         }
         self.set_register(rt, value);
-        if let Status::Blocked { .. } = self.status {
-            self.status = Status::Running;
-        }
+        self.status = Status::Running;
         self.retired = self.retired.wrapping_add(1);
         self.retired_non_nop = self.retired_non_nop.wrapping_add(1);
         self.cycles = cycle;
         self.profile.count(false);
-        let pc = self.pc;
         self.pc = next_pc;
-        Some(Executed {
-            pc,
-            word,
-            next_pc,
-            branch_taken: false,
-            access: None,
-            profile: None,
-            is_nop: false,
-            retired: true,
-            status: self.status,
-        })
+        true
     }
 }

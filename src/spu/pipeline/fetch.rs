@@ -27,6 +27,7 @@
 
 use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
+use crate::spu::exec::profile::checkpoint_number;
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
@@ -265,6 +266,28 @@ struct Decoded {
     pc: u32,
     word: u32,
     inflight: InFlight,
+    /// Writing its target register is all the instruction does: the fixed-point, shuffle and
+    /// byte classes touch no other state, except the profiling checkpoint `and $N,$N,$N`.
+    /// Stage o can then take the shadow's result instead of interpreting it again.
+    only_target: bool,
+}
+
+impl Decoded {
+    fn new(pc: u32, word: u32) -> Self {
+        let inflight = IdealFetch::decode_at(pc, word);
+        let only_target = matches!(
+            inflight.class,
+            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
+        ) && inflight.target != NO_REGISTER
+            && !inflight.illegal
+            && checkpoint_number(word).is_none();
+        Decoded {
+            pc,
+            word,
+            inflight,
+            only_target,
+        }
+    }
 }
 
 /// A placeholder record: no instruction lives at its address (the local store is 256 KiB)
@@ -286,6 +309,7 @@ const EMPTY_DECODED: Decoded = Decoded {
     pc: u32::MAX,
     word: 0,
     inflight: EMPTY_INFLIGHT,
+    only_target: false,
 };
 
 /// The ideal fetch model (see the module documentation).
@@ -367,38 +391,24 @@ impl IdealFetch {
         let word = self.shadow.local_store().load_word(pc);
         let entry = &mut self.decoded[((pc >> 2) as usize) % DECODE_CACHE];
         if entry.pc != pc || entry.word != word {
-            *entry = Decoded {
-                pc,
-                word,
-                inflight: Self::decode_at(pc, word),
-            };
+            *entry = Decoded::new(pc, word);
         }
+        let only_target = entry.only_target;
         let record = issue.enter_slot(slot, &entry.inflight);
         if record.illegal || record.serializing {
             return (record.predicted_next, true);
         }
         let executed = self.shadow.execute(&record.instruction);
         record.predicted_next = executed.next_pc;
-        record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        let result = (record.predicted_next, record.serializing);
-        // Stage o can take the shadow's result instead of interpreting again when writing
-        // the target is all the instruction did (the fixed-point, shuffle and byte classes
-        // touch no other state; the dynamic checks exclude checkpoints, halts and stops).
-        let only_target = matches!(
-            record.class,
-            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
-        ) && record.target != NO_REGISTER
-            && executed.retired
-            && !executed.branch_taken
-            && !executed.is_nop
-            && executed.access.is_none()
-            && executed.profile.is_none()
-            && executed.status == Status::Running;
         if only_target {
+            // The shadow is running (fetch stops after anything that stops it), so the
+            // instruction retired there and falls through.
             let (seq, target) = (record.seq, record.target);
             issue.set_computed(seq, self.shadow.register(target));
+            return (executed.next_pc, false);
         }
-        result
+        record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
+        (record.predicted_next, record.serializing)
     }
 
     /// Decodes the word at `pc`; channel instructions are marked serializing.

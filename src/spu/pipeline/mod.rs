@@ -344,7 +344,7 @@ impl Pipeline {
             let row = now - O_STAGE;
             for pipe in 0..2 {
                 let seq = self.exec.slot(row, pipe);
-                if seq != 0 {
+                if seq != 0 && !self.retire_computed(arch, seq, now, observer) {
                     end = self.complete(arch, seq, Some((row, pipe)), now, observer, output)?;
                     if end.is_some() {
                         break;
@@ -409,18 +409,7 @@ impl Pipeline {
         output: &mut W,
     ) -> Result<Option<RunEnd>, ModelError> {
         let inflight = self.issue.in_flight(seq);
-        let computed = self.issue.computed(seq).and_then(|value| {
-            arch.retire_computed(
-                inflight.instruction.word,
-                inflight.target,
-                value,
-                inflight.predicted_next,
-                now,
-            )
-        });
-        let executed: Executed = if let Some(executed) = computed {
-            executed
-        } else if inflight.illegal {
+        let executed: Executed = if inflight.illegal {
             arch.step()
         } else {
             arch.execute_at_cycle(&inflight.instruction, now)
@@ -484,6 +473,42 @@ impl Pipeline {
             self.fetch.serializing_completed();
         }
         Ok(None)
+    }
+
+    /// Stage o for an instruction whose only effect is its target register, when the ideal
+    /// fetch's shadow computed that value already: writes it and counts the instruction.
+    /// `false` when there is no such value (or the SPU stopped): [`complete`](Self::complete)
+    /// must interpret the instruction.
+    #[inline(always)]
+    fn retire_computed<O: SpuObserver>(
+        &mut self,
+        arch: &mut ArchState,
+        seq: u64,
+        now: u64,
+        observer: &O,
+    ) -> bool {
+        let Some(value) = self.issue.computed(seq) else {
+            return false;
+        };
+        let inflight = self.issue.in_flight(seq);
+        if !arch.retire_computed(inflight.target, value, inflight.predicted_next, now) {
+            return false;
+        }
+        self.stats.instructions += 1;
+        self.stats.non_nop_instructions += 1;
+        let executed = Executed {
+            pc: inflight.pc,
+            word: inflight.instruction.word,
+            next_pc: inflight.predicted_next,
+            branch_taken: false,
+            access: None,
+            profile: None,
+            is_nop: false,
+            retired: true,
+            status: Status::Running,
+        };
+        observer.retired(&inflight.instruction, &executed, now);
+        true
     }
 
     /// Stage o for an instruction that did not complete: a channel wait or a stop.
