@@ -55,6 +55,30 @@ bi $0
 data: .word 1,2,3,4
 .space 16";
 
+/// Nanoseconds this thread spent on a CPU (Linux `/proc/thread-self/schedstat`): the machine
+/// may be shared, and on-CPU time is less disturbed by other jobs than wall-clock time.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Wall-clock and on-CPU seconds since `start` / `cpu_start`.
+struct Elapsed {
+    wall: f64,
+    cpu: f64,
+}
+
+fn elapsed(start: Instant, cpu_start: Option<u64>) -> Elapsed {
+    let cpu = match (cpu_start, thread_cpu_ns()) {
+        (Some(begin), Some(end)) if end > begin => (end - begin) as f64 / 1e9,
+        _ => f64::NAN,
+    };
+    Elapsed {
+        wall: start.elapsed().as_secs_f64(),
+        cpu,
+    }
+}
+
 fn selected(labels: &[&str]) -> bool {
     std::env::args()
         .skip(1)
@@ -71,11 +95,14 @@ fn load(source: &str) -> (Box<Spu>, usize) {
     (spu, program.len)
 }
 
-fn report(name: &str, row: &str, instructions: u64, seconds: f64) {
+fn report(name: &str, row: &str, instructions: u64, time: Elapsed) {
+    let n = instructions as f64;
     println!(
-        "{name:<11} {row:<8}: {:>6.2} ns/instruction, {:>7.1} M instructions/s",
-        seconds * 1e9 / instructions as f64,
-        instructions as f64 / seconds / 1e6
+        "{name:<11} {row:<8}: {:>6.2} ns/instruction on-CPU ({:>6.1} M/s), {:>6.2} ns wall ({:>6.1} M/s)",
+        time.cpu * 1e9 / n,
+        n / time.cpu / 1e6,
+        time.wall * 1e9 / n,
+        n / time.wall / 1e6,
     );
 }
 
@@ -85,13 +112,14 @@ fn measure_step(name: &str, source: &str) {
     }
     let (mut spu, _) = load(source);
     let mut instructions = 0u64;
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     while start.elapsed() < MEASURE_FOR {
         let outcome = spu.run(black_box(SLICE));
         assert_eq!(outcome.end, RunEnd::InstructionLimit, "{name} runs forever");
         instructions += outcome.instructions;
     }
-    report(name, "step", instructions, start.elapsed().as_secs_f64());
+    report(name, "step", instructions, elapsed(start, cpu_start));
 }
 
 fn measure_execute(name: &str, source: &str) {
@@ -105,6 +133,7 @@ fn measure_execute(name: &str, source: &str) {
         .map(|index| decode(spu.local_store().load_word(index as u32 * 4)).ok())
         .collect();
     let mut instructions = 0u64;
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     while start.elapsed() < MEASURE_FOR {
         for _ in 0..SLICE {
@@ -115,7 +144,7 @@ fn measure_execute(name: &str, source: &str) {
         }
         instructions += SLICE;
     }
-    report(name, "execute", instructions, start.elapsed().as_secs_f64());
+    report(name, "execute", instructions, elapsed(start, cpu_start));
 }
 
 fn main() {

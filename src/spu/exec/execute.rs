@@ -29,8 +29,10 @@ enum Flow {
     Nop,
     /// Fall through; the instruction was the profiling checkpoint `prof_cpN` (NOP-class).
     Checkpoint(u8),
-    /// Fall through after a local-store access.
-    Access(LsAccess),
+    /// Fall through after a quadword load from this (aligned, wrapped) address.
+    Load(u32),
+    /// Fall through after a quadword store to this (aligned, wrapped) address.
+    Store(u32),
     /// Taken branch to this address.
     Branch(u32),
     /// `stop`/`stopd` with a signal.
@@ -54,6 +56,15 @@ fn mask64(condition: bool) -> u64 {
 /// Quadword-aligned LS address.
 fn quadword_address(address: u32) -> u32 {
     address & LS_ADDRESS_MASK & !0xf
+}
+
+/// The report of a quadword load or store (every SPU data access is one quadword).
+fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
+    LsAccess {
+        address,
+        size: 16,
+        kind,
+    }
 }
 
 /// Word-aligned LS address for branch targets.
@@ -105,8 +116,14 @@ impl Spu {
                 self.retire::<AT_CYCLE>(cycle, false);
                 self.report(pc, insn.word, fall_through, false, None, false)
             }
-            Flow::Access(access) => {
+            Flow::Load(address) => {
                 self.retire::<AT_CYCLE>(cycle, false);
+                let access = quadword_access(address, AccessKind::Read);
+                self.report(pc, insn.word, fall_through, false, Some(access), false)
+            }
+            Flow::Store(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                let access = quadword_access(address, AccessKind::Write);
                 self.report(pc, insn.word, fall_through, false, Some(access), false)
             }
             Flow::Branch(target) => {
@@ -239,9 +256,13 @@ impl Spu {
                 self.retire::<AT_CYCLE>(cycle, true);
                 executed.is_nop = true;
             }
-            Flow::Access(access) => {
+            Flow::Load(address) => {
                 self.retire::<AT_CYCLE>(cycle, false);
-                executed.access = Some(access);
+                executed.access = Some(quadword_access(address, AccessKind::Read));
+            }
+            Flow::Store(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                executed.access = Some(quadword_access(address, AccessKind::Write));
             }
             Flow::Branch(target) => {
                 self.retire::<AT_CYCLE>(cycle, false);
@@ -286,22 +307,14 @@ impl Spu {
         let address = quadword_address(address);
         let value = self.local_store.load_quadword(address);
         self.set_register(rt, value);
-        Flow::Access(LsAccess {
-            address,
-            size: 16,
-            kind: AccessKind::Read,
-        })
+        Flow::Load(address)
     }
 
     fn store(&mut self, rt: u8, address: u32) -> Flow {
         let address = quadword_address(address);
         let value = self.register(rt);
         self.local_store.store_quadword(address, value);
-        Flow::Access(LsAccess {
-            address,
-            size: 16,
-            kind: AccessKind::Write,
-        })
+        Flow::Store(address)
     }
 
     fn write(&mut self, rt: u8, value: Quadword) -> Flow {
