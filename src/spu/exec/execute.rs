@@ -21,12 +21,18 @@ use super::state::Spu;
 use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, Mnemonic};
 
-/// Control-flow effect of one instruction.
+/// Control-flow effect of one instruction, and how it counts for the statistics.
 enum Flow {
     /// Fall through to the next instruction.
     Next,
-    /// Fall through after a local-store access.
-    Access(LsAccess),
+    /// Fall through; the instruction is NOP-class (`nop`, `lnop`, the hints).
+    Nop,
+    /// Fall through; the instruction was the profiling checkpoint `prof_cpN` (NOP-class).
+    Checkpoint(u8),
+    /// Fall through after a quadword load from this (aligned, wrapped) address.
+    Load(u32),
+    /// Fall through after a quadword store to this (aligned, wrapped) address.
+    Store(u32),
     /// Taken branch to this address.
     Branch(u32),
     /// `stop`/`stopd` with a signal.
@@ -52,6 +58,15 @@ fn quadword_address(address: u32) -> u32 {
     address & LS_ADDRESS_MASK & !0xf
 }
 
+/// The report of a quadword load or store (every SPU data access is one quadword).
+fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
+    LsAccess {
+        address,
+        size: 16,
+        kind,
+    }
+}
+
 /// Word-aligned LS address for branch targets.
 fn instruction_address(address: u32) -> u32 {
     address & LS_ADDRESS_MASK & !3
@@ -69,96 +84,191 @@ impl Spu {
     ///
     /// The caller is responsible for `insn` being the instruction at [`pc`](Spu::pc)
     /// (`step` fetches it); relative branches and `lqr`/`stqr` use the current PC.
+    #[inline]
     pub fn execute(&mut self, insn: &Instruction) -> Executed {
-        self.execute_inner(insn, None)
+        self.execute_inner::<false>(insn, 0)
     }
 
     /// Like [`execute`](Self::execute) for a timing model: `cycle` is the current cycle
     /// count, used by the profiling counters instead of one cycle per instruction.
+    #[inline]
     pub fn execute_at_cycle(&mut self, insn: &Instruction, cycle: u64) -> Executed {
-        self.execute_inner(insn, Some(cycle))
+        self.execute_inner::<true>(insn, cycle)
     }
 
-    fn execute_inner(&mut self, insn: &Instruction, cycle: Option<u64>) -> Executed {
+    /// The shared body of `execute` (`AT_CYCLE` false: the clock advances by one per retired
+    /// instruction) and `execute_at_cycle` (`AT_CYCLE` true: the clock becomes `cycle`).
+    ///
+    /// Hot path: a plain fall-through, a load/store or a branch retires right here; stops,
+    /// halts, checkpoints, blocking channel accesses and faults go to a cold helper.
+    pub(super) fn execute_inner<const AT_CYCLE: bool>(
+        &mut self,
+        insn: &Instruction,
+        cycle: u64,
+    ) -> Executed {
         let pc = self.pc;
+        if let Status::Stopped(_) = self.status {
+            return self.not_executed(pc, insn.word);
+        }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let mut executed = Executed {
+        match self.apply(insn, pc) {
+            Flow::Next => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                self.report(pc, insn.word, fall_through, false, None, false)
+            }
+            Flow::Load(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                let access = quadword_access(address, AccessKind::Read);
+                self.report(pc, insn.word, fall_through, false, Some(access), false)
+            }
+            Flow::Store(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                let access = quadword_access(address, AccessKind::Write);
+                self.report(pc, insn.word, fall_through, false, Some(access), false)
+            }
+            Flow::Branch(target) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                self.report(pc, insn.word, target, true, None, false)
+            }
+            Flow::Nop => {
+                self.retire::<AT_CYCLE>(cycle, true);
+                self.report(pc, insn.word, fall_through, false, None, true)
+            }
+            unusual => self.finish_unusual::<AT_CYCLE>(unusual, pc, insn.word, cycle),
+        }
+    }
+
+    /// Retirement bookkeeping shared by every retired instruction: the status leaves
+    /// `Blocked` (a retried channel access went through), the counters and the clock advance.
+    #[inline(always)]
+    fn retire<const AT_CYCLE: bool>(&mut self, cycle: u64, is_nop: bool) {
+        self.status = Status::Running;
+        self.retired = self.retired.wrapping_add(1);
+        self.retired_non_nop = self.retired_non_nop.wrapping_add(u64::from(!is_nop));
+        self.cycles = if AT_CYCLE {
+            cycle
+        } else {
+            self.cycles.wrapping_add(1)
+        };
+        self.profile.count(is_nop);
+    }
+
+    /// The report of a retired instruction that left the SPU running; moves the PC on.
+    #[inline(always)]
+    fn report(
+        &mut self,
+        pc: u32,
+        word: u32,
+        next_pc: u32,
+        branch_taken: bool,
+        access: Option<LsAccess>,
+        is_nop: bool,
+    ) -> Executed {
+        self.pc = next_pc;
+        Executed {
             pc,
-            word: insn.word,
-            next_pc: fall_through,
+            word,
+            next_pc,
+            branch_taken,
+            access,
+            profile: None,
+            is_nop,
+            retired: true,
+            status: Status::Running,
+        }
+    }
+
+    /// The report when the SPU is stopped: nothing happens.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn not_executed(&self, pc: u32, word: u32) -> Executed {
+        Executed {
+            pc,
+            word,
+            next_pc: pc,
             branch_taken: false,
             access: None,
             profile: None,
             is_nop: false,
             retired: false,
             status: self.status,
-        };
-        if let Status::Stopped(_) = self.status {
-            executed.next_pc = pc;
-            return executed;
         }
-        let flow = self.apply(insn, pc);
-        let checkpoint = if insn.mnemonic == Mnemonic::And {
-            checkpoint_number(insn.word)
-        } else {
-            None
+    }
+
+    /// Checkpoints, stops, halts (which retire), blocking channel accesses and faults (which
+    /// do not).
+    #[cold]
+    #[inline(never)]
+    fn finish_unusual<const AT_CYCLE: bool>(
+        &mut self,
+        flow: Flow,
+        pc: u32,
+        word: u32,
+        cycle: u64,
+    ) -> Executed {
+        let fall_through = instruction_address(pc.wrapping_add(4));
+        let mut executed = Executed {
+            pc,
+            word,
+            next_pc: fall_through,
+            branch_taken: false,
+            access: None,
+            profile: None,
+            is_nop: false,
+            retired: true,
+            status: Status::Running,
         };
-        executed.is_nop = checkpoint.is_some()
-            || matches!(
-                insn.mnemonic,
-                Mnemonic::Nop | Mnemonic::Lnop | Mnemonic::Hbr | Mnemonic::Hbra | Mnemonic::Hbrr
-            );
         match flow {
-            Flow::Next => {}
-            Flow::Access(access) => executed.access = Some(access),
-            Flow::Branch(target) => {
-                executed.next_pc = target;
-                executed.branch_taken = true;
+            Flow::Checkpoint(number) => {
+                // Counters first, then the checkpoint action (see `profile` for the rule).
+                self.retire::<AT_CYCLE>(cycle, true);
+                executed.is_nop = true;
+                self.profile.apply(number, self.cycles);
+                executed.profile = Some(ProfileCheckpoint {
+                    spu: self.id,
+                    checkpoint: number,
+                    instructions: self.profile.instructions,
+                    non_nop_instructions: self.profile.non_nop_instructions,
+                    cycles: self.profile.cycles_at(self.cycles),
+                });
             }
             Flow::Stop(signal) => {
+                self.retire::<AT_CYCLE>(cycle, false);
                 self.status = Status::Stopped(StopReason::Stop { pc, signal });
             }
-            Flow::Halt => self.status = Status::Stopped(StopReason::Halt { pc }),
+            Flow::Halt => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                self.status = Status::Stopped(StopReason::Halt { pc });
+            }
             Flow::Blocked(channel) => {
                 self.status = Status::Blocked { channel };
                 executed.next_pc = pc;
-                executed.status = self.status;
-                return executed;
+                executed.retired = false;
             }
             Flow::Fault(kind) => {
-                self.status = Status::Stopped(StopReason::Fault(Fault {
-                    pc,
-                    word: insn.word,
-                    kind,
-                }));
+                self.status = Status::Stopped(StopReason::Fault(Fault { pc, word, kind }));
                 executed.next_pc = pc;
-                executed.status = self.status;
-                return executed;
+                executed.retired = false;
             }
-        }
-        if let Status::Blocked { .. } = self.status {
-            self.status = Status::Running;
-        }
-        // Retire: counters, then the checkpoint action (see `profile` for the rule).
-        executed.retired = true;
-        self.retired = self.retired.wrapping_add(1);
-        self.retired_non_nop = self
-            .retired_non_nop
-            .wrapping_add(u64::from(!executed.is_nop));
-        self.cycles = match cycle {
-            Some(now) => now,
-            None => self.cycles.wrapping_add(1),
-        };
-        self.profile.count(executed.is_nop);
-        if let Some(number) = checkpoint {
-            self.profile.apply(number, self.cycles);
-            executed.profile = Some(ProfileCheckpoint {
-                spu: self.id,
-                checkpoint: number,
-                instructions: self.profile.instructions,
-                non_nop_instructions: self.profile.non_nop_instructions,
-                cycles: self.profile.cycles_at(self.cycles),
-            });
+            // The hot path handles these; they are listed to keep the match exhaustive.
+            Flow::Next => self.retire::<AT_CYCLE>(cycle, false),
+            Flow::Nop => {
+                self.retire::<AT_CYCLE>(cycle, true);
+                executed.is_nop = true;
+            }
+            Flow::Load(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                executed.access = Some(quadword_access(address, AccessKind::Read));
+            }
+            Flow::Store(address) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                executed.access = Some(quadword_access(address, AccessKind::Write));
+            }
+            Flow::Branch(target) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                executed.next_pc = target;
+                executed.branch_taken = true;
+            }
         }
         self.pc = executed.next_pc;
         executed.status = self.status;
@@ -197,22 +307,14 @@ impl Spu {
         let address = quadword_address(address);
         let value = self.local_store.load_quadword(address);
         self.set_register(rt, value);
-        Flow::Access(LsAccess {
-            address,
-            size: 16,
-            kind: AccessKind::Read,
-        })
+        Flow::Load(address)
     }
 
     fn store(&mut self, rt: u8, address: u32) -> Flow {
         let address = quadword_address(address);
         let value = self.register(rt);
         self.local_store.store_quadword(address, value);
-        Flow::Access(LsAccess {
-            address,
-            size: 16,
-            kind: AccessKind::Write,
-        })
+        Flow::Store(address)
     }
 
     fn write(&mut self, rt: u8, value: Quadword) -> Flow {
@@ -224,13 +326,32 @@ impl Spu {
         Quadword::from_preferred_word(instruction_address(pc.wrapping_add(4)))
     }
 
+    /// The effect of `insn` on registers, local store and channels; the caller retires it.
+    #[inline(always)]
     fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
         use Mnemonic as M;
+        // Operands are read lazily, per arm: most instructions use two registers or fewer.
+        macro_rules! a {
+            () => {
+                self.register(insn.ra)
+            };
+        }
+        macro_rules! b {
+            () => {
+                self.register(insn.rb)
+            };
+        }
+        macro_rules! c {
+            () => {
+                self.register(insn.rc)
+            };
+        }
+        macro_rules! t {
+            () => {
+                self.register(insn.rt)
+            };
+        }
         let imm = insn.imm;
-        let a = self.register(insn.ra);
-        let b = self.register(insn.rb);
-        let c = self.register(insn.rc);
-        let t = self.register(insn.rt);
         let rt = insn.rt;
         let halt_if = |condition: bool| if condition { Flow::Halt } else { Flow::Next };
         match insn.mnemonic {
@@ -239,254 +360,313 @@ impl Spu {
             M::Ilh => self.write(rt, Quadword::splat_halfword(imm as u16)),
             M::Ilhu => self.write(rt, Quadword::splat_word((imm as u32) << 16)),
             M::Ila => self.write(rt, Quadword::splat_word(imm as u32 & 0x3_ffff)),
-            M::Iohl => self.write(rt, t.map_words(|w| w | (imm as u32 & 0xffff))),
+            M::Iohl => self.write(rt, t!().map_words(|w| w | (imm as u32 & 0xffff))),
 
             // ---- logical with immediates
-            M::Andbi => self.write(rt, Quadword(a.0 & int::splat_immediate(imm, Width::Byte).0)),
+            M::Andbi => self.write(
+                rt,
+                Quadword(a!().0 & int::splat_immediate(imm, Width::Byte).0),
+            ),
             M::Andhi => self.write(
                 rt,
-                Quadword(a.0 & int::splat_immediate(imm, Width::Halfword).0),
+                Quadword(a!().0 & int::splat_immediate(imm, Width::Halfword).0),
             ),
-            M::Andi => self.write(rt, Quadword(a.0 & int::splat_immediate(imm, Width::Word).0)),
-            M::Orbi => self.write(rt, Quadword(a.0 | int::splat_immediate(imm, Width::Byte).0)),
+            M::Andi => self.write(
+                rt,
+                Quadword(a!().0 & int::splat_immediate(imm, Width::Word).0),
+            ),
+            M::Orbi => self.write(
+                rt,
+                Quadword(a!().0 | int::splat_immediate(imm, Width::Byte).0),
+            ),
             M::Orhi => self.write(
                 rt,
-                Quadword(a.0 | int::splat_immediate(imm, Width::Halfword).0),
+                Quadword(a!().0 | int::splat_immediate(imm, Width::Halfword).0),
             ),
-            M::Ori => self.write(rt, Quadword(a.0 | int::splat_immediate(imm, Width::Word).0)),
-            M::Xorbi => self.write(rt, Quadword(a.0 ^ int::splat_immediate(imm, Width::Byte).0)),
+            M::Ori => self.write(
+                rt,
+                Quadword(a!().0 | int::splat_immediate(imm, Width::Word).0),
+            ),
+            M::Xorbi => self.write(
+                rt,
+                Quadword(a!().0 ^ int::splat_immediate(imm, Width::Byte).0),
+            ),
             M::Xorhi => self.write(
                 rt,
-                Quadword(a.0 ^ int::splat_immediate(imm, Width::Halfword).0),
+                Quadword(a!().0 ^ int::splat_immediate(imm, Width::Halfword).0),
             ),
-            M::Xori => self.write(rt, Quadword(a.0 ^ int::splat_immediate(imm, Width::Word).0)),
+            M::Xori => self.write(
+                rt,
+                Quadword(a!().0 ^ int::splat_immediate(imm, Width::Word).0),
+            ),
 
             // ---- add / subtract with immediates
             M::Ahi => self.write(
                 rt,
                 int::add(
-                    a,
+                    a!(),
                     int::splat_immediate(imm, Width::Halfword),
                     Width::Halfword,
                 ),
             ),
             M::Ai => self.write(
                 rt,
-                int::add(a, int::splat_immediate(imm, Width::Word), Width::Word),
+                int::add(a!(), int::splat_immediate(imm, Width::Word), Width::Word),
             ),
             M::Sfhi => self.write(
                 rt,
                 int::subtract_from(
-                    a,
+                    a!(),
                     int::splat_immediate(imm, Width::Halfword),
                     Width::Halfword,
                 ),
             ),
             M::Sfi => self.write(
                 rt,
-                int::subtract_from(a, int::splat_immediate(imm, Width::Word), Width::Word),
+                int::subtract_from(a!(), int::splat_immediate(imm, Width::Word), Width::Word),
             ),
 
             // ---- compares with immediates
-            M::Cgtbi => self.compare_immediate(rt, a, imm, Width::Byte, Compare::Greater),
-            M::Cgthi => self.compare_immediate(rt, a, imm, Width::Halfword, Compare::Greater),
-            M::Cgti => self.compare_immediate(rt, a, imm, Width::Word, Compare::Greater),
-            M::Clgtbi => self.compare_immediate(rt, a, imm, Width::Byte, Compare::LogicalGreater),
-            M::Clgthi => {
-                self.compare_immediate(rt, a, imm, Width::Halfword, Compare::LogicalGreater)
+            M::Cgtbi => self.compare_immediate(rt, a!(), imm, Width::Byte, Compare::Greater),
+            M::Cgthi => self.compare_immediate(rt, a!(), imm, Width::Halfword, Compare::Greater),
+            M::Cgti => self.compare_immediate(rt, a!(), imm, Width::Word, Compare::Greater),
+            M::Clgtbi => {
+                self.compare_immediate(rt, a!(), imm, Width::Byte, Compare::LogicalGreater)
             }
-            M::Clgti => self.compare_immediate(rt, a, imm, Width::Word, Compare::LogicalGreater),
-            M::Ceqbi => self.compare_immediate(rt, a, imm, Width::Byte, Compare::Equal),
-            M::Ceqhi => self.compare_immediate(rt, a, imm, Width::Halfword, Compare::Equal),
-            M::Ceqi => self.compare_immediate(rt, a, imm, Width::Word, Compare::Equal),
+            M::Clgthi => {
+                self.compare_immediate(rt, a!(), imm, Width::Halfword, Compare::LogicalGreater)
+            }
+            M::Clgti => self.compare_immediate(rt, a!(), imm, Width::Word, Compare::LogicalGreater),
+            M::Ceqbi => self.compare_immediate(rt, a!(), imm, Width::Byte, Compare::Equal),
+            M::Ceqhi => self.compare_immediate(rt, a!(), imm, Width::Halfword, Compare::Equal),
+            M::Ceqi => self.compare_immediate(rt, a!(), imm, Width::Word, Compare::Equal),
 
             // ---- halts
-            M::Hgti => halt_if((a.preferred_word() as i32) > imm),
-            M::Hlgti => halt_if(a.preferred_word() > imm as u32),
-            M::Heqi => halt_if(a.preferred_word() as i32 == imm),
-            M::Hgt => halt_if((a.preferred_word() as i32) > (b.preferred_word() as i32)),
-            M::Hlgt => halt_if(a.preferred_word() > b.preferred_word()),
-            M::Heq => halt_if(a.preferred_word() == b.preferred_word()),
+            M::Hgti => halt_if((a!().preferred_word() as i32) > imm),
+            M::Hlgti => halt_if(a!().preferred_word() > imm as u32),
+            M::Heqi => halt_if(a!().preferred_word() as i32 == imm),
+            M::Hgt => halt_if((a!().preferred_word() as i32) > (b!().preferred_word() as i32)),
+            M::Hlgt => halt_if(a!().preferred_word() > b!().preferred_word()),
+            M::Heq => halt_if(a!().preferred_word() == b!().preferred_word()),
 
             // ---- counting and sign extension
-            M::Clz => self.write(rt, int::count_leading_zeros(a)),
-            M::Xsbh => self.write(rt, int::extend_sign_byte_to_halfword(a)),
-            M::Xshw => self.write(rt, int::extend_sign_halfword_to_word(a)),
-            M::Xswd => self.write(rt, int::extend_sign_word_to_doubleword(a)),
+            M::Clz => self.write(rt, int::count_leading_zeros(a!())),
+            M::Xsbh => self.write(rt, int::extend_sign_byte_to_halfword(a!())),
+            M::Xshw => self.write(rt, int::extend_sign_halfword_to_word(a!())),
+            M::Xswd => self.write(rt, int::extend_sign_word_to_doubleword(a!())),
 
             // ---- add / subtract / carry / borrow
-            M::A => self.write(rt, int::add(a, b, Width::Word)),
-            M::Ah => self.write(rt, int::add(a, b, Width::Halfword)),
-            M::Sf => self.write(rt, int::subtract_from(a, b, Width::Word)),
-            M::Sfh => self.write(rt, int::subtract_from(a, b, Width::Halfword)),
-            M::Addx => self.write(rt, int::add_extended(a, b, t)),
-            M::Sfx => self.write(rt, int::subtract_from_extended(a, b, t)),
-            M::Cg => self.write(rt, int::carry_generate(a, b)),
-            M::Cgx => self.write(rt, int::carry_generate_extended(a, b, t)),
-            M::Bg => self.write(rt, int::borrow_generate(a, b)),
-            M::Bgx => self.write(rt, int::borrow_generate_extended(a, b, t)),
+            M::A => self.write(rt, int::add(a!(), b!(), Width::Word)),
+            M::Ah => self.write(rt, int::add(a!(), b!(), Width::Halfword)),
+            M::Sf => self.write(rt, int::subtract_from(a!(), b!(), Width::Word)),
+            M::Sfh => self.write(rt, int::subtract_from(a!(), b!(), Width::Halfword)),
+            M::Addx => self.write(rt, int::add_extended(a!(), b!(), t!())),
+            M::Sfx => self.write(rt, int::subtract_from_extended(a!(), b!(), t!())),
+            M::Cg => self.write(rt, int::carry_generate(a!(), b!())),
+            M::Cgx => self.write(rt, int::carry_generate_extended(a!(), b!(), t!())),
+            M::Bg => self.write(rt, int::borrow_generate(a!(), b!())),
+            M::Bgx => self.write(rt, int::borrow_generate_extended(a!(), b!(), t!())),
 
             // ---- register compares
-            M::Cgt => self.write(rt, int::compare(a, b, Width::Word, Compare::Greater)),
-            M::Cgtb => self.write(rt, int::compare(a, b, Width::Byte, Compare::Greater)),
-            M::Cgth => self.write(rt, int::compare(a, b, Width::Halfword, Compare::Greater)),
-            M::Clgt => self.write(rt, int::compare(a, b, Width::Word, Compare::LogicalGreater)),
-            M::Clgtb => self.write(rt, int::compare(a, b, Width::Byte, Compare::LogicalGreater)),
+            M::Cgt => self.write(rt, int::compare(a!(), b!(), Width::Word, Compare::Greater)),
+            M::Cgtb => self.write(rt, int::compare(a!(), b!(), Width::Byte, Compare::Greater)),
+            M::Cgth => self.write(
+                rt,
+                int::compare(a!(), b!(), Width::Halfword, Compare::Greater),
+            ),
+            M::Clgt => self.write(
+                rt,
+                int::compare(a!(), b!(), Width::Word, Compare::LogicalGreater),
+            ),
+            M::Clgtb => self.write(
+                rt,
+                int::compare(a!(), b!(), Width::Byte, Compare::LogicalGreater),
+            ),
             M::Clgth => self.write(
                 rt,
-                int::compare(a, b, Width::Halfword, Compare::LogicalGreater),
+                int::compare(a!(), b!(), Width::Halfword, Compare::LogicalGreater),
             ),
-            M::Ceq => self.write(rt, int::compare(a, b, Width::Word, Compare::Equal)),
-            M::Ceqb => self.write(rt, int::compare(a, b, Width::Byte, Compare::Equal)),
-            M::Ceqh => self.write(rt, int::compare(a, b, Width::Halfword, Compare::Equal)),
+            M::Ceq => self.write(rt, int::compare(a!(), b!(), Width::Word, Compare::Equal)),
+            M::Ceqb => self.write(rt, int::compare(a!(), b!(), Width::Byte, Compare::Equal)),
+            M::Ceqh => self.write(
+                rt,
+                int::compare(a!(), b!(), Width::Halfword, Compare::Equal),
+            ),
 
             // ---- SP compares
-            M::Fceq => self.write(rt, a.zip_words(b, |x, y| mask32(sp::equal(x, y)))),
-            M::Fcmeq => self.write(rt, a.zip_words(b, |x, y| mask32(sp::magnitude_equal(x, y)))),
-            M::Fcgt => self.write(rt, a.zip_words(b, |x, y| mask32(sp::greater(x, y)))),
+            M::Fceq => self.write(rt, a!().zip_words(b!(), |x, y| mask32(sp::equal(x, y)))),
+            M::Fcmeq => self.write(
+                rt,
+                a!().zip_words(b!(), |x, y| mask32(sp::magnitude_equal(x, y))),
+            ),
+            M::Fcgt => self.write(rt, a!().zip_words(b!(), |x, y| mask32(sp::greater(x, y)))),
             M::Fcmgt => self.write(
                 rt,
-                a.zip_words(b, |x, y| mask32(sp::magnitude_greater(x, y))),
+                a!().zip_words(b!(), |x, y| mask32(sp::magnitude_greater(x, y))),
             ),
 
             // ---- bitwise
-            M::And => self.write(rt, Quadword(a.0 & b.0)),
-            M::Nand => self.write(rt, Quadword(!(a.0 & b.0))),
-            M::Or => self.write(rt, Quadword(a.0 | b.0)),
-            M::Nor => self.write(rt, Quadword(!(a.0 | b.0))),
-            M::Xor => self.write(rt, Quadword(a.0 ^ b.0)),
-            M::Eqv => self.write(rt, Quadword(!(a.0 ^ b.0))),
-            M::Andc => self.write(rt, Quadword(a.0 & !b.0)),
-            M::Orc => self.write(rt, Quadword(a.0 | !b.0)),
-            M::Selb => self.write(rt, int::select_bits(a, b, c)),
+            M::And => {
+                self.set_register(rt, Quadword(a!().0 & b!().0));
+                match checkpoint_number(insn.word) {
+                    Some(number) => Flow::Checkpoint(number),
+                    None => Flow::Next,
+                }
+            }
+            M::Nand => self.write(rt, Quadword(!(a!().0 & b!().0))),
+            M::Or => self.write(rt, Quadword(a!().0 | b!().0)),
+            M::Nor => self.write(rt, Quadword(!(a!().0 | b!().0))),
+            M::Xor => self.write(rt, Quadword(a!().0 ^ b!().0)),
+            M::Eqv => self.write(rt, Quadword(!(a!().0 ^ b!().0))),
+            M::Andc => self.write(rt, Quadword(a!().0 & !b!().0)),
+            M::Orc => self.write(rt, Quadword(a!().0 | !b!().0)),
+            M::Selb => self.write(rt, int::select_bits(a!(), b!(), c!())),
 
             // ---- DP compares and class test
-            M::Dfceq => self.write(rt, a.zip_doublewords(b, |x, y| mask64(dp::equal(x, y)))),
+            M::Dfceq => self.write(
+                rt,
+                a!().zip_doublewords(b!(), |x, y| mask64(dp::equal(x, y))),
+            ),
             M::Dfcmeq => self.write(
                 rt,
-                a.zip_doublewords(b, |x, y| mask64(dp::magnitude_equal(x, y))),
+                a!().zip_doublewords(b!(), |x, y| mask64(dp::magnitude_equal(x, y))),
             ),
-            M::Dfcgt => self.write(rt, a.zip_doublewords(b, |x, y| mask64(dp::greater(x, y)))),
+            M::Dfcgt => self.write(
+                rt,
+                a!().zip_doublewords(b!(), |x, y| mask64(dp::greater(x, y))),
+            ),
             M::Dfcmgt => self.write(
                 rt,
-                a.zip_doublewords(b, |x, y| mask64(dp::magnitude_greater(x, y))),
+                a!().zip_doublewords(b!(), |x, y| mask64(dp::magnitude_greater(x, y))),
             ),
             M::Dftsv => {
                 let classes = (imm as u8) & 0x7f;
                 self.write(
                     rt,
-                    a.zip_doublewords(a, |x, _| mask64(dp::test_special_value(x, classes))),
+                    a!().zip_doublewords(a!(), |x, _| mask64(dp::test_special_value(x, classes))),
                 )
             }
 
             // ---- word / halfword shifts and rotates
-            M::Roti => self.write(rt, a.map_words(|w| shift::rotate_word(w, imm as u32))),
+            M::Roti => self.write(rt, a!().map_words(|w| shift::rotate_word(w, imm as u32))),
             M::Rotmi => self.write(
                 rt,
-                a.map_words(|w| shift::rotate_and_mask_word(w, imm as u32)),
+                a!().map_words(|w| shift::rotate_and_mask_word(w, imm as u32)),
             ),
             M::Rotmai => self.write(
                 rt,
-                a.map_words(|w| shift::rotate_and_mask_algebraic_word(w, imm as u32)),
+                a!().map_words(|w| shift::rotate_and_mask_algebraic_word(w, imm as u32)),
             ),
-            M::Shli => self.write(rt, a.map_words(|w| shift::shift_left_word(w, imm as u32))),
+            M::Shli => self.write(
+                rt,
+                a!().map_words(|w| shift::shift_left_word(w, imm as u32)),
+            ),
             M::Rothi => self.write(
                 rt,
-                a.map_halfwords(|h| shift::rotate_halfword(h, imm as u16)),
+                a!().map_halfwords(|h| shift::rotate_halfword(h, imm as u16)),
             ),
             M::Rothmi => self.write(
                 rt,
-                a.map_halfwords(|h| shift::rotate_and_mask_halfword(h, imm as u16)),
+                a!().map_halfwords(|h| shift::rotate_and_mask_halfword(h, imm as u16)),
             ),
             M::Rotmahi => self.write(
                 rt,
-                a.map_halfwords(|h| shift::rotate_and_mask_algebraic_halfword(h, imm as u16)),
+                a!().map_halfwords(|h| shift::rotate_and_mask_algebraic_halfword(h, imm as u16)),
             ),
             M::Shlhi => self.write(
                 rt,
-                a.map_halfwords(|h| shift::shift_left_halfword(h, imm as u16)),
+                a!().map_halfwords(|h| shift::shift_left_halfword(h, imm as u16)),
             ),
-            M::Rot => self.write(rt, a.zip_words(b, shift::rotate_word)),
-            M::Rotm => self.write(rt, a.zip_words(b, shift::rotate_and_mask_word)),
-            M::Rotma => self.write(rt, a.zip_words(b, shift::rotate_and_mask_algebraic_word)),
-            M::Shl => self.write(rt, a.zip_words(b, shift::shift_left_word)),
-            M::Roth => self.write(rt, a.zip_halfwords(b, shift::rotate_halfword)),
-            M::Rothm => self.write(rt, a.zip_halfwords(b, shift::rotate_and_mask_halfword)),
+            M::Rot => self.write(rt, a!().zip_words(b!(), shift::rotate_word)),
+            M::Rotm => self.write(rt, a!().zip_words(b!(), shift::rotate_and_mask_word)),
+            M::Rotma => self.write(
+                rt,
+                a!().zip_words(b!(), shift::rotate_and_mask_algebraic_word),
+            ),
+            M::Shl => self.write(rt, a!().zip_words(b!(), shift::shift_left_word)),
+            M::Roth => self.write(rt, a!().zip_halfwords(b!(), shift::rotate_halfword)),
+            M::Rothm => self.write(
+                rt,
+                a!().zip_halfwords(b!(), shift::rotate_and_mask_halfword),
+            ),
             M::Rotmah => self.write(
                 rt,
-                a.zip_halfwords(b, shift::rotate_and_mask_algebraic_halfword),
+                a!().zip_halfwords(b!(), shift::rotate_and_mask_algebraic_halfword),
             ),
-            M::Shlh => self.write(rt, a.zip_halfwords(b, shift::shift_left_halfword)),
+            M::Shlh => self.write(rt, a!().zip_halfwords(b!(), shift::shift_left_halfword)),
 
             // ---- byte operations
-            M::Cntb => self.write(rt, int::count_ones_bytes(a)),
-            M::Absdb => self.write(rt, int::absolute_difference_bytes(a, b)),
-            M::Avgb => self.write(rt, int::average_bytes(a, b)),
-            M::Sumb => self.write(rt, int::sum_bytes(a, b)),
+            M::Cntb => self.write(rt, int::count_ones_bytes(a!())),
+            M::Absdb => self.write(rt, int::absolute_difference_bytes(a!(), b!())),
+            M::Avgb => self.write(rt, int::average_bytes(a!(), b!())),
+            M::Sumb => self.write(rt, int::sum_bytes(a!(), b!())),
 
             // ---- SP arithmetic
-            M::Fa => self.write(rt, a.zip_words(b, sp::add)),
-            M::Fs => self.write(rt, a.zip_words(b, sp::sub)),
-            M::Fm => self.write(rt, a.zip_words(b, sp::mul)),
-            M::Fma => self.write(rt, a.zip3_words(b, c, sp::mul_add)),
-            M::Fms => self.write(rt, a.zip3_words(b, c, sp::mul_sub)),
-            M::Fnms => self.write(rt, a.zip3_words(b, c, sp::negative_mul_sub)),
+            M::Fa => self.write(rt, a!().zip_words(b!(), sp::add)),
+            M::Fs => self.write(rt, a!().zip_words(b!(), sp::sub)),
+            M::Fm => self.write(rt, a!().zip_words(b!(), sp::mul)),
+            M::Fma => self.write(rt, a!().zip3_words(b!(), c!(), sp::mul_add)),
+            M::Fms => self.write(rt, a!().zip3_words(b!(), c!(), sp::mul_sub)),
+            M::Fnms => self.write(rt, a!().zip3_words(b!(), c!(), sp::negative_mul_sub)),
 
             // ---- FP7: integer multiplies, conversions, estimates
             M::Mpyi => self.write(
                 rt,
-                a.map_words(|w| i32::from(w as u16 as i16).wrapping_mul(imm) as u32),
+                a!().map_words(|w| i32::from(w as u16 as i16).wrapping_mul(imm) as u32),
             ),
             M::Mpyui => self.write(
                 rt,
-                a.map_words(|w| (w & 0xffff).wrapping_mul(imm as u32 & 0xffff)),
+                a!().map_words(|w| (w & 0xffff).wrapping_mul(imm as u32 & 0xffff)),
             ),
-            M::Cflts => self.write(rt, a.map_words(|w| sp::to_signed_fixed(w, imm as u8))),
-            M::Cfltu => self.write(rt, a.map_words(|w| sp::to_unsigned_fixed(w, imm as u8))),
-            M::Csflt => self.write(rt, a.map_words(|w| sp::from_signed_fixed(w, imm as u8))),
-            M::Cuflt => self.write(rt, a.map_words(|w| sp::from_unsigned_fixed(w, imm as u8))),
+            M::Cflts => self.write(rt, a!().map_words(|w| sp::to_signed_fixed(w, imm as u8))),
+            M::Cfltu => self.write(rt, a!().map_words(|w| sp::to_unsigned_fixed(w, imm as u8))),
+            M::Csflt => self.write(rt, a!().map_words(|w| sp::from_signed_fixed(w, imm as u8))),
+            M::Cuflt => self.write(
+                rt,
+                a!().map_words(|w| sp::from_unsigned_fixed(w, imm as u8)),
+            ),
             M::Fscrwr => {
-                self.fpscr = a;
+                self.fpscr = a!();
                 Flow::Next
             }
-            M::Mpy => self.write(rt, int::multiply(a, b, Multiply::Signed)),
-            M::Mpyu => self.write(rt, int::multiply(a, b, Multiply::Unsigned)),
-            M::Mpyh => self.write(rt, int::multiply(a, b, Multiply::High)),
-            M::Mpyhh => self.write(rt, int::multiply(a, b, Multiply::HighHigh)),
-            M::Mpyhhu => self.write(rt, int::multiply(a, b, Multiply::HighHighUnsigned)),
-            M::Mpys => self.write(rt, int::multiply(a, b, Multiply::ShiftRight)),
+            M::Mpy => self.write(rt, int::multiply(a!(), b!(), Multiply::Signed)),
+            M::Mpyu => self.write(rt, int::multiply(a!(), b!(), Multiply::Unsigned)),
+            M::Mpyh => self.write(rt, int::multiply(a!(), b!(), Multiply::High)),
+            M::Mpyhh => self.write(rt, int::multiply(a!(), b!(), Multiply::HighHigh)),
+            M::Mpyhhu => self.write(rt, int::multiply(a!(), b!(), Multiply::HighHighUnsigned)),
+            M::Mpys => self.write(rt, int::multiply(a!(), b!(), Multiply::ShiftRight)),
             M::Mpyhha => self.write(
                 rt,
-                a.zip3_words(b, t, |x, y, acc| {
+                a!().zip3_words(b!(), t!(), |x, y, acc| {
                     acc.wrapping_add(int::multiply_word(x, y, Multiply::HighHigh))
                 }),
             ),
             M::Mpyhhau => self.write(
                 rt,
-                a.zip3_words(b, t, |x, y, acc| {
+                a!().zip3_words(b!(), t!(), |x, y, acc| {
                     acc.wrapping_add(int::multiply_word(x, y, Multiply::HighHighUnsigned))
                 }),
             ),
             M::Mpya => self.write(
                 rt,
-                a.zip3_words(b, c, |x, y, acc| {
+                a!().zip3_words(b!(), c!(), |x, y, acc| {
                     acc.wrapping_add(int::multiply_word(x, y, Multiply::Signed))
                 }),
             ),
-            M::Fi => self.write(rt, a.zip_words(b, sp::interpolate)),
-            M::Frest => self.write(rt, a.map_words(sp::reciprocal_estimate)),
-            M::Frsqest => self.write(rt, a.map_words(sp::reciprocal_sqrt_estimate)),
+            M::Fi => self.write(rt, a!().zip_words(b!(), sp::interpolate)),
+            M::Frest => self.write(rt, a!().map_words(sp::reciprocal_estimate)),
+            M::Frsqest => self.write(rt, a!().map_words(sp::reciprocal_sqrt_estimate)),
 
             // ---- DP
             M::Fesd => {
-                let w = a.words();
+                let w = a!().words();
                 self.write(
                     rt,
                     Quadword::from_doublewords([dp::extend_single(w[0]), dp::extend_single(w[2])]),
                 )
             }
             M::Frds => {
-                let d = a.doublewords();
+                let d = a!().doublewords();
                 self.write(
                     rt,
                     Quadword::from_words([
@@ -501,122 +681,141 @@ impl Spu {
                 let value = self.fpscr;
                 self.write(rt, value)
             }
-            M::Dfa => self.write(rt, a.zip_doublewords(b, dp::add)),
-            M::Dfs => self.write(rt, a.zip_doublewords(b, dp::sub)),
-            M::Dfm => self.write(rt, a.zip_doublewords(b, dp::mul)),
-            M::Dfma => self.write(rt, dp_accumulate(a, b, t, dp::dfma)),
-            M::Dfms => self.write(rt, dp_accumulate(a, b, t, dp::dfms)),
-            M::Dfnms => self.write(rt, dp_accumulate(a, b, t, dp::dfnms)),
-            M::Dfnma => self.write(rt, dp_accumulate(a, b, t, dp::dfnma)),
+            M::Dfa => self.write(rt, a!().zip_doublewords(b!(), dp::add)),
+            M::Dfs => self.write(rt, a!().zip_doublewords(b!(), dp::sub)),
+            M::Dfm => self.write(rt, a!().zip_doublewords(b!(), dp::mul)),
+            M::Dfma => self.write(rt, dp_accumulate(a!(), b!(), t!(), dp::dfma)),
+            M::Dfms => self.write(rt, dp_accumulate(a!(), b!(), t!(), dp::dfms)),
+            M::Dfnms => self.write(rt, dp_accumulate(a!(), b!(), t!(), dp::dfnms)),
+            M::Dfnma => self.write(rt, dp_accumulate(a!(), b!(), t!(), dp::dfnma)),
 
             // ---- no-ops and hints (no architectural effect)
-            M::Nop | M::Lnop | M::Sync | M::Dsync | M::Hbr | M::Hbra | M::Hbrr => Flow::Next,
+            M::Nop | M::Lnop | M::Hbr | M::Hbra | M::Hbrr => Flow::Nop,
+            M::Sync | M::Dsync => Flow::Next,
 
             // ---- masks and gathers
             M::Fsmbi => self.write(rt, int::form_select_mask_bytes(imm as u16)),
-            M::Fsm => self.write(rt, int::form_select_mask_words(a)),
-            M::Fsmh => self.write(rt, int::form_select_mask_halfwords(a)),
-            M::Fsmb => self.write(rt, int::form_select_mask_bytes(a.preferred_word() as u16)),
-            M::Gb => self.write(rt, int::gather_bits_words(a)),
-            M::Gbh => self.write(rt, int::gather_bits_halfwords(a)),
-            M::Gbb => self.write(rt, int::gather_bits_bytes(a)),
-            M::Orx => self.write(rt, int::or_across(a)),
+            M::Fsm => self.write(rt, int::form_select_mask_words(a!())),
+            M::Fsmh => self.write(rt, int::form_select_mask_halfwords(a!())),
+            M::Fsmb => self.write(
+                rt,
+                int::form_select_mask_bytes(a!().preferred_word() as u16),
+            ),
+            M::Gb => self.write(rt, int::gather_bits_words(a!())),
+            M::Gbh => self.write(rt, int::gather_bits_halfwords(a!())),
+            M::Gbb => self.write(rt, int::gather_bits_bytes(a!())),
+            M::Orx => self.write(rt, int::or_across(a!())),
 
             // ---- insertion controls
             M::Cbd => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(imm as u32),
+                a!().preferred_word().wrapping_add(imm as u32),
                 InsertSize::Byte,
             ),
             M::Chd => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(imm as u32),
+                a!().preferred_word().wrapping_add(imm as u32),
                 InsertSize::Halfword,
             ),
             M::Cwd => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(imm as u32),
+                a!().preferred_word().wrapping_add(imm as u32),
                 InsertSize::Word,
             ),
             M::Cdd => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(imm as u32),
+                a!().preferred_word().wrapping_add(imm as u32),
                 InsertSize::Doubleword,
             ),
             M::Cbx => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(b.preferred_word()),
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
                 InsertSize::Byte,
             ),
             M::Chx => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(b.preferred_word()),
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
                 InsertSize::Halfword,
             ),
             M::Cwx => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(b.preferred_word()),
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
                 InsertSize::Word,
             ),
             M::Cdx => self.insertion(
                 rt,
-                a.preferred_word().wrapping_add(b.preferred_word()),
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
                 InsertSize::Doubleword,
             ),
 
             // ---- quadword rotates and shifts
-            M::Rotqbii => self.write(rt, permute::rotate_left_bits(a, imm as u32)),
+            M::Rotqbii => self.write(rt, permute::rotate_left_bits(a!(), imm as u32)),
             M::Rotqmbii => self.write(
                 rt,
-                permute::shift_right_bits(a, (imm as u32).wrapping_neg()),
+                permute::shift_right_bits(a!(), (imm as u32).wrapping_neg()),
             ),
-            M::Shlqbii => self.write(rt, permute::shift_left_bits(a, imm as u32)),
-            M::Rotqbyi => self.write(rt, permute::rotate_left_bytes(a, imm as u32)),
+            M::Shlqbii => self.write(rt, permute::shift_left_bits(a!(), imm as u32)),
+            M::Rotqbyi => self.write(rt, permute::rotate_left_bytes(a!(), imm as u32)),
             M::Rotqmbyi => self.write(
                 rt,
-                permute::shift_right_bytes(a, (imm as u32).wrapping_neg() & 0x1f),
+                permute::shift_right_bytes(a!(), (imm as u32).wrapping_neg() & 0x1f),
             ),
-            M::Shlqbyi => self.write(rt, permute::shift_left_bytes(a, imm as u32 & 0x1f)),
-            M::Rotqbi => self.write(rt, permute::rotate_left_bits(a, b.preferred_word())),
+            M::Shlqbyi => self.write(rt, permute::shift_left_bytes(a!(), imm as u32 & 0x1f)),
+            M::Rotqbi => self.write(rt, permute::rotate_left_bits(a!(), b!().preferred_word())),
             M::Rotqmbi => self.write(
                 rt,
-                permute::shift_right_bits(a, b.preferred_word().wrapping_neg()),
+                permute::shift_right_bits(a!(), b!().preferred_word().wrapping_neg()),
             ),
-            M::Shlqbi => self.write(rt, permute::shift_left_bits(a, b.preferred_word())),
-            M::Rotqby => self.write(rt, permute::rotate_left_bytes(a, b.preferred_word())),
+            M::Shlqbi => self.write(rt, permute::shift_left_bits(a!(), b!().preferred_word())),
+            M::Rotqby => self.write(rt, permute::rotate_left_bytes(a!(), b!().preferred_word())),
             M::Rotqmby => self.write(
                 rt,
-                permute::shift_right_bytes(a, b.preferred_word().wrapping_neg() & 0x1f),
+                permute::shift_right_bytes(a!(), b!().preferred_word().wrapping_neg() & 0x1f),
             ),
-            M::Shlqby => self.write(rt, permute::shift_left_bytes(a, b.preferred_word() & 0x1f)),
-            M::Rotqbybi => self.write(rt, permute::rotate_left_bytes(a, b.preferred_word() >> 3)),
+            M::Shlqby => self.write(
+                rt,
+                permute::shift_left_bytes(a!(), b!().preferred_word() & 0x1f),
+            ),
+            M::Rotqbybi => self.write(
+                rt,
+                permute::rotate_left_bytes(a!(), b!().preferred_word() >> 3),
+            ),
             M::Rotqmbybi => self.write(
                 rt,
-                permute::shift_right_bytes(a, (b.preferred_word() >> 3).wrapping_neg() & 0x1f),
+                permute::shift_right_bytes(
+                    a!(),
+                    (b!().preferred_word() >> 3).wrapping_neg() & 0x1f,
+                ),
             ),
             M::Shlqbybi => self.write(
                 rt,
-                permute::shift_left_bytes(a, (b.preferred_word() >> 3) & 0x1f),
+                permute::shift_left_bytes(a!(), (b!().preferred_word() >> 3) & 0x1f),
             ),
-            M::Shufb => self.write(rt, permute::shuffle_bytes(a, b, c)),
+            M::Shufb => self.write(rt, permute::shuffle_bytes(a!(), b!(), c!())),
 
             // ---- loads and stores
             M::Lqa => self.load(rt, word_offset(imm)),
             M::Lqr => self.load(rt, pc.wrapping_add(word_offset(imm))),
             M::Lqd => self.load(
                 rt,
-                a.preferred_word()
+                a!().preferred_word()
                     .wrapping_add((imm as u32).wrapping_shl(4)),
             ),
-            M::Lqx => self.load(rt, a.preferred_word().wrapping_add(b.preferred_word())),
+            M::Lqx => self.load(
+                rt,
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
+            ),
             M::Stqa => self.store(rt, word_offset(imm)),
             M::Stqr => self.store(rt, pc.wrapping_add(word_offset(imm))),
             M::Stqd => self.store(
                 rt,
-                a.preferred_word()
+                a!().preferred_word()
                     .wrapping_add((imm as u32).wrapping_shl(4)),
             ),
-            M::Stqx => self.store(rt, a.preferred_word().wrapping_add(b.preferred_word())),
+            M::Stqx => self.store(
+                rt,
+                a!().preferred_word().wrapping_add(b!().preferred_word()),
+            ),
 
             // ---- branches
             M::Br => Flow::Branch(instruction_address(pc.wrapping_add(word_offset(imm)))),
@@ -629,20 +828,26 @@ impl Spu {
                 self.set_register(rt, Self::link_value(pc));
                 Flow::Branch(instruction_address(word_offset(imm)))
             }
-            M::Brz => conditional(t.preferred_word() == 0, pc.wrapping_add(word_offset(imm))),
-            M::Brnz => conditional(t.preferred_word() != 0, pc.wrapping_add(word_offset(imm))),
+            M::Brz => conditional(
+                t!().preferred_word() == 0,
+                pc.wrapping_add(word_offset(imm)),
+            ),
+            M::Brnz => conditional(
+                t!().preferred_word() != 0,
+                pc.wrapping_add(word_offset(imm)),
+            ),
             M::Brhz => conditional(
-                t.preferred_halfword() == 0,
+                t!().preferred_halfword() == 0,
                 pc.wrapping_add(word_offset(imm)),
             ),
             M::Brhnz => conditional(
-                t.preferred_halfword() != 0,
+                t!().preferred_halfword() != 0,
                 pc.wrapping_add(word_offset(imm)),
             ),
-            M::Bi => self.branch_indirect(insn, true, a.preferred_word()),
+            M::Bi => self.branch_indirect(insn, true, a!().preferred_word()),
             M::Bisl => {
                 // The target is read before the link register is written (rt may equal ra).
-                let flow = self.branch_indirect(insn, true, a.preferred_word());
+                let flow = self.branch_indirect(insn, true, a!().preferred_word());
                 if let Flow::Branch(_) = flow {
                     self.set_register(rt, Self::link_value(pc));
                 }
@@ -655,16 +860,22 @@ impl Spu {
             M::Bisled => {
                 // No external events are modelled, so the branch is never taken; the link
                 // register is written regardless, as the ISA specifies.
-                let flow = self.branch_indirect(insn, false, a.preferred_word());
+                let flow = self.branch_indirect(insn, false, a!().preferred_word());
                 if let Flow::Next = flow {
                     self.set_register(rt, Self::link_value(pc));
                 }
                 flow
             }
-            M::Biz => self.branch_indirect(insn, t.preferred_word() == 0, a.preferred_word()),
-            M::Binz => self.branch_indirect(insn, t.preferred_word() != 0, a.preferred_word()),
-            M::Bihz => self.branch_indirect(insn, t.preferred_halfword() == 0, a.preferred_word()),
-            M::Bihnz => self.branch_indirect(insn, t.preferred_halfword() != 0, a.preferred_word()),
+            M::Biz => self.branch_indirect(insn, t!().preferred_word() == 0, a!().preferred_word()),
+            M::Binz => {
+                self.branch_indirect(insn, t!().preferred_word() != 0, a!().preferred_word())
+            }
+            M::Bihz => {
+                self.branch_indirect(insn, t!().preferred_halfword() == 0, a!().preferred_word())
+            }
+            M::Bihnz => {
+                self.branch_indirect(insn, t!().preferred_halfword() != 0, a!().preferred_word())
+            }
 
             // ---- stop
             M::Stop | M::Stopd => Flow::Stop(insn.stop_signal()),
@@ -683,7 +894,7 @@ impl Spu {
                     access: ChannelOperation::Read,
                 }),
             },
-            M::Wrch => match self.channels.write(insn.ra, t.preferred_word()) {
+            M::Wrch => match self.channels.write(insn.ra, t!().preferred_word()) {
                 ChannelAccess::Done(_) => Flow::Next,
                 ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
                 ChannelAccess::Unsupported => Flow::Fault(FaultKind::UnsupportedChannel {

@@ -84,9 +84,16 @@ impl LocalStore {
     /// Reads the big-endian word at `address & !3` (address wraps); used for instruction fetch.
     #[inline]
     pub fn load_word(&self, address: u32) -> u32 {
-        let quadword = self.load_quadword(address);
-        let slot = ((address >> 2) & 3) as usize;
-        quadword.words()[slot]
+        // Word 0 is the most significant: pick the doubleword, then the word within it
+        // (two selects instead of a variable 128-bit shift or an array round trip).
+        let quadword = self.load_quadword(address).0;
+        let doubleword = if address & 8 == 0 {
+            (quadword >> 64) as u64
+        } else {
+            quadword as u64
+        };
+        let shift = if address & 4 == 0 { 32 } else { 0 };
+        (doubleword >> shift) as u32
     }
 
     /// Writes the big-endian word at `address & !3` (address wraps).

@@ -23,6 +23,7 @@
 //! channels are listed on [`Channels`].
 
 mod channels;
+mod decode_cache;
 mod execute;
 pub mod float_double;
 mod float_exact;

@@ -1,6 +1,7 @@
 //! The architectural state of one SPU.
 
 use super::channels::Channels;
+use super::decode_cache::DecodeCache;
 use super::local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 use super::outcome::Status;
 use super::profile::ProfileCounters;
@@ -42,6 +43,8 @@ pub struct Spu {
     pub(super) retired_non_nop: u64,
     pub(super) cycles: u64,
     pub(super) profile: ProfileCounters,
+    /// Decodes for `step`; not architectural state (every slot is valid for any program).
+    pub(super) decode_cache: DecodeCache,
 }
 
 impl core::fmt::Debug for Spu {
@@ -78,6 +81,7 @@ impl Spu {
             retired_non_nop: 0,
             cycles: 0,
             profile: ProfileCounters::new(),
+            decode_cache: DecodeCache::new(),
         }
     }
 

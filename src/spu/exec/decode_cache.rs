@@ -1,0 +1,85 @@
+//! A small direct-mapped cache of decoded instructions for [`Spu::step`](super::Spu::step).
+//!
+//! Slots are chosen by the instruction address; a slot hits only when it holds the decode of
+//! the very word just fetched, so self-modifying code and reloaded images never see a stale
+//! decode and nothing needs invalidating. (Two addresses sharing a slot and holding the same
+//! word share one correct decode: decoding depends on the word alone.)
+
+use crate::spu::isa::decode::{Instruction, decode};
+use crate::spu::isa::opcodes::Mnemonic;
+
+/// Number of slots: 256 × 16 bytes = 4 KiB, covering 1 KiB of straight-line code.
+pub(super) const DECODE_CACHE_SLOTS: usize = 256;
+
+/// The decode of word 0 (`stop 0`: RR format, every field zero). Every slot starts with it,
+/// which keeps the invariant "a slot holds the decode of its `word`" from the start.
+pub(super) const DECODED_ZERO_WORD: Instruction = Instruction {
+    word: 0,
+    mnemonic: Mnemonic::Stop,
+    rt: 0,
+    ra: 0,
+    rb: 0,
+    rc: 0,
+    imm: 0,
+    hint_offset: 0,
+};
+
+/// Decoded instructions indexed by word address modulo [`DECODE_CACHE_SLOTS`].
+#[derive(Clone)]
+pub(super) struct DecodeCache {
+    slots: [Instruction; DECODE_CACHE_SLOTS],
+}
+
+impl DecodeCache {
+    pub(super) const fn new() -> Self {
+        DecodeCache {
+            slots: [DECODED_ZERO_WORD; DECODE_CACHE_SLOTS],
+        }
+    }
+
+    /// The decode of `word`, fetched from address `pc`; `None` if the word is illegal
+    /// (illegal words are not cached: they stop the SPU anyway).
+    #[inline(always)]
+    pub(super) fn decode(&mut self, pc: u32, word: u32) -> Option<Instruction> {
+        // The mask keeps the index in bounds, so the indexing below cannot panic.
+        let slot = &mut self.slots[(pc >> 2) as usize & (DECODE_CACHE_SLOTS - 1)];
+        if slot.word == word {
+            return Some(*slot);
+        }
+        Self::fill(slot, word)
+    }
+
+    #[inline(never)]
+    fn fill(slot: &mut Instruction, word: u32) -> Option<Instruction> {
+        let insn = decode(word).ok()?;
+        *slot = insn;
+        Some(insn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_slots_hold_the_decode_of_word_zero() {
+        assert_eq!(decode(0), Ok(DECODED_ZERO_WORD));
+    }
+
+    #[test]
+    fn a_slot_hits_only_for_the_same_word() {
+        let mut cache = DecodeCache::new();
+        let nop = 0x4020_0000; // nop (RR opcode 0x201)
+        let il = 0x4080_0283; // il $3,5
+        assert_eq!(cache.decode(0x100, nop), decode(nop).ok());
+        // Same slot, different word (code was overwritten): decoded afresh.
+        assert_eq!(cache.decode(0x100, il), decode(il).ok());
+        // Another address mapping to the same slot.
+        let aliased = 0x100 + 4 * DECODE_CACHE_SLOTS as u32;
+        assert_eq!(cache.decode(aliased, nop), decode(nop).ok());
+        // Illegal words are reported and leave the slot alone.
+        assert_eq!(cache.decode(0x100, 0x0080_0000), None);
+        assert_eq!(cache.decode(0x100, nop), decode(nop).ok());
+        assert_eq!(cache.decode(0x100, 0), decode(0).ok());
+    }
+}
