@@ -205,7 +205,7 @@ impl FetchModel {
     /// One fetch cycle: puts the next group into issue stage g if it is free and a group is
     /// available (else an empty g records why it is empty). Returns whether a line request
     /// was kept out of the LS pipe by a load/store (LS contention).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step(
         &mut self,
         arch: &ArchState,
@@ -350,7 +350,7 @@ impl IdealFetch {
 
     /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
     /// waits for a serializing instruction or the SPU stopped).
-    #[inline]
+    #[inline(never)]
     fn fetch_group(&mut self, arch: &ArchState, issue: &mut IssuePipes) -> bool {
         if self.waiting {
             return false;

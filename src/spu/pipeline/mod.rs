@@ -108,6 +108,9 @@ pub struct Pipeline {
     issue: IssuePipes,
     exec: ExecPipes,
     fetch: FetchModel,
+    /// The fetch model is the real fetch unit (a copy of `fetch`'s variant: the per-cycle
+    /// checks read one flag instead of decoding the enum).
+    real_fetch: bool,
     /// Sequence number of a channel instruction that blocked at stage o and is retried each
     /// cycle (0: none).
     blocked: u64,
@@ -147,6 +150,7 @@ impl Pipeline {
             issue: IssuePipes::new(),
             exec: ExecPipes::new(),
             fetch: FetchModel::new_ideal(id),
+            real_fetch: false,
             blocked: 0,
             last_stall: None,
             stopped_by: None,
@@ -173,6 +177,7 @@ impl Pipeline {
                 FetchKind::Ideal => FetchModel::new_ideal(self.id),
                 FetchKind::Real => FetchModel::new_real(),
             };
+            self.real_fetch = kind == FetchKind::Real;
         }
         self.flush();
         Ok(())
@@ -356,7 +361,7 @@ impl Pipeline {
         // 2. Issue.
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
-        let outcome = if self.fetch.blocks_issue() {
+        let outcome = if self.real_fetch && self.fetch.blocks_issue() {
             IssueOutcome::Stalled(StallReason::BranchMiss)
         } else {
             self.issue
@@ -373,8 +378,7 @@ impl Pipeline {
         // 3. Fetch.
         self.issue.advance();
         // Only the real fetch unit's line requests contend with loads and stores.
-        let ls_in_stage_n =
-            matches!(self.fetch, FetchModel::Real { .. }) && self.ls_in_stage_n(now);
+        let ls_in_stage_n = self.real_fetch && self.ls_in_stage_n(now);
         let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
         self.stats.ls_contention += u64::from(contended);
         Ok(CycleEnd::Continue)
