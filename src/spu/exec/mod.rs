@@ -51,4 +51,5 @@ pub use outcome::{
 };
 pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;
+pub(crate) use retire::StateWrite;
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, Spu};

@@ -1,42 +1,58 @@
-//! Retiring an instruction whose result a timing model computed ahead of time.
+//! Retiring an instruction whose effect a timing model computed ahead of time.
 //!
 //! The pipeline's ideal fetch runs every instruction in a functional copy of the SPU when
 //! it fetches it (to know the path), several cycles before the instruction reaches stage o.
-//! For an instruction whose only effect is its target register, stage o then needs no second
-//! interpretation: [`Spu::retire_computed`] writes the value the copy computed and does the
-//! retirement bookkeeping exactly as [`Spu::execute_at_cycle`] would.
+//! For most instructions the effect on the state is one register write or one quadword store
+//! (plus the next PC); stage o then needs no second interpretation: [`Spu::retire_replayed`]
+//! applies that effect and does the retirement bookkeeping exactly as
+//! [`Spu::execute_at_cycle`] would.
 
 use super::outcome::Status;
 use super::quadword::Quadword;
 use super::state::Spu;
 
+/// The state an instruction writes, besides the PC and the counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StateWrite {
+    /// Nothing (a branch without link, a hint, a NOP, `sync`).
+    Nothing,
+    /// Register `rt` receives the value.
+    Register(u8),
+    /// The quadword at this (aligned, wrapped) local-store address receives the value.
+    Store(u32),
+}
+
 impl Spu {
     /// Retires the instruction at the PC as if [`execute_at_cycle`](Self::execute_at_cycle)
-    /// had run it at `cycle`, for an instruction whose whole effect is writing `value` to
-    /// register `rt` and continuing at `next_pc` (no memory access, branch, channel, stop,
-    /// profiling checkpoint or NOP counting). The caller vouches for `value`: it is what the
-    /// instruction computes from the current state. Its report is the plain fall-through one:
-    /// `Executed { pc, next_pc, retired: true, status: Running, .. }` with nothing else set.
+    /// had run it at `cycle`, for an instruction whose whole effect is `write` with `value`,
+    /// continuing at `next_pc` (no channel, stop, halt, fault, checkpoint, FPSCR or interrupt
+    /// enable change). `is_nop`: the instruction counts as a NOP. The caller vouches for the
+    /// effect: it is what the instruction does in the current state.
     ///
     /// Returns `false` and changes nothing when the SPU is stopped (then `execute_at_cycle`
     /// reports that the instruction did not retire).
     #[inline(always)]
-    pub(crate) fn retire_computed(
+    pub(crate) fn retire_replayed(
         &mut self,
-        rt: u8,
+        write: StateWrite,
         value: Quadword,
         next_pc: u32,
+        is_nop: bool,
         cycle: u64,
     ) -> bool {
         if let Status::Stopped(_) = self.status {
             return false;
         }
-        self.set_register(rt, value);
+        match write {
+            StateWrite::Nothing => {}
+            StateWrite::Register(rt) => self.set_register(rt, value),
+            StateWrite::Store(address) => self.local_store.store_quadword(address, value),
+        }
         self.status = Status::Running;
         self.retired = self.retired.wrapping_add(1);
-        self.retired_non_nop = self.retired_non_nop.wrapping_add(1);
+        self.retired_non_nop = self.retired_non_nop.wrapping_add(u64::from(!is_nop));
         self.cycles = cycle;
-        self.profile.count(false);
+        self.profile.count(is_nop);
         self.pc = next_pc;
         true
     }

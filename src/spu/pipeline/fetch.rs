@@ -27,10 +27,13 @@
 
 use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
+use super::window::Effect;
 use crate::spu::exec::profile::checkpoint_number;
-use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState, Status};
+use crate::spu::exec::{
+    AccessKind, LS_ADDRESS_MASK, LsAccess, Quadword, Spu as ArchState, Status,
+};
 use crate::spu::isa::decode::{Instruction, decode};
-use crate::spu::isa::opcodes::{IClass, Mnemonic};
+use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 use crate::spu::probes::StallReason;
 
 /// "No register": index of an always-ready scoreboard slot.
@@ -266,26 +269,54 @@ struct Decoded {
     pc: u32,
     word: u32,
     inflight: InFlight,
-    /// Writing its target register is all the instruction does: the fixed-point, shuffle and
-    /// byte classes touch no other state, except the profiling checkpoint `and $N,$N,$N`.
-    /// Stage o can then take the shadow's result instead of interpreting it again.
-    only_target: bool,
+    /// Stage o may apply the effect the shadow saw instead of interpreting the instruction
+    /// again (when, in addition, the shadow saw it retire with no checkpoint and the SPU
+    /// running). Not for the instructions with state beyond registers, the local store and
+    /// the PC: channels and SPRs, `fscrwr` (FPSCR), `iret` and `bisled` (SRR0, events) and
+    /// the branch forms that enable or disable interrupts.
+    replay: Replay,
+}
+
+/// Whether stage o may replay what the shadow saw instead of interpreting again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// Never: the instruction has state beyond registers, the local store and the PC.
+    Never,
+    /// When the shadow saw it retire with no checkpoint and the SPU running.
+    Checked,
+    /// Always, as a target register write: a fixed-point, shuffle or byte instruction with a
+    /// target that is not a checkpoint (these classes touch no other state, and fetch stops
+    /// after anything that stops the shadow, so it retired there and fell through).
+    Target,
 }
 
 impl Decoded {
     fn new(pc: u32, word: u32) -> Self {
         let inflight = IdealFetch::decode_at(pc, word);
+        let instruction = &inflight.instruction;
+        let replayable = !inflight.illegal
+            && !inflight.serializing
+            && inflight.class != IClass::Spr
+            && !matches!(
+                instruction.mnemonic,
+                Mnemonic::Fscrwr | Mnemonic::Iret | Mnemonic::Bisled
+            )
+            && instruction.feature_bits() & (FEATURE_E | FEATURE_D) == 0;
         let only_target = matches!(
             inflight.class,
             IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
         ) && inflight.target != NO_REGISTER
-            && !inflight.illegal
             && checkpoint_number(word).is_none();
+        let replay = match (replayable, only_target) {
+            (false, _) => Replay::Never,
+            (true, false) => Replay::Checked,
+            (true, true) => Replay::Target,
+        };
         Decoded {
             pc,
             word,
             inflight,
-            only_target,
+            replay,
         }
     }
 }
@@ -309,7 +340,7 @@ const EMPTY_DECODED: Decoded = Decoded {
     pc: u32::MAX,
     word: 0,
     inflight: EMPTY_INFLIGHT,
-    only_target: false,
+    replay: Replay::Never,
 };
 
 /// The ideal fetch model (see the module documentation).
@@ -393,18 +424,52 @@ impl IdealFetch {
         if entry.pc != pc || entry.word != word {
             *entry = Decoded::new(pc, word);
         }
-        let only_target = entry.only_target;
+        let replay = entry.replay;
         let record = issue.enter_slot(slot, &entry.inflight);
         if record.illegal || record.serializing {
             return (record.predicted_next, true);
         }
         let executed = self.shadow.execute(&record.instruction);
         record.predicted_next = executed.next_pc;
-        if only_target {
-            // The shadow is running (fetch stops after anything that stops it), so the
-            // instruction retired there and falls through.
+        if replay == Replay::Target {
             let (seq, target) = (record.seq, record.target);
-            issue.set_computed(seq, self.shadow.register(target));
+            let value = self.shadow.register(target);
+            issue.set_effect(seq, Effect::new(Effect::WRITES_TARGET), value, 0);
+            return (executed.next_pc, false);
+        }
+        if replay == Replay::Checked
+            && executed.retired
+            && executed.profile.is_none()
+            && matches!(executed.status, Status::Running)
+        {
+            let (seq, target) = (record.seq, record.target);
+            let mut flags = 0;
+            if executed.branch_taken {
+                flags |= Effect::BRANCH_TAKEN;
+            }
+            if executed.is_nop {
+                flags |= Effect::NOP;
+            }
+            let (value, address) = match executed.access {
+                Some(LsAccess {
+                    kind: AccessKind::Write,
+                    address,
+                    ..
+                }) => {
+                    flags |= Effect::STORES;
+                    (self.shadow.local_store().load_quadword(address), address)
+                }
+                Some(LsAccess { address, .. }) => {
+                    flags |= Effect::LOADS | Effect::WRITES_TARGET;
+                    (self.shadow.register(target), address)
+                }
+                None if target != NO_REGISTER => {
+                    flags |= Effect::WRITES_TARGET;
+                    (self.shadow.register(target), 0)
+                }
+                None => (Quadword::ZERO, 0),
+            };
+            issue.set_effect(seq, Effect::new(flags), value, address);
             return (executed.next_pc, false);
         }
         record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));

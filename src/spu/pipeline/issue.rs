@@ -23,7 +23,8 @@
 use super::config::Config;
 use super::execute::ExecPipes;
 use super::fetch::{Group, InFlight, NO_REGISTER};
-use super::window::Window;
+use super::window::{Effect, Window};
+use crate::spu::exec::Quadword;
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
 
@@ -152,17 +153,16 @@ impl IssuePipes {
         record
     }
 
-    /// Records the target value the ideal fetch's shadow computed for `seq` (see
-    /// [`Window`]).
+    /// Records what the ideal fetch's shadow saw instruction `seq` do (see [`Window`]).
     #[inline(always)]
-    pub(crate) fn set_computed(&mut self, seq: u64, value: crate::spu::exec::Quadword) {
-        self.window.set_computed(seq, value);
+    pub(crate) fn set_effect(&mut self, seq: u64, effect: Effect, value: Quadword, address: u32) {
+        self.window.set_effect(seq, effect, value, address);
     }
 
-    /// The target value computed ahead for `seq`, if any.
+    /// The effect recorded for `seq` with its value and address, if any.
     #[inline(always)]
-    pub(crate) fn computed(&self, seq: u64) -> Option<crate::spu::exec::Quadword> {
-        self.window.computed(seq)
+    pub(crate) fn effect(&self, seq: u64) -> Option<(Effect, &Quadword, u32)> {
+        self.window.effect(seq)
     }
 
     /// Stage `stage` (0 = g .. 3 = j) as a fetch group.

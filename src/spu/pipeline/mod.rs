@@ -32,7 +32,10 @@ use self::execute::{ExecPipes, O_STAGE};
 use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
-use crate::spu::exec::{Executed, Spu as ArchState, Status, StopReason};
+use crate::spu::exec::{
+    AccessKind, Executed, LsAccess, Spu as ArchState, StateWrite, Status, StopReason,
+};
+use self::window::Effect;
 use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
@@ -349,7 +352,7 @@ impl Pipeline {
             let row = now - O_STAGE;
             for pipe in 0..2 {
                 let seq = self.exec.slot(row, pipe);
-                if seq != 0 && !self.retire_computed(arch, seq, now, observer) {
+                if seq != 0 && !self.retire_replayed(arch, seq, now, observer) {
                     end = self.complete(arch, seq, Some((row, pipe)), now, observer, output)?;
                     if end.is_some() {
                         break;
@@ -479,39 +482,102 @@ impl Pipeline {
         Ok(None)
     }
 
-    /// Stage o for an instruction whose only effect is its target register, when the ideal
-    /// fetch's shadow computed that value already: writes it and counts the instruction.
-    /// `false` when there is no such value (or the SPU stopped): [`complete`](Self::complete)
-    /// must interpret the instruction.
+    /// Stage o for an instruction whose effect the ideal fetch's shadow recorded: applies it
+    /// and counts the instruction as [`complete`](Self::complete) would. `false` when there
+    /// is no recorded effect (or the SPU stopped): `complete` must interpret the instruction.
     #[inline(always)]
-    fn retire_computed<O: SpuObserver>(
+    fn retire_replayed<O: SpuObserver>(
         &mut self,
         arch: &mut ArchState,
         seq: u64,
         now: u64,
         observer: &O,
     ) -> bool {
-        let Some(value) = self.issue.computed(seq) else {
+        let Some((effect, value, address)) = self.issue.effect(seq) else {
             return false;
         };
         let inflight = self.issue.in_flight(seq);
-        if !arch.retire_computed(inflight.target, value, inflight.predicted_next, now) {
+        if effect == Effect::new(Effect::WRITES_TARGET) {
+            // The common case (fixed-point results) first, with nothing else to count.
+            if !arch.retire_replayed(
+                StateWrite::Register(inflight.target),
+                *value,
+                inflight.predicted_next,
+                false,
+                now,
+            ) {
+                return false;
+            }
+            self.stats.instructions += 1;
+            self.stats.non_nop_instructions += 1;
+            let executed = Executed {
+                pc: inflight.pc,
+                word: inflight.instruction.word,
+                next_pc: inflight.predicted_next,
+                branch_taken: false,
+                access: None,
+                profile: None,
+                is_nop: false,
+                retired: true,
+                status: Status::Running,
+            };
+            observer.retired(&inflight.instruction, &executed, now);
+            return true;
+        }
+        let is_nop = effect.has(Effect::NOP);
+        let write = if effect.has(Effect::WRITES_TARGET) {
+            StateWrite::Register(inflight.target)
+        } else if effect.has(Effect::STORES) {
+            StateWrite::Store(address)
+        } else {
+            StateWrite::Nothing
+        };
+        if !arch.retire_replayed(write, *value, inflight.predicted_next, is_nop, now) {
             return false;
         }
-        self.stats.instructions += 1;
-        self.stats.non_nop_instructions += 1;
+        let branch_taken = effect.has(Effect::BRANCH_TAKEN);
+        let stats = &mut self.stats;
+        stats.instructions += 1;
+        stats.non_nop_instructions += u64::from(!is_nop);
+        let instruction = &inflight.instruction;
+        if instruction.is_branch() {
+            if branch_taken {
+                stats.branches_taken += 1;
+                // The path fetch followed is the executed one: a taken branch to anywhere
+                // but the next address was predicted taken (a hint hit, see `complete`).
+                if inflight.predicted_next != inflight.pc.wrapping_add(4) {
+                    stats.hint_hits += 1;
+                }
+            } else {
+                stats.branches_not_taken += 1;
+            }
+        }
+        stats.hints += u64::from(instruction.is_hint());
+        let access = if effect.has(Effect::STORES | Effect::LOADS) {
+            Some(LsAccess {
+                address,
+                size: 16,
+                kind: if effect.has(Effect::STORES) {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                },
+            })
+        } else {
+            None
+        };
         let executed = Executed {
             pc: inflight.pc,
-            word: inflight.instruction.word,
+            word: instruction.word,
             next_pc: inflight.predicted_next,
-            branch_taken: false,
-            access: None,
+            branch_taken,
+            access,
             profile: None,
-            is_nop: false,
+            is_nop,
             retired: true,
             status: Status::Running,
         };
-        observer.retired(&inflight.instruction, &executed, now);
+        observer.retired(instruction, &executed, now);
         true
     }
 

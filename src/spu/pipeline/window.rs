@@ -15,6 +15,40 @@
 use super::fetch::{EMPTY_INFLIGHT, InFlight};
 use crate::spu::exec::Quadword;
 
+/// What the ideal fetch's shadow saw an instruction do, for stage o to apply instead of
+/// interpreting the instruction a second time (see
+/// [`Spu::retire_replayed`](crate::spu::exec::Spu::retire_replayed)): bit flags, with the
+/// value and the address kept beside them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Effect(u8);
+
+impl Effect {
+    /// An effect was recorded.
+    const RECORDED: u8 = 1;
+    /// The target register receives the value.
+    pub const WRITES_TARGET: u8 = 2;
+    /// The quadword at the address receives the value.
+    pub const STORES: u8 = 4;
+    /// A quadword load from the address.
+    pub const LOADS: u8 = 8;
+    /// A branch was taken.
+    pub const BRANCH_TAKEN: u8 = 16;
+    /// The instruction counts as a NOP.
+    pub const NOP: u8 = 32;
+
+    /// An effect with these flags.
+    #[inline(always)]
+    pub fn new(flags: u8) -> Self {
+        Effect(flags | Self::RECORDED)
+    }
+
+    /// Whether `flag` is set.
+    #[inline(always)]
+    pub fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+}
+
 /// Entries in the window (a power of two, so the modulo is a mask).
 pub const WINDOW: usize = 256;
 
@@ -22,11 +56,11 @@ pub const WINDOW: usize = 256;
 #[derive(Clone, Debug)]
 pub struct Window {
     entries: [InFlight; WINDOW],
-    /// The target value the ideal fetch's shadow computed for an instruction whose only
-    /// effect is its target register, if it did (`computed`): stage o writes it instead of
-    /// interpreting the instruction a second time.
+    /// The effect the ideal fetch's shadow recorded for each instruction (0: none), with
+    /// its value and address.
+    effects: [Effect; WINDOW],
     values: [Quadword; WINDOW],
-    computed: [bool; WINDOW],
+    addresses: [u32; WINDOW],
 }
 
 impl Default for Window {
@@ -40,8 +74,9 @@ impl Window {
     pub const fn new() -> Self {
         Window {
             entries: [EMPTY_INFLIGHT; WINDOW],
+            effects: [Effect(0); WINDOW],
             values: [Quadword::ZERO; WINDOW],
-            computed: [false; WINDOW],
+            addresses: [0; WINDOW],
         }
     }
 
@@ -50,25 +85,31 @@ impl Window {
         (seq % WINDOW as u64) as usize
     }
 
-    /// The entry for `seq`, to write a new record into (with no computed value).
+    /// The entry for `seq`, to write a new record into (with no recorded effect).
     #[inline(always)]
     pub fn at_mut(&mut self, seq: u64) -> &mut InFlight {
-        self.computed[Self::index(seq)] = false;
+        self.effects[Self::index(seq)] = Effect(0);
         &mut self.entries[Self::index(seq)]
     }
 
-    /// Records the value the shadow computed for `seq`'s target register.
+    /// Records what the shadow saw instruction `seq` do: `effect`, with `value` and
+    /// `address` where its flags use them.
     #[inline(always)]
-    pub fn set_computed(&mut self, seq: u64, value: Quadword) {
-        self.values[Self::index(seq)] = value;
-        self.computed[Self::index(seq)] = true;
+    pub(crate) fn set_effect(&mut self, seq: u64, effect: Effect, value: Quadword, address: u32) {
+        let index = Self::index(seq);
+        self.effects[index] = effect;
+        self.values[index] = value;
+        self.addresses[index] = address;
     }
 
-    /// The value computed for `seq`'s target, if one was.
+    /// The effect recorded for `seq` with its value and address, if one was.
     #[inline(always)]
-    pub fn computed(&self, seq: u64) -> Option<Quadword> {
+    pub(crate) fn effect(&self, seq: u64) -> Option<(Effect, &Quadword, u32)> {
         let index = Self::index(seq);
-        self.computed[index].then_some(self.values[index])
+        let effect = self.effects[index];
+        effect
+            .has(Effect::RECORDED)
+            .then(|| (effect, &self.values[index], self.addresses[index]))
     }
 
     /// The entry for `seq`, for a sequence number that is in flight (the hot path: no check
