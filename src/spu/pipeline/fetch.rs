@@ -29,9 +29,7 @@ use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
 use super::window::Effect;
 use crate::spu::exec::profile::checkpoint_number;
-use crate::spu::exec::{
-    AccessKind, LS_ADDRESS_MASK, LsAccess, Quadword, Spu as ArchState, Status,
-};
+use crate::spu::exec::{AccessKind, LS_ADDRESS_MASK, LsAccess, Quadword, Spu as ArchState, Status};
 use crate::spu::isa::decode::{Instruction, decode};
 use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 use crate::spu::probes::StallReason;

@@ -32,10 +32,10 @@ use self::execute::{ExecPipes, O_STAGE};
 use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
+use self::window::Effect;
 use crate::spu::exec::{
     AccessKind, Executed, LsAccess, Spu as ArchState, StateWrite, Status, StopReason,
 };
-use self::window::Effect;
 use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
