@@ -98,7 +98,7 @@ fn load(source: &str) -> (Box<Spu>, usize) {
 fn report(name: &str, row: &str, instructions: u64, time: Elapsed) {
     let n = instructions as f64;
     println!(
-        "{name:<11} {row:<8}: {:>6.2} ns/instruction on-CPU ({:>6.1} M/s), {:>6.2} ns wall ({:>6.1} M/s)",
+        "{name:<11} {row:<8}: {:>6.2} ns/instruction on-CPU ({:>6.1} M/s), {:>6.2} ns wall ({:>6.1} M/s), {instructions} instructions",
         time.cpu * 1e9 / n,
         n / time.cpu / 1e6,
         time.wall * 1e9 / n,

@@ -101,6 +101,7 @@ impl Spu {
     ///
     /// Hot path: a plain fall-through, a load/store or a branch retires right here; stops,
     /// halts, checkpoints, blocking channel accesses and faults go to a cold helper.
+    #[inline(always)]
     pub(super) fn execute_inner<const AT_CYCLE: bool>(
         &mut self,
         insn: &Instruction,

@@ -47,7 +47,7 @@ impl Spu {
             return Fetched::Stopped { pc, word };
         }
         match self.decode_cache.decode(pc, word) {
-            Some(insn) => Fetched::Decoded(insn),
+            Some(insn) => Fetched::Decoded(*insn),
             None => Fetched::Illegal { pc, word },
         }
     }
