@@ -913,6 +913,7 @@ impl Spu {
         }
     }
 
+    #[inline(always)]
     fn compare_immediate(
         &mut self,
         rt: u8,
@@ -925,6 +926,7 @@ impl Spu {
         self.write(rt, value)
     }
 
+    #[inline]
     fn insertion(&mut self, rt: u8, address: u32, size: InsertSize) -> Flow {
         self.write(rt, permute::insertion_control(address, size))
     }
