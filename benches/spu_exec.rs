@@ -9,7 +9,8 @@
 //!   the pipeline does at stage o and in its ideal-fetch shadow.
 //!
 //! The workloads are the loops of the `spu_pipeline` bench: a chain of `a`, an even/odd stream
-//! of `a`/`rotqby`, and a loop with a load, a store, a call and a return.
+//! of `a`/`rotqby`, and a loop with a load, a store, a call and a return; plus a loop of
+//! assorted instructions (compares, selects, halfword and float arithmetic, shuffles).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -38,6 +39,30 @@ fn dual_stream() -> String {
     text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
     text
 }
+
+/// A loop of assorted everyday instructions: compares, selects, halfword arithmetic, shifts,
+/// shuffles, single-precision and integer multiplies.
+const MIXED: &str = "il $5,30000
+ilhu $7,0x3f80
+loop: ceq $10,$11,$12
+cgt $13,$14,$15
+clgti $16,$17,5
+selb $18,$19,$20,$10
+ah $21,$22,$23
+sfh $24,$25,$26
+shli $27,$28,3
+roti $29,$40,4
+shufb $31,$32,$33,$34
+fa $35,$7,$7
+fm $36,$7,$7
+fma $37,$7,$7,$7
+mpy $38,$39,$40
+andi $41,$42,0xff
+ceqhi $43,$44,7
+rotqbyi $45,$46,4
+ai $5,$5,-1
+brnz $5,loop
+br loop";
 
 const LOOP: &str = "ila $4,data
 outer: il $3,100
@@ -98,7 +123,7 @@ fn load(source: &str) -> (Box<Spu>, usize) {
 fn report(name: &str, row: &str, instructions: u64, time: Elapsed) {
     let n = instructions as f64;
     println!(
-        "{name:<11} {row:<8}: {:>6.2} ns/instruction on-CPU ({:>6.1} M/s), {:>6.2} ns wall ({:>6.1} M/s)",
+        "{name:<11} {row:<8}: {:>6.2} ns/instruction on-CPU ({:>6.1} M/s), {:>6.2} ns wall ({:>6.1} M/s), {instructions} instructions",
         time.cpu * 1e9 / n,
         n / time.cpu / 1e6,
         time.wall * 1e9 / n,
@@ -152,6 +177,7 @@ fn main() {
         ("dependency", chain()),
         ("dual-issue", dual_stream()),
         ("loop", LOOP.to_string()),
+        ("mixed", MIXED.to_string()),
     ];
     for (name, source) in &workloads {
         measure_step(name, source);

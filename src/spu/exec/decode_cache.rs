@@ -40,20 +40,19 @@ impl DecodeCache {
     /// The decode of `word`, fetched from address `pc`; `None` if the word is illegal
     /// (illegal words are not cached: they stop the SPU anyway).
     #[inline(always)]
-    pub(super) fn decode(&mut self, pc: u32, word: u32) -> Option<Instruction> {
+    pub(super) fn decode(&mut self, pc: u32, word: u32) -> Option<&Instruction> {
         // The mask keeps the index in bounds, so the indexing below cannot panic.
         let slot = &mut self.slots[(pc >> 2) as usize & (DECODE_CACHE_SLOTS - 1)];
-        if slot.word == word {
-            return Some(*slot);
+        if slot.word != word {
+            Self::fill(slot, word)?;
         }
-        Self::fill(slot, word)
+        Some(slot)
     }
 
     #[inline(never)]
-    fn fill(slot: &mut Instruction, word: u32) -> Option<Instruction> {
-        let insn = decode(word).ok()?;
-        *slot = insn;
-        Some(insn)
+    fn fill(slot: &mut Instruction, word: u32) -> Option<()> {
+        *slot = decode(word).ok()?;
+        Some(())
     }
 }
 
@@ -71,15 +70,16 @@ mod tests {
         let mut cache = DecodeCache::new();
         let nop = 0x4020_0000; // nop (RR opcode 0x201)
         let il = 0x4080_0283; // il $3,5
-        assert_eq!(cache.decode(0x100, nop), decode(nop).ok());
+        let mut lookup = |pc: u32, word: u32| cache.decode(pc, word).copied();
+        assert_eq!(lookup(0x100, nop), decode(nop).ok());
         // Same slot, different word (code was overwritten): decoded afresh.
-        assert_eq!(cache.decode(0x100, il), decode(il).ok());
+        assert_eq!(lookup(0x100, il), decode(il).ok());
         // Another address mapping to the same slot.
         let aliased = 0x100 + 4 * DECODE_CACHE_SLOTS as u32;
-        assert_eq!(cache.decode(aliased, nop), decode(nop).ok());
+        assert_eq!(lookup(aliased, nop), decode(nop).ok());
         // Illegal words are reported and leave the slot alone.
-        assert_eq!(cache.decode(0x100, 0x0080_0000), None);
-        assert_eq!(cache.decode(0x100, nop), decode(nop).ok());
-        assert_eq!(cache.decode(0x100, 0), decode(0).ok());
+        assert_eq!(lookup(0x100, 0x0080_0000), None);
+        assert_eq!(lookup(0x100, nop), decode(nop).ok());
+        assert_eq!(lookup(0x100, 0), decode(0).ok());
     }
 }

@@ -101,6 +101,7 @@ impl Spu {
     ///
     /// Hot path: a plain fall-through, a load/store or a branch retires right here; stops,
     /// halts, checkpoints, blocking channel accesses and faults go to a cold helper.
+    #[inline(always)]
     pub(super) fn execute_inner<const AT_CYCLE: bool>(
         &mut self,
         insn: &Instruction,
@@ -912,6 +913,7 @@ impl Spu {
         }
     }
 
+    #[inline(always)]
     fn compare_immediate(
         &mut self,
         rt: u8,
@@ -924,6 +926,7 @@ impl Spu {
         self.write(rt, value)
     }
 
+    #[inline]
     fn insertion(&mut self, rt: u8, address: u32, size: InsertSize) -> Flow {
         self.write(rt, permute::insertion_control(address, size))
     }

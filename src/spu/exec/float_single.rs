@@ -13,6 +13,7 @@
 //! reinterpreted by the host FPU.
 
 use super::float_exact::Exact;
+use super::float_single_exact::SingleExact;
 
 /// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
 pub const SP_MAX: u32 = 0x7fff_ffff;
@@ -53,33 +54,53 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
 }
 
 /// `a + b` (`fa`).
+#[inline]
 pub fn add(a: u32, b: u32) -> u32 {
-    pack_truncating(unpack(a).add(unpack(b)))
+    SingleExact::unpack(a)
+        .add(SingleExact::unpack(b))
+        .pack_truncating()
 }
 
 /// `a - b` (`fs`).
+#[inline]
 pub fn sub(a: u32, b: u32) -> u32 {
-    pack_truncating(unpack(a).add(unpack(b).negate()))
+    SingleExact::unpack(a)
+        .add(SingleExact::unpack(b).negate())
+        .pack_truncating()
 }
 
 /// `a × b` (`fm`).
+#[inline]
 pub fn mul(a: u32, b: u32) -> u32 {
-    pack_truncating(unpack(a).mul(unpack(b)))
+    SingleExact::unpack(a)
+        .mul(SingleExact::unpack(b))
+        .pack_truncating()
 }
 
 /// `a × b + c`, fused (`fma`).
+#[inline]
 pub fn mul_add(a: u32, b: u32, c: u32) -> u32 {
-    pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c)))
+    SingleExact::unpack(a)
+        .mul(SingleExact::unpack(b))
+        .add(SingleExact::unpack(c))
+        .pack_truncating()
 }
 
 /// `a × b - c`, fused (`fms`).
+#[inline]
 pub fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c).negate()))
+    SingleExact::unpack(a)
+        .mul(SingleExact::unpack(b))
+        .add(SingleExact::unpack(c).negate())
+        .pack_truncating()
 }
 
 /// `c - a × b`, fused (`fnms`).
+#[inline]
 pub fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    pack_truncating(unpack(c).add(unpack(a).mul(unpack(b)).negate()))
+    SingleExact::unpack(c)
+        .add(SingleExact::unpack(a).mul(SingleExact::unpack(b)).negate())
+        .pack_truncating()
 }
 
 /// Ordering key: zero for any exponent-0 value, else the sign-magnitude value as an integer.
@@ -247,6 +268,80 @@ mod tests {
     #[test]
     fn one_plus_one_is_two() {
         assert_eq!(add(0x3f80_0000, 0x3f80_0000), 0x4000_0000);
+    }
+
+    // The 128-bit general model ([`Exact`]) with the formulas these operations used before
+    // the 64-bit core: the reference the core must match bit for bit.
+    fn reference_add(a: u32, b: u32) -> u32 {
+        pack_truncating(unpack(a).add(unpack(b)))
+    }
+    fn reference_sub(a: u32, b: u32) -> u32 {
+        pack_truncating(unpack(a).add(unpack(b).negate()))
+    }
+    fn reference_mul(a: u32, b: u32) -> u32 {
+        pack_truncating(unpack(a).mul(unpack(b)))
+    }
+    fn reference_mul_add(a: u32, b: u32, c: u32) -> u32 {
+        pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c)))
+    }
+    fn reference_mul_sub(a: u32, b: u32, c: u32) -> u32 {
+        pack_truncating(unpack(a).mul(unpack(b)).add(unpack(c).negate()))
+    }
+    fn reference_negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
+        pack_truncating(unpack(c).add(unpack(a).mul(unpack(b)).negate()))
+    }
+
+    /// Random SP patterns biased towards the edges: exponent fields 0, 1, 254, 255 and near
+    /// each other (so additions cancel), mantissas all-ones or all-zeros.
+    fn operand(state: &mut u64) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let random = (*state >> 16) as u32;
+        let exponent = match (*state >> 8) & 7 {
+            0 => 0,
+            1 => 1,
+            2 => 254,
+            3 => 255,
+            4 => 127 + ((*state >> 12) & 3) as u32,
+            _ => (random >> 23) & 0xff,
+        };
+        let mantissa = match (*state >> 4) & 7 {
+            0 => 0,
+            1 => 0x007f_ffff,
+            _ => random & 0x007f_ffff,
+        };
+        (random & 0x8000_0000) | (exponent << 23) | mantissa
+    }
+
+    #[test]
+    fn sixty_four_bit_core_matches_the_general_model() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1_000_000 {
+            let (a, b, c) = (
+                operand(&mut state),
+                operand(&mut state),
+                operand(&mut state),
+            );
+            assert_eq!(add(a, b), reference_add(a, b), "fa {a:#x} {b:#x}");
+            assert_eq!(sub(a, b), reference_sub(a, b), "fs {a:#x} {b:#x}");
+            assert_eq!(mul(a, b), reference_mul(a, b), "fm {a:#x} {b:#x}");
+            assert_eq!(
+                mul_add(a, b, c),
+                reference_mul_add(a, b, c),
+                "fma {a:#x} {b:#x} {c:#x}"
+            );
+            assert_eq!(
+                mul_sub(a, b, c),
+                reference_mul_sub(a, b, c),
+                "fms {a:#x} {b:#x} {c:#x}"
+            );
+            assert_eq!(
+                negative_mul_sub(a, b, c),
+                reference_negative_mul_sub(a, b, c),
+                "fnms {a:#x} {b:#x} {c:#x}"
+            );
+        }
     }
 
     #[test]

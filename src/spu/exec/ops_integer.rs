@@ -39,6 +39,8 @@ pub enum Compare {
 }
 
 /// `ceq/cgt/clgt` and their `b`/`h` forms: all-ones where the comparison holds.
+// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+#[inline(always)]
 pub fn compare(a: Quadword, b: Quadword, width: Width, kind: Compare) -> Quadword {
     match width {
         Width::Word => a.zip_words(b, |x, y| {
@@ -67,6 +69,8 @@ pub fn compare(a: Quadword, b: Quadword, width: Width, kind: Compare) -> Quadwor
 
 /// The splat of an I10 immediate for an element width: words and halfwords take the
 /// sign-extended value, bytes take its low 8 bits (as the ISA's `*bi` forms do).
+// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+#[inline(always)]
 pub fn splat_immediate(imm: i32, width: Width) -> Quadword {
     match width {
         Width::Word => Quadword::splat_word(imm as u32),
@@ -76,6 +80,8 @@ pub fn splat_immediate(imm: i32, width: Width) -> Quadword {
 }
 
 /// `a`/`ah` (and the immediate forms through [`splat_immediate`]).
+// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+#[inline(always)]
 pub fn add(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
         Width::Word => a.zip_words(b, u32::wrapping_add),
@@ -85,6 +91,8 @@ pub fn add(a: Quadword, b: Quadword, width: Width) -> Quadword {
 }
 
 /// `sf`/`sfh`: `b - a` (subtract *from*).
+// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+#[inline(always)]
 pub fn subtract_from(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
         Width::Word => a.zip_words(b, |x, y| y.wrapping_sub(x)),
@@ -196,11 +204,13 @@ pub enum Multiply {
 }
 
 /// The word-wise 16×16 multiplies (`mpy`, `mpyu`, `mpyh`, `mpyhh`, `mpyhhu`, `mpys`).
+#[inline]
 pub fn multiply(a: Quadword, b: Quadword, kind: Multiply) -> Quadword {
     a.zip_words(b, |x, y| multiply_word(x, y, kind))
 }
 
 /// One word of [`multiply`].
+#[inline]
 pub fn multiply_word(x: u32, y: u32, kind: Multiply) -> u32 {
     let low_signed = |v: u32| i32::from(v as u16 as i16);
     let high_signed = |v: u32| i32::from((v >> 16) as u16 as i16);

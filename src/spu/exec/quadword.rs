@@ -44,6 +44,7 @@ impl Quadword {
     }
 
     /// Builds a quadword from eight halfwords, halfword 0 first.
+    #[inline]
     pub fn from_halfwords(halfwords: [u16; 8]) -> Self {
         let mut value = 0u128;
         for halfword in halfwords {
@@ -53,6 +54,7 @@ impl Quadword {
     }
 
     /// The eight halfwords, halfword 0 first.
+    #[inline]
     pub fn halfwords(self) -> [u16; 8] {
         let mut out = [0u16; 8];
         for (index, slot) in out.iter_mut().enumerate() {
@@ -92,6 +94,7 @@ impl Quadword {
     }
 
     /// The same halfword in all eight slots.
+    #[inline]
     pub fn splat_halfword(halfword: u16) -> Self {
         Quadword::from_halfwords([halfword; 8])
     }
@@ -136,6 +139,7 @@ impl Quadword {
     }
 
     /// Applies `f` to every halfword.
+    #[inline]
     pub fn map_halfwords(self, mut f: impl FnMut(u16) -> u16) -> Self {
         let mut h = self.halfwords();
         for lane in h.iter_mut() {
@@ -145,6 +149,7 @@ impl Quadword {
     }
 
     /// Applies `f` to every pair of corresponding halfwords.
+    #[inline]
     pub fn zip_halfwords(self, other: Quadword, mut f: impl FnMut(u16, u16) -> u16) -> Self {
         let mut a = self.halfwords();
         let b = other.halfwords();
@@ -155,6 +160,7 @@ impl Quadword {
     }
 
     /// Applies `f` to every byte.
+    #[inline]
     pub fn map_bytes(self, mut f: impl FnMut(u8) -> u8) -> Self {
         let mut b = self.bytes();
         for lane in b.iter_mut() {
@@ -164,6 +170,7 @@ impl Quadword {
     }
 
     /// Applies `f` to every pair of corresponding bytes.
+    #[inline]
     pub fn zip_bytes(self, other: Quadword, mut f: impl FnMut(u8, u8) -> u8) -> Self {
         let mut a = self.bytes();
         let b = other.bytes();
@@ -174,6 +181,7 @@ impl Quadword {
     }
 
     /// Applies `f` to every pair of corresponding doublewords.
+    #[inline]
     pub fn zip_doublewords(self, other: Quadword, mut f: impl FnMut(u64, u64) -> u64) -> Self {
         let a = self.doublewords();
         let b = other.doublewords();

@@ -2,14 +2,6 @@
 
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
 use super::state::Spu;
-use crate::spu::isa::decode::Instruction;
-
-/// What `step` found at the PC.
-enum Fetched {
-    Decoded(Instruction),
-    Stopped { pc: u32, word: u32 },
-    Illegal { pc: u32, word: u32 },
-}
 
 impl Spu {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
@@ -18,37 +10,15 @@ impl Spu {
     /// Decodes come from a small cache keyed by address and word, so rewritten code is
     /// always decoded afresh.
     pub fn step(&mut self) -> Executed {
-        // The report is returned straight from `execute_inner` (not moved out of a pair):
-        // copying a freshly written `Executed` costs store-forwarding stalls.
-        match self.fetch() {
-            Fetched::Decoded(insn) => self.execute_inner::<false>(&insn, 0),
-            Fetched::Stopped { pc, word } => self.not_executed(pc, word),
-            Fetched::Illegal { pc, word } => self.illegal_instruction(pc, word),
-        }
-    }
-
-    /// Like [`step`](Self::step), also returning the decoded instruction that was executed
-    /// (or attempted: it may have blocked or faulted). `None` when nothing was decoded: the
-    /// SPU was already stopped, or the word is illegal. Saves a second decode for callers that
-    /// report the instruction (instruction mode's probes).
-    pub fn step_decoded(&mut self) -> (Executed, Option<Instruction>) {
-        match self.fetch() {
-            Fetched::Decoded(insn) => (self.execute_inner::<false>(&insn, 0), Some(insn)),
-            Fetched::Stopped { pc, word } => (self.not_executed(pc, word), None),
-            Fetched::Illegal { pc, word } => (self.illegal_instruction(pc, word), None),
-        }
-    }
-
-    #[inline(always)]
-    fn fetch(&mut self) -> Fetched {
         let pc = self.pc;
         let word = self.local_store.load_word(pc);
         if let Status::Stopped(_) = self.status {
-            return Fetched::Stopped { pc, word };
+            return self.not_executed(pc, word);
         }
         match self.decode_cache.decode(pc, word) {
-            Some(insn) => Fetched::Decoded(insn),
-            None => Fetched::Illegal { pc, word },
+            // Copied out of the cache: executing needs the whole SPU mutably.
+            Some(&insn) => self.execute_inner::<false>(&insn, 0),
+            None => self.illegal_instruction(pc, word),
         }
     }
 
