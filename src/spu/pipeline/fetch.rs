@@ -278,6 +278,9 @@ struct Decoded {
 /// Whether stage o may replay what the shadow saw instead of interpreting again.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Replay {
+    /// Not run in the shadow at all: an illegal word or a channel instruction (fetch stops
+    /// after it until it completed).
+    Serializing,
     /// Never: the instruction has state beyond registers, the local store and the PC.
     Never,
     /// When the shadow saw it retire with no checkpoint and the SPU running.
@@ -306,6 +309,7 @@ impl Decoded {
         ) && inflight.target != NO_REGISTER
             && checkpoint_number(word).is_none();
         let replay = match (replayable, only_target) {
+            _ if inflight.illegal || inflight.serializing => Replay::Serializing,
             (false, _) => Replay::Never,
             (true, false) => Replay::Checked,
             (true, true) => Replay::Target,
@@ -338,7 +342,7 @@ const EMPTY_DECODED: Decoded = Decoded {
     pc: u32::MAX,
     word: 0,
     inflight: EMPTY_INFLIGHT,
-    replay: Replay::Never,
+    replay: Replay::Serializing,
 };
 
 /// The ideal fetch model (see the module documentation).
@@ -424,7 +428,7 @@ impl IdealFetch {
         }
         let replay = entry.replay;
         let record = issue.enter_slot(slot, &entry.inflight);
-        if record.illegal || record.serializing {
+        if replay == Replay::Serializing {
             return (record.predicted_next, true);
         }
         let executed = self.shadow.execute(&record.instruction);

@@ -216,7 +216,7 @@ impl IssuePipes {
 
     /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and
     /// removes it from stage j. An empty stage j stalls for the reason its bubble carries.
-    #[inline]
+    #[inline(always)]
     pub fn issue(
         &mut self,
         cycle: u64,
