@@ -19,6 +19,14 @@
 //! architectural state) once they completed at stage o. The cycles issue spends waiting for
 //! them count as channel stalls.
 //!
+//! The shadow *is* the architectural state run in program order, a few cycles early, so what
+//! it sees an instruction do is what stage o would compute. For every instruction whose effect
+//! is one register write or one quadword store (plus the next PC), the shadow records that
+//! effect in the instruction window and stage o applies it instead of interpreting the
+//! instruction a second time. Instructions with other state (channels, SPRs, `fscrwr`, `iret`,
+//! `bisled`, the interrupt enable/disable branch forms) and profiling checkpoints (whose
+//! counts depend on the cycle at stage o) are still interpreted at stage o.
+//!
 //! # Real fetch ([`FetchKind::Real`], issue 7)
 //! The fetch unit of [`fetch_unit`](super::fetch_unit): it fetches the predicted path from the
 //! local store through the LS pipe and the line buffers, with no oracle. Stage o compares the
