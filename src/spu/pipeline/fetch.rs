@@ -33,13 +33,13 @@
 //! resolved next PC with the one fetch predicted; a difference squashes the younger
 //! instructions and starts the mispredict sequence instead of being a path error.
 
+use super::decode_cache::{DecodeCache, Replay};
 use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
 use super::window::Effect;
-use crate::spu::exec::profile::checkpoint_number;
-use crate::spu::exec::{AccessKind, LS_ADDRESS_MASK, LsAccess, Quadword, Spu as ArchState, Status};
-use crate::spu::isa::decode::{Instruction, decode};
-use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
+use crate::spu::exec::{AccessKind, LsAccess, Quadword, Spu as ArchState, Status};
+use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::opcodes::{IClass, Mnemonic};
 use crate::spu::probes::StallReason;
 
 /// "No register": index of an always-ready scoreboard slot.
@@ -169,6 +169,8 @@ pub enum FetchModel {
         unit: FetchUnit,
         /// Fetch must restart at the architectural PC.
         restart: bool,
+        /// Instructions decoded once per address and word (kept across restarts).
+        decoded: DecodeCache,
     },
 }
 
@@ -183,6 +185,7 @@ impl FetchModel {
         FetchModel::Real {
             unit: FetchUnit::new(),
             restart: true,
+            decoded: DecodeCache::new(),
         }
     }
 
@@ -229,12 +232,16 @@ impl FetchModel {
                 }
                 false
             }
-            FetchModel::Real { unit, restart } => {
+            FetchModel::Real {
+                unit,
+                restart,
+                decoded,
+            } => {
                 if *restart {
                     unit.restart(arch.pc());
                     *restart = false;
                 }
-                let step = unit.cycle(arch, g_free, ls_in_stage_n);
+                let step = unit.cycle(arch, g_free, ls_in_stage_n, decoded);
                 if let Some(group) = step.group {
                     issue.enter(group);
                 } else if g_free {
@@ -266,71 +273,6 @@ impl FetchModel {
     }
 }
 
-/// Entries of the decoded-instruction cache (direct-mapped by word address).
-const DECODE_CACHE: usize = 512;
-
-/// A decoded instruction remembered with the address and word it came from.
-#[derive(Clone, Copy)]
-struct Decoded {
-    pc: u32,
-    word: u32,
-    inflight: InFlight,
-    /// Stage o may apply the effect the shadow saw instead of interpreting the instruction
-    /// again (when, in addition, the shadow saw it retire with no checkpoint and the SPU
-    /// running). Not for the instructions with state beyond registers, the local store and
-    /// the PC: channels and SPRs, `fscrwr` (FPSCR), `iret` and `bisled` (SRR0, events) and
-    /// the branch forms that enable or disable interrupts.
-    replay: Replay,
-}
-
-/// Whether stage o may replay what the shadow saw instead of interpreting again.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Replay {
-    /// Not run in the shadow at all: an illegal word or a channel instruction (fetch stops
-    /// after it until it completed).
-    Serializing,
-    /// Never: the instruction has state beyond registers, the local store and the PC.
-    Never,
-    /// When the shadow saw it retire with no checkpoint and the SPU running.
-    Checked,
-    /// Always, as a target register write: a fixed-point, shuffle or byte instruction with a
-    /// target that is not a checkpoint (these classes touch no other state, and fetch stops
-    /// after anything that stops the shadow, so it retired there and fell through).
-    Target,
-}
-
-impl Decoded {
-    fn new(pc: u32, word: u32) -> Self {
-        let inflight = IdealFetch::decode_at(pc, word);
-        let instruction = &inflight.instruction;
-        let replayable = !inflight.illegal
-            && !inflight.serializing
-            && inflight.class != IClass::Spr
-            && !matches!(
-                instruction.mnemonic,
-                Mnemonic::Fscrwr | Mnemonic::Iret | Mnemonic::Bisled
-            )
-            && instruction.feature_bits() & (FEATURE_E | FEATURE_D) == 0;
-        let only_target = matches!(
-            inflight.class,
-            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
-        ) && inflight.target != NO_REGISTER
-            && checkpoint_number(word).is_none();
-        let replay = match (replayable, only_target) {
-            _ if inflight.illegal || inflight.serializing => Replay::Serializing,
-            (false, _) => Replay::Never,
-            (true, false) => Replay::Checked,
-            (true, true) => Replay::Target,
-        };
-        Decoded {
-            pc,
-            word,
-            inflight,
-            replay,
-        }
-    }
-}
-
 /// A placeholder record: no instruction lives at its address (the local store is 256 KiB)
 /// and 0 is no sequence number.
 pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
@@ -346,19 +288,12 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
     seq: 0,
 };
 
-const EMPTY_DECODED: Decoded = Decoded {
-    pc: u32::MAX,
-    word: 0,
-    inflight: EMPTY_INFLIGHT,
-    replay: Replay::Serializing,
-};
-
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
 pub struct IdealFetch {
     shadow: ArchState,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
-    decoded: [Decoded; DECODE_CACHE],
+    decoded: DecodeCache,
     /// The shadow must be copied from the architectural state before fetching.
     stale: bool,
     /// Fetch waits for a serializing instruction to complete.
@@ -370,7 +305,7 @@ impl IdealFetch {
     const fn new(id: u8) -> Self {
         IdealFetch {
             shadow: ArchState::new(id),
-            decoded: [EMPTY_DECODED; DECODE_CACHE],
+            decoded: DecodeCache::new(),
             stale: true,
             waiting: false,
             starve_reason: StallReason::Initialisation,
@@ -430,10 +365,7 @@ impl IdealFetch {
     #[inline(always)]
     fn fetch_one(&mut self, pc: u32, slot: usize, issue: &mut IssuePipes) -> (u32, bool) {
         let word = self.shadow.local_store().load_word(pc);
-        let entry = &mut self.decoded[((pc >> 2) as usize) % DECODE_CACHE];
-        if entry.pc != pc || entry.word != word {
-            *entry = Decoded::new(pc, word);
-        }
+        let entry = self.decoded.get(pc, word);
         let replay = entry.replay;
         let record = issue.enter_slot(slot, &entry.inflight);
         if replay == Replay::Serializing {
@@ -484,22 +416,5 @@ impl IdealFetch {
         }
         record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
         (record.predicted_next, record.serializing)
-    }
-
-    /// Decodes the word at `pc`; channel instructions are marked serializing.
-    fn decode_at(pc: u32, word: u32) -> InFlight {
-        let Ok(instruction) = decode(word) else {
-            return InFlight::illegal_at(pc, word);
-        };
-        if matches!(
-            instruction.mnemonic,
-            Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt
-        ) {
-            let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
-            let mut inflight = InFlight::new(pc, instruction, next);
-            inflight.serializing = true;
-            return inflight;
-        }
-        InFlight::new(pc, instruction, pc)
     }
 }

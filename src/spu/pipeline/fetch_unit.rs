@@ -44,9 +44,9 @@
 //! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
 //! instructions in this model, against the 8 instructions the compiler rules require).
 
-use super::fetch::{Group, InFlight};
+use super::decode_cache::DecodeCache;
+use super::fetch::Group;
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
-use crate::spu::isa::decode::decode;
 use crate::spu::probes::StallReason;
 
 /// Bytes in an instruction line.
@@ -300,14 +300,20 @@ impl FetchUnit {
     /// predicted path buffer, load buffers from the LS pipe, advance the LS pipe and admit a
     /// request, then the mispredict sequence. `g_free`: stage g can take a group;
     /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
-    pub fn cycle(&mut self, arch: &ArchState, g_free: bool, ls_in_stage_n: bool) -> FetchStep {
+    pub(crate) fn cycle(
+        &mut self,
+        arch: &ArchState,
+        g_free: bool,
+        ls_in_stage_n: bool,
+        decoded: &mut DecodeCache,
+    ) -> FetchStep {
         let mut step = FetchStep::default();
         if self.waiting_for_hint && self.hint.is_some_and(|h| h.loaded) {
             self.waiting_for_hint = false;
             self.follow_hint();
         }
         if self.mispredict_state == 0 && g_free && !self.waiting_for_hint {
-            step.group = self.feed_group();
+            step.group = self.feed_group(decoded);
             if step.group.is_some() && !self.waiting_for_hint {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
@@ -378,7 +384,7 @@ impl FetchUnit {
     }
 
     /// Takes the next fetch group from the predicted path buffer.
-    fn feed_group(&mut self) -> Option<Group> {
+    fn feed_group(&mut self, decoded: &mut DecodeCache) -> Option<Group> {
         if !self.path.half.valid && !self.refill_path() {
             return None;
         }
@@ -389,10 +395,13 @@ impl FetchUnit {
             let index = (offset / 4) as usize;
             let word = *self.path.half.words.get(index)?;
             let pc = base + offset;
-            let mut inflight = match decode(word) {
-                Ok(instruction) => InFlight::new(pc, instruction, (pc + 4) & LS_ADDRESS_MASK),
-                Err(_) => InFlight::illegal_at(pc, word),
-            };
+            let mut inflight = decoded.get(pc, word).inflight;
+            // No oracle here: fetch goes on after a channel instruction (only an illegal
+            // word serializes), predicting the next address.
+            inflight.serializing = inflight.illegal;
+            if !inflight.illegal {
+                inflight.predicted_next = (pc + 4) & LS_ADDRESS_MASK;
+            }
             let hinted = self.hint.filter(|hint| hint.branch == pc);
             if let Some(hint) = hinted {
                 inflight.predicted_next = hint.target;

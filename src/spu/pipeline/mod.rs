@@ -15,6 +15,7 @@
 //! spu_timing-style listing.
 
 pub mod config;
+pub mod decode_cache;
 pub mod execute;
 pub mod fetch;
 pub mod fetch_unit;

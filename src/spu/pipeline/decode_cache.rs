@@ -1,0 +1,134 @@
+//! Decoded instructions, remembered per address and word.
+//!
+//! Both fetch models turn local-store words into [`InFlight`] records (decode, operand lists,
+//! class, register set) for every instruction they fetch; a loop fetches the same words over
+//! and over, so the records are kept in a direct-mapped cache keyed by address and word (a
+//! word changed by a store misses and is decoded again).
+
+use super::fetch::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
+use crate::spu::exec::LS_ADDRESS_MASK;
+use crate::spu::exec::profile::checkpoint_number;
+use crate::spu::isa::decode::decode;
+use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
+
+/// Entries of the decoded-instruction cache (direct-mapped by word address).
+const DECODE_CACHE: usize = 512;
+
+/// A decoded instruction remembered with the address and word it came from.
+#[derive(Clone, Copy)]
+pub(crate) struct Decoded {
+    pc: u32,
+    word: u32,
+    /// The record, with channel instructions marked serializing (ideal fetch's view).
+    pub inflight: InFlight,
+    /// Stage o may apply the effect the shadow saw instead of interpreting the instruction
+    /// again (when, in addition, the shadow saw it retire with no checkpoint and the SPU
+    /// running). Not for the instructions with state beyond registers, the local store and
+    /// the PC: channels and SPRs, `fscrwr` (FPSCR), `iret` and `bisled` (SRR0, events) and
+    /// the branch forms that enable or disable interrupts.
+    pub replay: Replay,
+}
+
+/// Whether stage o may replay what the shadow saw instead of interpreting again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Replay {
+    /// Not run in the shadow at all: an illegal word or a channel instruction (fetch stops
+    /// after it until it completed).
+    Serializing,
+    /// Never: the instruction has state beyond registers, the local store and the PC.
+    Never,
+    /// When the shadow saw it retire with no checkpoint and the SPU running.
+    Checked,
+    /// Always, as a target register write: a fixed-point, shuffle or byte instruction with a
+    /// target that is not a checkpoint (these classes touch no other state, and fetch stops
+    /// after anything that stops the shadow, so it retired there and fell through).
+    Target,
+}
+
+impl Decoded {
+    fn new(pc: u32, word: u32) -> Self {
+        let inflight = decode_at(pc, word);
+        let instruction = &inflight.instruction;
+        let replayable = !inflight.illegal
+            && !inflight.serializing
+            && inflight.class != IClass::Spr
+            && !matches!(
+                instruction.mnemonic,
+                Mnemonic::Fscrwr | Mnemonic::Iret | Mnemonic::Bisled
+            )
+            && instruction.feature_bits() & (FEATURE_E | FEATURE_D) == 0;
+        let only_target = matches!(
+            inflight.class,
+            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
+        ) && inflight.target != NO_REGISTER
+            && checkpoint_number(word).is_none();
+        let replay = match (replayable, only_target) {
+            _ if inflight.illegal || inflight.serializing => Replay::Serializing,
+            (false, _) => Replay::Never,
+            (true, false) => Replay::Checked,
+            (true, true) => Replay::Target,
+        };
+        Decoded {
+            pc,
+            word,
+            inflight,
+            replay,
+        }
+    }
+}
+
+const EMPTY_DECODED: Decoded = Decoded {
+    pc: u32::MAX,
+    word: 0,
+    inflight: EMPTY_INFLIGHT,
+    replay: Replay::Serializing,
+};
+
+/// The cache of decoded instructions of a fetch model (512 entries, direct-mapped by word
+/// address; about 36 KiB).
+#[derive(Clone)]
+pub struct DecodeCache {
+    entries: [Decoded; DECODE_CACHE],
+}
+
+impl DecodeCache {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        DecodeCache {
+            entries: [EMPTY_DECODED; DECODE_CACHE],
+        }
+    }
+
+    /// The decoded form of `word` at `pc`.
+    #[inline(always)]
+    pub(crate) fn get(&mut self, pc: u32, word: u32) -> &Decoded {
+        let entry = &mut self.entries[((pc >> 2) as usize) % DECODE_CACHE];
+        if entry.pc != pc || entry.word != word {
+            *entry = Decoded::new(pc, word);
+        }
+        entry
+    }
+}
+
+/// Decodes the word at `pc`; channel instructions are marked serializing.
+fn decode_at(pc: u32, word: u32) -> InFlight {
+    let Ok(instruction) = decode(word) else {
+        return InFlight::illegal_at(pc, word);
+    };
+    if matches!(
+        instruction.mnemonic,
+        Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt
+    ) {
+        let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
+        let mut inflight = InFlight::new(pc, instruction, next);
+        inflight.serializing = true;
+        return inflight;
+    }
+    InFlight::new(pc, instruction, pc)
+}
+
+impl Default for DecodeCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
