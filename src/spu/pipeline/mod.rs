@@ -3,12 +3,16 @@
 //! The model is clock-synchronous and updated in reverse pipeline order each cycle:
 //! 1. **execution pipes** ([`execute`]): the instructions that entered stage `jj` five cycles
 //!    ago are at stage `o`; they take their functional effect there (through
-//!    [`exec::Spu::execute_at_cycle`](crate::spu::exec::Spu::execute_at_cycle)), even pipe
-//!    first (it holds the older of a dual-issued pair), and the instruction count grows;
+//!    [`exec::Spu::execute_at_cycle`](crate::spu::exec::Spu::execute_at_cycle), or, under
+//!    ideal fetch, by applying the effect its run-ahead shadow recorded: see [`fetch`]), even
+//!    pipe first (it holds the older of a dual-issued pair), and the instruction count grows;
 //! 2. **issue** ([`issue`]): stage j issues zero, one or two instructions into `jj` following
 //!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes;
 //! 3. **fetch** ([`fetch`]): the issue stages move down if stage j is free and the fetch model
 //!    fills stage g.
+//!
+//! Each instruction's decoded record is stored once, in the issue pipes' instruction
+//! [`window`], when it enters stage g; the stages pass its sequence number along.
 //!
 //! Timing comes from the [`config::Config`] (depth and issue stall per class, dual-issue
 //! features); the statistics ([`stats`]) classify every cycle; [`timing`] prints a static
