@@ -84,14 +84,12 @@ impl Spu {
     ///
     /// The caller is responsible for `insn` being the instruction at [`pc`](Spu::pc)
     /// (`step` fetches it); relative branches and `lqr`/`stqr` use the current PC.
-    #[inline]
     pub fn execute(&mut self, insn: &Instruction) -> Executed {
         self.execute_inner::<false>(insn, 0)
     }
 
     /// Like [`execute`](Self::execute) for a timing model: `cycle` is the current cycle
     /// count, used by the profiling counters instead of one cycle per instruction.
-    #[inline]
     pub fn execute_at_cycle(&mut self, insn: &Instruction, cycle: u64) -> Executed {
         self.execute_inner::<true>(insn, cycle)
     }
@@ -101,6 +99,10 @@ impl Spu {
     ///
     /// Hot path: a plain fall-through, a load/store or a branch retires right here; stops,
     /// halts, checkpoints, blocking channel accesses and faults go to a cold helper.
+    ///
+    /// Always inlined, so `execute`, `execute_at_cycle` and `step` each hold a copy of the
+    /// interpreter (about 14 KiB of x86-64 code each): the call and the register saves of a
+    /// separate function were a fifth of the instructions executed per SPU instruction.
     #[inline(always)]
     pub(super) fn execute_inner<const AT_CYCLE: bool>(
         &mut self,
