@@ -63,6 +63,9 @@ impl SingleExact {
 
     #[inline]
     fn aligned(self) -> SingleExact {
+        if self.mantissa == 0 {
+            return self;
+        }
         let msb = 63 - self.mantissa.leading_zeros();
         if msb <= ALIGN_BIT {
             let shift = ALIGN_BIT - msb;

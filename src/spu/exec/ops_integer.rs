@@ -79,25 +79,44 @@ pub fn splat_immediate(imm: i32, width: Width) -> Quadword {
     }
 }
 
+/// The top bit of every halfword / byte lane.
+const HALFWORD_TOP_BITS: u128 = 0x8000_8000_8000_8000_8000_8000_8000_8000;
+const BYTE_TOP_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// Lane-wise wrapping `x + y` on all lanes at once: the lanes' top bits are left out of the
+/// 128-bit addition, so no carry crosses a lane boundary, and then added back without carry.
+#[inline(always)]
+fn lanes_add(x: u128, y: u128, top_bits: u128) -> u128 {
+    ((x & !top_bits) + (y & !top_bits)) ^ ((x ^ y) & top_bits)
+}
+
+/// Lane-wise wrapping `y - x` on all lanes at once: every lane of `y` gets its top bit set
+/// and every lane of `x` its top bit cleared, so no lane borrows from its neighbour; the
+/// top bits are then corrected (true top bit = y ^ x ^ borrow-in, computed = 1 ^ borrow-in).
+#[inline(always)]
+fn lanes_subtract_from(x: u128, y: u128, top_bits: u128) -> u128 {
+    ((y | top_bits) - (x & !top_bits)) ^ ((y ^ !x) & top_bits)
+}
+
 /// `a`/`ah` (and the immediate forms through [`splat_immediate`]).
-// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+// Always inlined: every caller passes a constant width, leaving a few lane operations.
 #[inline(always)]
 pub fn add(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
         Width::Word => a.zip_words(b, u32::wrapping_add),
-        Width::Halfword => a.zip_halfwords(b, u16::wrapping_add),
-        Width::Byte => a.zip_bytes(b, u8::wrapping_add),
+        Width::Halfword => Quadword(lanes_add(a.0, b.0, HALFWORD_TOP_BITS)),
+        Width::Byte => Quadword(lanes_add(a.0, b.0, BYTE_TOP_BITS)),
     }
 }
 
 /// `sf`/`sfh`: `b - a` (subtract *from*).
-// Always inlined: every caller passes constant width/kind, leaving a few lane operations.
+// Always inlined: every caller passes a constant width, leaving a few lane operations.
 #[inline(always)]
 pub fn subtract_from(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
         Width::Word => a.zip_words(b, |x, y| y.wrapping_sub(x)),
-        Width::Halfword => a.zip_halfwords(b, |x, y| y.wrapping_sub(x)),
-        Width::Byte => a.zip_bytes(b, |x, y| y.wrapping_sub(x)),
+        Width::Halfword => Quadword(lanes_subtract_from(a.0, b.0, HALFWORD_TOP_BITS)),
+        Width::Byte => Quadword(lanes_subtract_from(a.0, b.0, BYTE_TOP_BITS)),
     }
 }
 
@@ -281,4 +300,48 @@ pub fn gather_bits_bytes(a: Quadword) -> Quadword {
 pub fn or_across(a: Quadword) -> Quadword {
     let w = a.words();
     Quadword::from_preferred_word(w[0] | w[1] | w[2] | w[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random(state: &mut u64) -> u128 {
+        let mut next = || {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            *state
+        };
+        let value = (u128::from(next()) << 64) | u128::from(next());
+        // Bias lanes towards 0, all-ones and the top-bit boundary, where carries happen.
+        match next() & 3 {
+            0 => value | 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f,
+            1 => value & 0x8080_8080_8080_8080_8080_8080_8080_8080,
+            _ => value,
+        }
+    }
+
+    /// The whole-register lane arithmetic against the lane-by-lane definition.
+    #[test]
+    fn lane_parallel_add_and_subtract_match_lane_by_lane() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            let a = Quadword(random(&mut state));
+            let b = Quadword(random(&mut state));
+            assert_eq!(
+                add(a, b, Width::Halfword),
+                a.zip_halfwords(b, u16::wrapping_add)
+            );
+            assert_eq!(add(a, b, Width::Byte), a.zip_bytes(b, u8::wrapping_add));
+            assert_eq!(
+                subtract_from(a, b, Width::Halfword),
+                a.zip_halfwords(b, |x, y| y.wrapping_sub(x))
+            );
+            assert_eq!(
+                subtract_from(a, b, Width::Byte),
+                a.zip_bytes(b, |x, y| y.wrapping_sub(x))
+            );
+        }
+    }
 }

@@ -10,24 +10,25 @@ use super::quadword::Quadword;
 /// `a:b` with its low 5 bits, unless its top bits are `10` (result `0x00`), `110` (`0xff`) or
 /// `111` (`0x80`).
 pub fn shuffle_bytes(a: Quadword, b: Quadword, control: Quadword) -> Quadword {
-    let source_a = a.bytes();
-    let source_b = b.bytes();
+    // Branch-free per byte: real controls mix selections and constants unpredictably.
+    let a = a.bytes();
+    let b = b.bytes();
+    let mut sources = [0u8; 32];
+    sources[..16].copy_from_slice(&a);
+    sources[16..].copy_from_slice(&b);
+    // Constants by the selector's bits 6-5 when bit 7 is set: 10x -> 0x00, 110 -> 0xff,
+    // 111 -> 0x80.
+    const CONSTANTS: [u8; 4] = [0x00, 0x00, 0xff, 0x80];
     let mut out = control.bytes();
     for byte in out.iter_mut() {
         let selector = *byte;
+        // Both indices are masked into their tables' bounds, so the lookups cannot panic.
+        let selected = sources[usize::from(selector & 0x1f)];
+        let constant = CONSTANTS[usize::from((selector >> 5) & 3)];
         *byte = if selector & 0x80 == 0 {
-            let index = usize::from(selector & 0x0f);
-            if selector & 0x10 == 0 {
-                source_a[index]
-            } else {
-                source_b[index]
-            }
-        } else if selector & 0xc0 == 0x80 {
-            0x00
-        } else if selector & 0xe0 == 0xc0 {
-            0xff
+            selected
         } else {
-            0x80
+            constant
         };
     }
     Quadword::from_bytes(out)

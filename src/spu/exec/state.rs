@@ -18,8 +18,9 @@ pub const INITIAL_STACK_POINTER: u32 = LS_SIZE - 16;
 
 /// One SPU: registers, local store, channels and execution status.
 ///
-/// The value is large (about 258 KiB, mostly the local store) and never allocates; build it
-/// with the `const fn` [`Spu::new`] inside a `static` or another caller-owned place.
+/// The value is large (about 262 KiB: the local store, plus 4 KiB of decode cache for
+/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`Spu::new`] inside
+/// a `static` or another caller-owned place.
 ///
 /// ```
 /// use pmprobe::spu::exec::{Spu, Quadword, INITIAL_STACK_POINTER};
