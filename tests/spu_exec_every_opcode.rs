@@ -5,16 +5,9 @@ use pmprobe::spu::exec::{LS_SIZE, Quadword, Spu, Status};
 use pmprobe::spu::isa::decode::decode;
 use pmprobe::spu::isa::opcodes::Mnemonic;
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 #[test]
 fn every_mnemonic_executes_on_random_operands() {

@@ -7,6 +7,10 @@ mod spu_exec_support;
 use pmprobe::spu::isa::opcodes::Mnemonic as M;
 use spu_exec_support::*;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const ONE: u32 = 0x3f80_0000;
 const TWO: u32 = 0x4000_0000;
 const THREE: u32 = 0x4040_0000;
@@ -369,18 +373,6 @@ fn fpscr_write_then_read() {
     h.exec(rr(M::Fscrwr, 0, 4, 0));
     h.exec(rr(M::Fscrrd, 3, 0, 0));
     assert_eq!(h.get(3), [0, 0x0000_0f00, 0, 0x0000_0001]);
-}
-
-/// Tiny xorshift PRNG for the randomized comparisons below.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 /// Rounds a finite f64 toward zero to f32 (the reference for SP truncation). Only used for

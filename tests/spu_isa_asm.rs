@@ -7,6 +7,10 @@
 use pmprobe::spu::isa::asm::{AsmError, AsmErrorKind, Name, assemble};
 use pmprobe::spu::isa::opcodes::OperandKind;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 fn words(image: &[u8], len: usize) -> Vec<u32> {
     image[..len]
         .chunks(4)
@@ -466,16 +470,6 @@ fn error_invalid_alignment() {
 }
 
 // ---- robustness ----------------------------------------------------------------------
-
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Random text and mutated programs never panic; every error points inside the source.
 #[test]

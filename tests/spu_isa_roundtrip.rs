@@ -10,18 +10,9 @@ use pmprobe::spu::isa::decode::decode;
 use pmprobe::spu::isa::disasm::SymbolLookup;
 use pmprobe::spu::isa::opcodes::{Mnemonic, OPCODES, OperandKind, VARIANTS};
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn range(&mut self, min: i64, max: i64) -> i64 {
-        min + (self.next() % ((max - min + 1) as u64)) as i64
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 /// Operand text for `kind` with a random value in the documented range.
 fn operand(kind: OperandKind, rng: &mut XorShift) -> String {

@@ -13,6 +13,10 @@ use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 /// Variants (random operand fields and register values) per opcode.
 const VARIANTS: usize = 24;
 /// Where the instruction under test sits (after the instruction before it, so a branch or
@@ -20,17 +24,6 @@ const VARIANTS: usize = 24;
 const TEST_PC: u32 = 0x100;
 /// Cycle budget: a random branch may land anywhere (zeroed LS decodes as `stop`).
 const MAX_CYCLES: u64 = 2_000;
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn random_quadword(rng: &mut XorShift) -> Quadword {
     Quadword((u128::from(rng.next()) << 64) | u128::from(rng.next()))
