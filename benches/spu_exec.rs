@@ -19,26 +19,12 @@ use pmprobe::spu::exec::{RunEnd, Spu};
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::isa::decode::{Instruction, decode};
 
+#[path = "support/workloads.rs"]
+mod workloads;
+use workloads::{LOOP, chain, dual_stream};
+
 const MEASURE_FOR: Duration = Duration::from_secs(2);
 const SLICE: u64 = 1_000_000;
-
-fn chain() -> String {
-    let mut text = String::from("il $5,30000\nloop:\n");
-    for _ in 0..32 {
-        text.push_str("a $3,$3,$4\n");
-    }
-    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
-    text
-}
-
-fn dual_stream() -> String {
-    let mut text = String::from("il $5,30000\nlnop\nloop:\n");
-    for _ in 0..32 {
-        text.push_str("a $10,$11,$12\nrotqby $20,$21,$22\n");
-    }
-    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
-    text
-}
 
 /// A loop of assorted everyday instructions: compares, selects, halfword arithmetic, shifts,
 /// shuffles, single-precision and integer multiplies.
@@ -63,22 +49,6 @@ rotqbyi $45,$46,4
 ai $5,$5,-1
 brnz $5,loop
 br loop";
-
-const LOOP: &str = "ila $4,data
-outer: il $3,100
-loop: lqd $6,0($4)
-a $7,$7,$6
-stqd $7,16($4)
-brsl $0,leaf
-ai $3,$3,-1
-brnz $3,loop
-br outer
-leaf: ai $8,$8,1
-bi $0
-.data
-.align 4
-data: .word 1,2,3,4
-.space 16";
 
 /// Nanoseconds this thread spent on a CPU (Linux `/proc/thread-self/schedstat`): the machine
 /// may be shared, and on-CPU time is less disturbed by other jobs than wall-clock time.

@@ -22,6 +22,10 @@ use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, SpuProbes, StallReason};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
+#[path = "support/workloads.rs"]
+mod workloads;
+use workloads::{LOOP, chain, dual_stream};
+
 /// Nanoseconds this thread spent on a CPU (Linux `/proc/thread-self/schedstat`), so the
 /// figures can be read on a machine shared with other jobs: wall-clock rates there measure
 /// the share of the CPU the benchmark got as much as the model.
@@ -32,41 +36,6 @@ fn thread_cpu_ns() -> Option<u64> {
 
 const MEASURE_FOR: Duration = Duration::from_secs(2);
 const SLICE: u64 = 1_000_000;
-
-fn chain() -> String {
-    let mut text = String::from("il $5,30000\nloop:\n");
-    for _ in 0..32 {
-        text.push_str("a $3,$3,$4\n");
-    }
-    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
-    text
-}
-
-fn dual_stream() -> String {
-    // The lnop keeps the loop head at an even address, so every pair is even/odd.
-    let mut text = String::from("il $5,30000\nlnop\nloop:\n");
-    for _ in 0..32 {
-        text.push_str("a $10,$11,$12\nrotqby $20,$21,$22\n");
-    }
-    text.push_str("ai $5,$5,-1\nbrnz $5,loop\nbr loop\n");
-    text
-}
-
-const LOOP: &str = "ila $4,data
-outer: il $3,100
-loop: lqd $6,0($4)
-a $7,$7,$6
-stqd $7,16($4)
-brsl $0,leaf
-ai $3,$3,-1
-brnz $3,loop
-br outer
-leaf: ai $8,$8,1
-bi $0
-.data
-.align 4
-data: .word 1,2,3,4
-.space 16";
 
 static EVENTS: AtomicU64 = AtomicU64::new(0);
 

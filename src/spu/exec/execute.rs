@@ -90,6 +90,34 @@ fn word_offset(imm: i32) -> u32 {
     (imm as u32).wrapping_shl(2)
 }
 
+/// Defines `a!()`, `b!()`, `c!()` and `t!()`: the RA, RB, RC and RT register operands of
+/// `$insn` in `$spu`, read where an arm uses them (most instructions use two registers or
+/// fewer, so reading all four up front was a visible cost).
+macro_rules! operand_readers {
+    ($spu:ident, $insn:ident) => {
+        macro_rules! a {
+            () => {
+                $spu.register($insn.ra)
+            };
+        }
+        macro_rules! b {
+            () => {
+                $spu.register($insn.rb)
+            };
+        }
+        macro_rules! c {
+            () => {
+                $spu.register($insn.rc)
+            };
+        }
+        macro_rules! t {
+            () => {
+                $spu.register($insn.rt)
+            };
+        }
+    };
+}
+
 impl Spu {
     /// Executes one decoded instruction at the current PC, in instruction mode (every
     /// retired instruction takes one cycle for the profiling counters), and reports its
@@ -182,17 +210,7 @@ impl Spu {
         is_nop: bool,
     ) -> Executed {
         self.pc = next_pc;
-        Executed {
-            pc,
-            word,
-            next_pc,
-            branch_taken,
-            access,
-            profile: None,
-            is_nop,
-            retired: true,
-            status: Status::Running,
-        }
+        Executed::retired_running(pc, word, next_pc, branch_taken, access, is_nop)
     }
 
     /// The report when the SPU is stopped: nothing happens.
@@ -354,27 +372,7 @@ impl Spu {
     #[inline(always)]
     fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
         use Mnemonic as M;
-        // Operands are read lazily, per arm: most instructions use two registers or fewer.
-        macro_rules! a {
-            () => {
-                self.register(insn.ra)
-            };
-        }
-        macro_rules! b {
-            () => {
-                self.register(insn.rb)
-            };
-        }
-        macro_rules! c {
-            () => {
-                self.register(insn.rc)
-            };
-        }
-        macro_rules! t {
-            () => {
-                self.register(insn.rt)
-            };
-        }
+        operand_readers!(self, insn);
         let imm = insn.imm;
         let rt = insn.rt;
         match insn.mnemonic {
@@ -790,27 +788,7 @@ impl Spu {
             hint_offset: 0,
         };
         use Mnemonic as M;
-        // Operands are read lazily, per arm: most instructions use two registers or fewer.
-        macro_rules! a {
-            () => {
-                self.register(insn.ra)
-            };
-        }
-        macro_rules! b {
-            () => {
-                self.register(insn.rb)
-            };
-        }
-        macro_rules! c {
-            () => {
-                self.register(insn.rc)
-            };
-        }
-        macro_rules! t {
-            () => {
-                self.register(insn.rt)
-            };
-        }
+        operand_readers!(self, insn);
         let imm = insn.imm;
         let rt = insn.rt;
         let halt_if = |condition: bool| if condition { Flow::Halt } else { Flow::Next };

@@ -167,6 +167,32 @@ pub struct Executed {
     pub status: Status,
 }
 
+impl Executed {
+    /// The report of an instruction at `pc` that retired and left the SPU running (no
+    /// profiling checkpoint).
+    #[inline(always)]
+    pub fn retired_running(
+        pc: u32,
+        word: u32,
+        next_pc: u32,
+        branch_taken: bool,
+        access: Option<LsAccess>,
+        is_nop: bool,
+    ) -> Self {
+        Executed {
+            pc,
+            word,
+            next_pc,
+            branch_taken,
+            access,
+            profile: None,
+            is_nop,
+            retired: true,
+            status: Status::Running,
+        }
+    }
+}
+
 /// Why [`run`](super::Spu::run) returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

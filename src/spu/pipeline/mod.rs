@@ -515,17 +515,14 @@ impl Pipeline {
             }
             self.stats.instructions += 1;
             self.stats.non_nop_instructions += 1;
-            let executed = Executed {
-                pc: inflight.pc,
-                word: inflight.instruction.word,
-                next_pc: inflight.predicted_next,
-                branch_taken: false,
-                access: None,
-                profile: None,
-                is_nop: false,
-                retired: true,
-                status: Status::Running,
-            };
+            let executed = Executed::retired_running(
+                inflight.pc,
+                inflight.instruction.word,
+                inflight.predicted_next,
+                false,
+                None,
+                false,
+            );
             observer.retired(&inflight.instruction, &executed, now);
             return true;
         }
@@ -571,17 +568,14 @@ impl Pipeline {
         } else {
             None
         };
-        let executed = Executed {
-            pc: inflight.pc,
-            word: instruction.word,
-            next_pc: inflight.predicted_next,
+        let executed = Executed::retired_running(
+            inflight.pc,
+            instruction.word,
+            inflight.predicted_next,
             branch_taken,
             access,
-            profile: None,
             is_nop,
-            retired: true,
-            status: Status::Running,
-        };
+        );
         observer.retired(instruction, &executed, now);
         true
     }
