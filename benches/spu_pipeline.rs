@@ -1,6 +1,8 @@
 //! Pipeline-mode speed on the host: simulated SPU cycles per second (goal: at least 20 million
 //! with probes detached). Run with
-//! `cargo bench --target x86_64-unknown-linux-gnu --bench spu_pipeline`.
+//! `cargo bench --target x86_64-unknown-linux-gnu --bench spu_pipeline`; words after `--`
+//! select rows by workload, probes and model label (`ideal`, `real`, `instr`), e.g.
+//! `-- dual detached ideal`. Figures and how they were taken: BENCHMARKS.md.
 //!
 //! Three workloads (each a long-running loop, so fetch redirects happen once per iteration):
 //! a dependency chain (FX2 links, 2 cycles each), a dual-issue stream (independent even/odd
