@@ -248,9 +248,8 @@ impl Pipeline {
             return None;
         }
         let entered = self.clock - stage;
-        let row = self.exec.row(entered);
         let mut view = ExecStageView {
-            slots: row.map(|seq| self.issue.record(seq).copied()),
+            slots: self.entered_jj(entered),
             dependencies: [-1, -1],
         };
         for (column, slot) in view.dependencies.iter_mut().zip(view.slots.iter()) {
@@ -449,29 +448,20 @@ impl Pipeline {
                 }
             }
         }
-        let stats = &mut self.stats;
-        stats.instructions += 1;
-        stats.non_nop_instructions += u64::from(!executed.is_nop);
+        count_retired(
+            &mut self.stats,
+            inflight,
+            executed.branch_taken,
+            executed.is_nop,
+            mispredicted,
+        );
         let instruction = &inflight.instruction;
-        if instruction.is_branch() {
-            if executed.branch_taken {
-                stats.branches_taken += 1;
-                if !mispredicted && inflight.predicted_next != inflight.pc.wrapping_add(4) {
-                    // Predicted taken by a hint, and taken there.
-                    stats.hint_hits += 1;
-                }
-            } else {
-                stats.branches_not_taken += 1;
-            }
-        }
-        if instruction.is_hint() {
-            stats.hints += 1;
-            if let FetchModel::Real { unit, .. } = &mut self.fetch
-                && !instruction.is_hbrp()
-            {
-                let (branch, target) = hint_operands(inflight, arch);
-                unit.set_hint(branch, target);
-            }
+        if instruction.is_hint()
+            && !instruction.is_hbrp()
+            && let FetchModel::Real { unit, .. } = &mut self.fetch
+        {
+            let (branch, target) = hint_operands(inflight, arch);
+            unit.set_hint(branch, target);
         }
         observer.retired(instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
@@ -513,8 +503,7 @@ impl Pipeline {
             ) {
                 return false;
             }
-            self.stats.instructions += 1;
-            self.stats.non_nop_instructions += 1;
+            count_retired(&mut self.stats, inflight, false, false, false);
             let executed = Executed::retired_running(
                 inflight.pc,
                 inflight.instruction.word,
@@ -538,23 +527,9 @@ impl Pipeline {
             return false;
         }
         let branch_taken = effect.has(Effect::BRANCH_TAKEN);
-        let stats = &mut self.stats;
-        stats.instructions += 1;
-        stats.non_nop_instructions += u64::from(!is_nop);
+        // The path fetch followed is the executed one: nothing was mispredicted.
+        count_retired(&mut self.stats, inflight, branch_taken, is_nop, false);
         let instruction = &inflight.instruction;
-        if instruction.is_branch() {
-            if branch_taken {
-                stats.branches_taken += 1;
-                // The path fetch followed is the executed one: a taken branch to anywhere
-                // but the next address was predicted taken (a hint hit, see `complete`).
-                if inflight.predicted_next != inflight.pc.wrapping_add(4) {
-                    stats.hint_hits += 1;
-                }
-            } else {
-                stats.branches_not_taken += 1;
-            }
-        }
-        stats.hints += u64::from(instruction.is_hint());
         let access = if effect.has(Effect::STORES | Effect::LOADS) {
             Some(LsAccess {
                 address,
@@ -659,6 +634,33 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// Counts a completed instruction in the statistics: instructions, non-NOP instructions,
+/// branches taken and not taken, hint hits (a taken branch fetch had predicted taken: its
+/// predicted next address is not the fall-through) and hints.
+#[inline(always)]
+fn count_retired(
+    stats: &mut Statistics,
+    inflight: &InFlight,
+    branch_taken: bool,
+    is_nop: bool,
+    mispredicted: bool,
+) {
+    stats.instructions += 1;
+    stats.non_nop_instructions += u64::from(!is_nop);
+    let instruction = &inflight.instruction;
+    if instruction.is_branch() {
+        if branch_taken {
+            stats.branches_taken += 1;
+            if !mispredicted && inflight.predicted_next != inflight.pc.wrapping_add(4) {
+                stats.hint_hits += 1;
+            }
+        } else {
+            stats.branches_not_taken += 1;
+        }
+    }
+    stats.hints += u64::from(instruction.is_hint());
 }
 
 /// The hinted branch address and the target of a hint at stage o (`arch` holds the
