@@ -161,3 +161,52 @@ fn points_register_under_gem5_names() {
     unit.run(10_000, probes, &mut Discard).unwrap();
     assert_eq!(RETIRED.load(std::sync::atomic::Ordering::Relaxed), 18);
 }
+
+/// A `core::fmt::Write` sink that attaches a listener to `Cycles` when the first `prof_cp`
+/// line arrives (a model that skips notifications while nothing listens must notice).
+struct AttachOnCheckpoint<'p, 'l> {
+    probes: &'p SpuProbes<'l>,
+    listener: &'l Counter,
+    attached: bool,
+}
+
+impl core::fmt::Write for AttachOnCheckpoint<'_, '_> {
+    fn write_str(&mut self, _line: &str) -> core::fmt::Result {
+        if !self.attached {
+            self.probes.cycles.add_object(self.listener).unwrap();
+            self.attached = true;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_listener_attached_by_the_output_during_a_run_is_notified() {
+    // 100 iterations of two instructions, then prof_cp5 (and $5,$5,$5), a few more
+    // instructions and stop: the listener must count the cycles after the checkpoint.
+    let program = "il $4,100
+loop: ai $4,$4,-1
+brnz $4,loop
+and $5,$5,$5
+il $6,1
+il $7,2
+stop";
+    for mode in [Mode::Pipeline, Mode::Instruction] {
+        let probes = SpuProbes::new();
+        let cycles = Counter::default();
+        let mut output = AttachOnCheckpoint {
+            probes: &probes,
+            listener: &cycles,
+            attached: false,
+        };
+        let mut unit = unit_with(program, Config::cell(), mode);
+        let outcome = unit.run(100_000, &probes, &mut output).unwrap();
+        assert!(output.attached, "{mode:?}: the checkpoint printed");
+        let counted = cycles.0.get();
+        assert!(
+            counted > 0 && counted < outcome.cycles / 10,
+            "{mode:?}: {counted} of {} cycles counted after the checkpoint",
+            outcome.cycles
+        );
+    }
+}

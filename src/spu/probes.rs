@@ -5,7 +5,9 @@
 //! - [`SpuProbes`] holds one [`ProbePoint`] per event. With no listener attached each
 //!   notification is the point's `has_listeners` fast path: one load and one branch.
 //!   Arguments that cost something to build (the data access record) are built only after
-//!   that check.
+//!   that check. The pipeline goes further: a run that starts with no listener attached
+//!   ([`SpuObserver::is_listening`]) runs as with [`NoProbes`] until it writes a `prof_cp`
+//!   line (the only call back into the caller's code, which could attach one).
 //!
 //! | point | argument | when |
 //! |---|---|---|
@@ -87,6 +89,14 @@ pub struct IssueEvent {
 
 /// What the SPU reports to observers. Every method has an empty default.
 pub trait SpuObserver {
+    /// Whether any notification can have an effect now. A model may skip every notification
+    /// of a run when this is `false` at its start (it asks again after anything that could
+    /// attach a listener during the run, such as writing a `prof_cp` line to the caller's
+    /// output). The default, `true`, never skips.
+    #[inline(always)]
+    fn is_listening(&self) -> bool {
+        true
+    }
     /// `n` cycles elapsed.
     #[inline(always)]
     fn cycles(&self, _n: u64) {}
@@ -108,7 +118,12 @@ pub trait SpuObserver {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoProbes;
 
-impl SpuObserver for NoProbes {}
+impl SpuObserver for NoProbes {
+    #[inline(always)]
+    fn is_listening(&self) -> bool {
+        false
+    }
+}
 
 /// A counting point (`u64` argument).
 pub type CountPoint<'a> = ProbePoint<'a, u64, LISTENERS_PER_POINT>;
@@ -200,6 +215,26 @@ impl<'p> SpuProbes<'static> {
 }
 
 impl SpuObserver for SpuProbes<'_> {
+    /// Whether any point has a listener. Listeners attach through `&self` only while no
+    /// listener runs (a point with none cannot call out), so a run that starts with none
+    /// attached gets none until it calls the caller back.
+    fn is_listening(&self) -> bool {
+        [
+            &self.cycles,
+            &self.retired_insts,
+            &self.retired_insts_pc,
+            &self.retired_loads,
+            &self.retired_stores,
+            &self.retired_branches,
+            &self.branch_mispredicts,
+        ]
+        .iter()
+        .any(|point| point.has_listeners())
+            || self.data_access.has_listeners()
+            || self.issue_stall.has_listeners()
+            || self.issue.has_listeners()
+    }
+
     #[inline(always)]
     fn cycles(&self, n: u64) {
         self.cycles.notify(&n);

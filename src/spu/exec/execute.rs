@@ -22,7 +22,7 @@ use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, Mnemonic};
 
 /// Control-flow effect of one instruction, and how it counts for the statistics.
-enum Flow {
+pub(super) enum Flow {
     /// Fall through to the next instruction.
     Next,
     /// Fall through; the instruction is NOP-class (`nop`, `lnop`, the hints).
@@ -81,7 +81,7 @@ fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
 }
 
 /// Word-aligned LS address for branch targets.
-fn instruction_address(address: u32) -> u32 {
+pub(super) fn instruction_address(address: u32) -> u32 {
     address & LS_ADDRESS_MASK & !3
 }
 
@@ -234,7 +234,7 @@ impl Spu {
     /// do not).
     #[cold]
     #[inline(never)]
-    fn finish_unusual<const AT_CYCLE: bool>(
+    pub(super) fn finish_unusual<const AT_CYCLE: bool>(
         &mut self,
         flow: Flow,
         pc: u32,
@@ -370,7 +370,7 @@ impl Spu {
     /// The everyday instructions are handled here, inline; the rest in
     /// [`apply_rare`](Self::apply_rare).
     #[inline(always)]
-    fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
+    pub(super) fn apply(&mut self, insn: &Instruction, pc: u32) -> Flow {
         use Mnemonic as M;
         operand_readers!(self, insn);
         let imm = insn.imm;

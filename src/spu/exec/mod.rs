@@ -37,6 +37,7 @@ pub mod permute;
 pub mod profile;
 mod quadword;
 mod retire;
+mod run_ahead;
 mod state;
 mod stepping;
 
@@ -53,4 +54,5 @@ pub use outcome::{
 pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;
 pub(crate) use retire::StateWrite;
+pub(crate) use run_ahead::RunAhead;
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, Spu};

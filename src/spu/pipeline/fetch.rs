@@ -37,7 +37,7 @@ use super::decode_cache::{DecodeCache, Replay};
 use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
 use super::window::Effect;
-use crate::spu::exec::{AccessKind, LsAccess, Quadword, Spu as ArchState, Status};
+use crate::spu::exec::{Quadword, RunAhead, Spu as ArchState, Status};
 use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::{IClass, Mnemonic};
 use crate::spu::probes::StallReason;
@@ -371,50 +371,35 @@ impl IdealFetch {
         if replay == Replay::Serializing {
             return (record.predicted_next, true);
         }
-        let executed = self.shadow.execute(&record.instruction);
-        record.predicted_next = executed.next_pc;
-        if replay == Replay::Target {
-            let (seq, target) = (record.seq, record.target);
-            let value = self.shadow.register(target);
-            issue.set_effect(seq, Effect::new(Effect::WRITES_TARGET), value, 0);
-            return (executed.next_pc, false);
-        }
-        if replay == Replay::Checked
-            && executed.retired
-            && executed.profile.is_none()
-            && matches!(executed.status, Status::Running)
-        {
-            let (seq, target) = (record.seq, record.target);
-            let mut flags = 0;
-            if executed.branch_taken {
-                flags |= Effect::BRANCH_TAKEN;
+        let ahead = self.shadow.run_ahead(&record.instruction);
+        let (seq, target) = (record.seq, record.target);
+        let (flags, address) = match ahead {
+            RunAhead::Unusual(executed) => {
+                // A checkpoint retires with the SPU running; the others stop fetch.
+                record.predicted_next = executed.next_pc;
+                record.serializing =
+                    !executed.retired || matches!(executed.status, Status::Stopped(_));
+                return (executed.next_pc, record.serializing);
             }
-            if executed.is_nop {
-                flags |= Effect::NOP;
-            }
-            let (value, address) = match executed.access {
-                Some(LsAccess {
-                    kind: AccessKind::Write,
-                    address,
-                    ..
-                }) => {
-                    flags |= Effect::STORES;
-                    (self.shadow.local_store().load_quadword(address), address)
-                }
-                Some(LsAccess { address, .. }) => {
-                    flags |= Effect::LOADS | Effect::WRITES_TARGET;
-                    (self.shadow.register(target), address)
-                }
-                None if target != NO_REGISTER => {
-                    flags |= Effect::WRITES_TARGET;
-                    (self.shadow.register(target), 0)
-                }
-                None => (Quadword::ZERO, 0),
-            };
-            issue.set_effect(seq, Effect::new(flags), value, address);
-            return (executed.next_pc, false);
+            RunAhead::Next => (0, 0),
+            RunAhead::Nop => (Effect::NOP, 0),
+            RunAhead::Load(address) => (Effect::LOADS, address),
+            RunAhead::Store(address) => (Effect::STORES, address),
+            RunAhead::Branch(_) => (Effect::BRANCH_TAKEN, 0),
+        };
+        let next = self.shadow.pc();
+        record.predicted_next = next;
+        if replay == Replay::Never {
+            return (next, false);
         }
-        record.serializing = !executed.retired || matches!(executed.status, Status::Stopped(_));
-        (record.predicted_next, record.serializing)
+        let effect = if flags & Effect::STORES != 0 {
+            (flags, self.shadow.local_store().load_quadword(address))
+        } else if target != NO_REGISTER {
+            (flags | Effect::WRITES_TARGET, self.shadow.register(target))
+        } else {
+            (flags, Quadword::ZERO)
+        };
+        issue.set_effect(seq, Effect::new(effect.0), effect.1, address);
+        (next, false)
     }
 }

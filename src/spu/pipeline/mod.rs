@@ -42,7 +42,7 @@ use crate::spu::exec::{
     AccessKind, Executed, LsAccess, Spu as ArchState, StateWrite, Status, StopReason,
 };
 use crate::spu::isa::opcodes::Mnemonic;
-use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
+use crate::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
 /// be served. Never a panic.
@@ -127,6 +127,8 @@ pub struct Pipeline {
     /// Sequence number of the instruction that completed at stage o in the last cycle and
     /// stopped the SPU (the flush that ends the run removes it from the pipes).
     stopped_by: Option<u64>,
+    /// A prof_cp line was written to the caller's output since the flag was last cleared.
+    wrote_output: bool,
     stats: Statistics,
 }
 
@@ -162,6 +164,7 @@ impl Pipeline {
             blocked: 0,
             last_stall: None,
             stopped_by: None,
+            wrote_output: false,
             stats: Statistics::new(),
         }
     }
@@ -302,19 +305,48 @@ impl Pipeline {
         }
         let start_instructions = self.stats.instructions;
         let mut cycles = 0;
-        let mut end = RunEnd::CycleLimit;
-        while cycles < max_cycles {
-            cycles += 1;
-            if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
-                end = reason;
-                break;
-            }
+        let mut end = None;
+        while cycles < max_cycles && end.is_none() {
+            let budget = max_cycles - cycles;
+            // With no listener attached, the notifications are compiled out until something
+            // could attach one: a prof_cp line written to the caller's output.
+            let (ran, reason) = if observer.is_listening() {
+                self.run_cycles(arch, budget, observer, output, false)?
+            } else {
+                self.run_cycles(arch, budget, &NoProbes, output, true)?
+            };
+            cycles += ran;
+            end = reason;
         }
         Ok(RunOutcome {
-            end,
+            end: end.unwrap_or(RunEnd::CycleLimit),
             cycles,
             instructions: self.stats.instructions - start_instructions,
         })
+    }
+
+    /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
+    /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
+    #[inline(always)]
+    fn run_cycles<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut ArchState,
+        budget: u64,
+        observer: &O,
+        output: &mut W,
+        until_output: bool,
+    ) -> Result<(u64, Option<RunEnd>), ModelError> {
+        let mut cycles = 0;
+        while cycles < budget {
+            cycles += 1;
+            if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
+                return Ok((cycles, Some(reason)));
+            }
+            if until_output && core::mem::take(&mut self.wrote_output) {
+                break;
+            }
+        }
+        Ok((cycles, None))
     }
 
     fn issue_is_drained(&self) -> bool {
@@ -466,6 +498,7 @@ impl Pipeline {
         observer.retired(instruction, &executed, now);
         if let Some(checkpoint) = executed.profile {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+            self.wrote_output = true;
         }
         if let Status::Stopped(reason) = executed.status {
             self.stopped_by = Some(seq);

@@ -1,0 +1,58 @@
+//! Executing an instruction ahead of its completion, for a timing model's functional shadow.
+//!
+//! The pipeline's ideal fetch runs each instruction in a copy of the SPU when it fetches it,
+//! to know the path and the effect stage o will apply ([`Spu::retire_replayed`]). That copy
+//! needs the effect and the next PC, not the report [`Spu::execute`] builds nor the retirement
+//! counters (stage o counts on the real state), so [`Spu::run_ahead`] skips both on the
+//! everyday paths.
+
+use super::execute::{Flow, instruction_address};
+use super::outcome::{Executed, Status};
+use super::state::Spu;
+use crate::spu::isa::decode::Instruction;
+
+/// What an instruction run ahead did (the PC has moved on to the next instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunAhead {
+    /// It fell through.
+    Next,
+    /// It fell through and counts as a NOP.
+    Nop,
+    /// It fell through after a quadword load from this (aligned, wrapped) address.
+    Load(u32),
+    /// It fell through after a quadword store to this address.
+    Store(u32),
+    /// It branched to this address.
+    Branch(u32),
+    /// Anything else, reported as [`Spu::execute`] does: a profiling checkpoint, a stop, a
+    /// halt, a blocked channel access, a fault, or a stopped SPU (nothing happened).
+    Unusual(Executed),
+}
+
+impl Spu {
+    /// Executes `insn` at the PC like [`execute`](Self::execute), without advancing the
+    /// retirement counters and the clock on the everyday paths (fall-through, load, store,
+    /// taken branch, NOP).
+    #[inline(always)]
+    pub(crate) fn run_ahead(&mut self, insn: &Instruction) -> RunAhead {
+        let pc = self.pc;
+        if let Status::Stopped(_) = self.status {
+            return RunAhead::Unusual(self.not_executed(pc, insn.word));
+        }
+        let fall_through = instruction_address(pc.wrapping_add(4));
+        let (ahead, next_pc) = match self.apply(insn, pc) {
+            Flow::Next => (RunAhead::Next, fall_through),
+            Flow::Nop => (RunAhead::Nop, fall_through),
+            Flow::Load(address) => (RunAhead::Load(address), fall_through),
+            Flow::Store(address) => (RunAhead::Store(address), fall_through),
+            Flow::Branch(target) => (RunAhead::Branch(target), target),
+            unusual => {
+                return RunAhead::Unusual(self.finish_unusual::<false>(unusual, pc, insn.word, 0));
+            }
+        };
+        // A retried channel access that went through leaves `Blocked`, as in `execute`.
+        self.status = Status::Running;
+        self.pc = next_pc;
+        ahead
+    }
+}
