@@ -120,6 +120,13 @@ impl SpuUnit {
         self.pipeline.set_fetch(kind)
     }
 
+    /// Turns the pipeline's fast-forward over repeating loop iterations on (the default) or
+    /// off; the results are the same either way (see
+    /// [`fast_forward`](crate::spu::pipeline::fast_forward)).
+    pub fn set_fast_forward(&mut self, enabled: bool) {
+        self.pipeline.set_fast_forward(enabled);
+    }
+
     /// The pipeline statistics.
     pub fn stats(&self) -> &Statistics {
         self.pipeline.stats()

@@ -7,11 +7,12 @@
 //! everyday paths.
 
 use super::execute::{Flow, instruction_address};
-use super::outcome::{Executed, Status};
+use super::outcome::Status;
 use super::state::Spu;
 use crate::spu::isa::decode::Instruction;
 
-/// What an instruction run ahead did (the PC has moved on to the next instruction).
+/// What an instruction run ahead did (the PC has moved on to the next instruction, or stays
+/// on it if it did not complete).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RunAhead {
     /// It fell through.
@@ -24,9 +25,10 @@ pub(crate) enum RunAhead {
     Store(u32),
     /// It branched to this address.
     Branch(u32),
-    /// Anything else, reported as [`Spu::execute`] does: a profiling checkpoint, a stop, a
-    /// halt, a blocked channel access, a fault, or a stopped SPU (nothing happened).
-    Unusual(Executed),
+    /// Anything else: a profiling checkpoint, a stop, a halt, a blocked channel access, a
+    /// fault, or a stopped SPU (nothing happened). The status and the PC tell which: the SPU
+    /// still runs only after a checkpoint.
+    Unusual,
 }
 
 impl Spu {
@@ -37,7 +39,7 @@ impl Spu {
     pub(crate) fn run_ahead(&mut self, insn: &Instruction) -> RunAhead {
         let pc = self.pc;
         if let Status::Stopped(_) = self.status {
-            return RunAhead::Unusual(self.not_executed(pc, insn.word));
+            return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
         let (ahead, next_pc) = match self.apply(insn, pc) {
@@ -47,7 +49,8 @@ impl Spu {
             Flow::Store(address) => (RunAhead::Store(address), fall_through),
             Flow::Branch(target) => (RunAhead::Branch(target), target),
             unusual => {
-                return RunAhead::Unusual(self.finish_unusual::<false>(unusual, pc, insn.word, 0));
+                self.finish_unusual::<false>(unusual, pc, insn.word, 0);
+                return RunAhead::Unusual;
             }
         };
         // A retried channel access that went through leaves `Blocked`, as in `execute`.

@@ -28,13 +28,13 @@ const _: () = assert!(RING > MAX_DEPTH as usize && RING > O_STAGE as usize);
 /// One instruction in an execution pipe: its sequence number (the record is in the issue
 /// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Slot {
+pub(super) struct Slot {
     /// Fetch sequence number; 0 is a bubble.
-    seq: u64,
+    pub(super) seq: u64,
     /// Register written, or [`NO_REGISTER`].
-    target: u8,
+    pub(super) target: u8,
     /// Class (depth).
-    class: IClass,
+    pub(super) class: IClass,
 }
 
 const BUBBLE: Slot = Slot {
@@ -47,11 +47,11 @@ const BUBBLE: Slot = Slot {
 #[derive(Clone, Debug)]
 pub struct ExecPipes {
     /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
-    rows: [[Slot; 2]; RING],
+    pub(super) rows: [[Slot; 2]; RING],
     /// Release cycle of each register (index 128: "no register", always released).
-    ready: [u64; 129],
+    pub(super) ready: [u64; 129],
     /// Class of the last writer of each register.
-    producer: [IClass; 129],
+    pub(super) producer: [IClass; 129],
 }
 
 impl ExecPipes {
@@ -70,7 +70,7 @@ impl ExecPipes {
     }
 
     #[inline(always)]
-    fn index(cycle: u64) -> usize {
+    pub(super) fn index(cycle: u64) -> usize {
         (cycle % RING as u64) as usize
     }
 
@@ -143,6 +143,27 @@ impl ExecPipes {
                         self.producer[index] = slot.class;
                     }
                 }
+            }
+        }
+    }
+
+    /// Moves the pipes `cycles` cycles and `seqs` fetches on from the end of cycle `now`, as
+    /// if that many cycles had repeated what happened before (the fast-forward): each row
+    /// moves to the cycle `cycles` later with its sequence numbers `seqs` higher, and each
+    /// unreleased register is released `cycles` later.
+    pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
+        let old = self.rows;
+        for back in 0..RING as u64 {
+            let row = old[Self::index(now.wrapping_sub(back))];
+            self.rows[Self::index(now.wrapping_add(cycles).wrapping_sub(back))] =
+                row.map(|slot| Slot {
+                    seq: if slot.seq == 0 { 0 } else { slot.seq + seqs },
+                    ..slot
+                });
+        }
+        for ready in &mut self.ready {
+            if *ready > now {
+                *ready += cycles;
             }
         }
     }

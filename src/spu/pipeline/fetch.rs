@@ -263,6 +263,16 @@ impl FetchModel {
         }
     }
 
+    /// The loop head the ideal fetch passed in the last cycle (the target of a backward
+    /// taken branch it fetched), once.
+    #[inline(always)]
+    pub(crate) fn take_loop_head(&mut self) -> Option<u32> {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.loop_head.take(),
+            FetchModel::Real { .. } => None,
+        }
+    }
+
     /// Whether issue is held (mispredict sequence).
     #[inline(always)]
     pub(crate) fn blocks_issue(&self) -> bool {
@@ -288,6 +298,9 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
     seq: 0,
 };
 
+/// No pending instructions.
+const NO_PENDING: (u64, u64) = (1, 0);
+
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
 pub struct IdealFetch {
@@ -299,6 +312,11 @@ pub struct IdealFetch {
     /// Fetch waits for a serializing instruction to complete.
     waiting: bool,
     starve_reason: StallReason,
+    /// Instructions the shadow ran ahead into the window during a fast-forward that fetch
+    /// has not put into stage g yet (sequence numbers `.0 ..= .1`; empty when `.0 > .1`).
+    pending: (u64, u64),
+    /// The target of a backward taken branch fetched in the last cycle (a loop head).
+    loop_head: Option<u32>,
 }
 
 impl IdealFetch {
@@ -309,19 +327,21 @@ impl IdealFetch {
             stale: true,
             waiting: false,
             starve_reason: StallReason::Initialisation,
+            pending: NO_PENDING,
+            loop_head: None,
         }
     }
 
     fn restart(&mut self) {
-        self.stale = true;
-        self.waiting = false;
-        self.starve_reason = StallReason::Initialisation;
+        self.restart_reason(StallReason::Initialisation);
     }
 
     fn restart_reason(&mut self, reason: StallReason) {
         self.stale = true;
         self.waiting = false;
         self.starve_reason = reason;
+        self.pending = NO_PENDING;
+        self.loop_head = None;
     }
 
     /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
@@ -331,28 +351,39 @@ impl IdealFetch {
         if self.waiting {
             return false;
         }
-        if self.stale {
-            self.shadow.clone_from(arch);
-            self.stale = false;
+        if !self.has_pending() {
+            if self.stale {
+                self.shadow.clone_from(arch);
+                self.stale = false;
+            }
+            if let Status::Stopped(_) = self.shadow.status() {
+                // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
+                // retries its channel instruction, which fetch treats as serializing.)
+                self.waiting = true;
+                self.starve_reason = StallReason::Channel;
+                return false;
+            }
         }
-        if let Status::Stopped(_) = self.shadow.status() {
-            // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
-            // retries its channel instruction, which fetch treats as serializing.)
-            self.waiting = true;
-            self.starve_reason = StallReason::Channel;
-            return false;
-        }
-        let mut pc = self.shadow.pc();
         loop {
+            let (seq, pc, next, serializing) = if self.has_pending() {
+                // Run ahead already (a fast-forward stopped in the middle of a repetition).
+                let seq = self.pending.0;
+                self.pending.0 += 1;
+                let record = issue.in_flight(seq);
+                (seq, record.pc, record.predicted_next, record.serializing)
+            } else {
+                let pc = self.shadow.pc();
+                let (next, serializing, _) = self.fetch_one(pc, issue);
+                (issue.last_seq(), pc, next, serializing)
+            };
             let slot = ((pc >> 2) & 1) as usize;
-            let (next, serializing) = self.fetch_one(pc, slot, issue);
+            issue.place(slot, seq);
             if serializing {
                 self.waiting = true;
                 self.starve_reason = StallReason::Channel;
                 break;
             }
             if slot == 0 && next == pc.wrapping_add(4) {
-                pc = next;
                 continue;
             }
             break;
@@ -360,37 +391,91 @@ impl IdealFetch {
         true
     }
 
-    /// Fetches the instruction at `pc` into `slot` of stage g and runs it in the shadow
-    /// (unless it serializes). Returns the address that follows it and whether it serializes.
     #[inline(always)]
-    fn fetch_one(&mut self, pc: u32, slot: usize, issue: &mut IssuePipes) -> (u32, bool) {
+    fn has_pending(&self) -> bool {
+        self.pending.0 <= self.pending.1
+    }
+
+    /// Fast-forward: runs the instruction at the shadow's PC ahead into the window without
+    /// putting it into a stage (it is pending until fetch places it, unless
+    /// [`forget_pending`](Self::forget_pending) says its repetition was skipped). Returns
+    /// whether it is the instruction `expected` (address and word), followed by `next`, with
+    /// a recorded effect.
+    #[inline(always)]
+    pub(super) fn run_ahead_pending(
+        &mut self,
+        issue: &mut IssuePipes,
+        expected: (u32, u32),
+        next: u32,
+    ) -> bool {
+        let pc = self.shadow.pc();
+        let (followed_by, serializing, recorded) = self.fetch_one(pc, issue);
+        let seq = issue.last_seq();
+        if self.has_pending() {
+            self.pending.1 = seq;
+        } else {
+            self.pending = (seq, seq);
+        }
+        pc == expected.0
+            && issue.in_flight(seq).instruction.word == expected.1
+            && followed_by == next
+            && recorded
+            && !serializing
+    }
+
+    /// Fast-forward: the pending instructions belong to a skipped repetition (the timing
+    /// state moved past them), so fetch does not place them.
+    #[inline(always)]
+    pub(super) fn forget_pending(&mut self) {
+        self.pending = NO_PENDING;
+        self.loop_head = None;
+    }
+
+    /// Whether fetch runs with nothing pending, not waiting, not stale (the state a
+    /// fast-forward starts from), and the shadow's PC and starve reason.
+    pub(super) fn steady(&self) -> Option<(u32, StallReason)> {
+        (!self.has_pending() && !self.waiting && !self.stale)
+            .then(|| (self.shadow.pc(), self.starve_reason))
+    }
+
+    /// Fetches the instruction at `pc` into the window (the caller places it into a stage)
+    /// and runs it in the shadow (unless it serializes). Returns the address that follows it,
+    /// whether it serializes and whether its effect was recorded for stage o.
+    #[inline(always)]
+    fn fetch_one(&mut self, pc: u32, issue: &mut IssuePipes) -> (u32, bool, bool) {
         let word = self.shadow.local_store().load_word(pc);
         let entry = self.decoded.get(pc, word);
         let replay = entry.replay;
-        let record = issue.enter_slot(slot, &entry.inflight);
+        let record = issue.append(&entry.inflight);
         if replay == Replay::Serializing {
-            return (record.predicted_next, true);
+            return (record.predicted_next, true, false);
         }
         let ahead = self.shadow.run_ahead(&record.instruction);
         let (seq, target) = (record.seq, record.target);
         let (flags, address) = match ahead {
-            RunAhead::Unusual(executed) => {
-                // A checkpoint retires with the SPU running; the others stop fetch.
-                record.predicted_next = executed.next_pc;
-                record.serializing =
-                    !executed.retired || matches!(executed.status, Status::Stopped(_));
-                return (executed.next_pc, record.serializing);
+            RunAhead::Unusual => {
+                // A checkpoint completes with the SPU running; the others (stop, halt, a
+                // blocked channel access, a fault) stop fetch.
+                let next = self.shadow.pc();
+                record.predicted_next = next;
+                record.serializing = !matches!(self.shadow.status(), Status::Running);
+                return (next, record.serializing, false);
             }
             RunAhead::Next => (0, 0),
             RunAhead::Nop => (Effect::NOP, 0),
             RunAhead::Load(address) => (Effect::LOADS, address),
             RunAhead::Store(address) => (Effect::STORES, address),
-            RunAhead::Branch(_) => (Effect::BRANCH_TAKEN, 0),
+            RunAhead::Branch(target) => {
+                if target <= pc {
+                    self.loop_head = Some(target);
+                }
+                (Effect::BRANCH_TAKEN, 0)
+            }
         };
         let next = self.shadow.pc();
         record.predicted_next = next;
         if replay == Replay::Never {
-            return (next, false);
+            return (next, false, false);
         }
         let effect = if flags & Effect::STORES != 0 {
             (flags, self.shadow.local_store().load_quadword(address))
@@ -400,6 +485,6 @@ impl IdealFetch {
             (flags, Quadword::ZERO)
         };
         issue.set_effect(seq, Effect::new(effect.0), effect.1, address);
-        (next, false)
+        (next, false, true)
     }
 }

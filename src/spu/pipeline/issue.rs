@@ -67,16 +67,16 @@ pub struct IssuePipes {
     window: Window,
     /// Stages g, h, i, j; each holds a fetch group as sequence numbers (slot 0 even address,
     /// slot 1 odd; 0 is an empty slot).
-    stages: [[u64; 2]; 4],
+    pub(super) stages: [[u64; 2]; 4],
     /// Why each empty stage is empty: the fetch model's reason when the bubble entered g. It
     /// travels down with the bubble, so a stall at j is charged to its cause.
     pub bubbles: [StallReason; 4],
     /// Last sequence number handed out.
     last_seq: u64,
     /// No instruction issues before this cycle (class issue stall).
-    stall_until: u64,
+    pub(super) stall_until: u64,
     /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
-    fp_busy_at: u64,
+    pub(super) fp_busy_at: u64,
 }
 
 impl Default for IssuePipes {
@@ -144,13 +144,32 @@ impl IssuePipes {
     /// instruction fetched, and returns the window's record of it to complete.
     #[inline(always)]
     pub(crate) fn enter_slot(&mut self, slot: usize, inflight: &InFlight) -> &mut InFlight {
+        self.place(slot, self.last_seq + 1);
+        self.append(inflight)
+    }
+
+    /// Writes a copy of `inflight` into the window as the next instruction fetched, without
+    /// putting it into a stage yet ([`place`](Self::place) does), and returns the record.
+    #[inline(always)]
+    pub(crate) fn append(&mut self, inflight: &InFlight) -> &mut InFlight {
         self.last_seq += 1;
         let seq = self.last_seq;
-        self.stages[0][slot & 1] = seq;
         let record = self.window.at_mut(seq);
         *record = *inflight;
         record.seq = seq;
         record
+    }
+
+    /// Puts the appended instruction `seq` into `slot` (0 even, 1 odd) of stage g.
+    #[inline(always)]
+    pub(crate) fn place(&mut self, slot: usize, seq: u64) {
+        self.stages[0][slot & 1] = seq;
+    }
+
+    /// The sequence number of the last instruction fetched.
+    #[inline(always)]
+    pub(crate) fn last_seq(&self) -> u64 {
+        self.last_seq
     }
 
     /// Records what the ideal fetch's shadow saw instruction `seq` do (see [`Window`]).
@@ -194,6 +213,22 @@ impl IssuePipes {
             self.bubbles[3] = self.bubbles[2];
             self.bubbles[2] = self.bubbles[1];
             self.bubbles[1] = self.bubbles[0];
+        }
+    }
+
+    /// Moves the stages `cycles` cycles and `seqs` fetches on from the end of cycle `now`
+    /// (the fast-forward; see [`ExecPipes::shift`]). The window already holds the records.
+    pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
+        for seq in self.stages.iter_mut().flatten() {
+            if *seq != 0 {
+                *seq += seqs;
+            }
+        }
+        if self.stall_until > now {
+            self.stall_until += cycles;
+        }
+        if self.fp_busy_at != u64::MAX && self.fp_busy_at > now {
+            self.fp_busy_at += cycles;
         }
     }
 

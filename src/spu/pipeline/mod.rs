@@ -17,10 +17,16 @@
 //! Timing comes from the [`config::Config`] (depth and issue stall per class, dual-issue
 //! features); the statistics ([`stats`]) classify every cycle; [`timing`] prints a static
 //! spu_timing-style listing.
+//!
+//! Under ideal fetch with no probe listener attached, [`fast_forward`] skips the cycle-by-cycle
+//! simulation of loop iterations that exactly repeat an earlier one (same timing state, same
+//! instructions on the same path): their instructions still execute, and every figure comes
+//! out as if each cycle had been simulated.
 
 pub mod config;
 pub mod decode_cache;
 pub mod execute;
+pub mod fast_forward;
 pub mod fetch;
 pub mod fetch_unit;
 pub mod issue;
@@ -34,6 +40,7 @@ use core::fmt;
 
 use self::config::Config;
 use self::execute::{ExecPipes, O_STAGE};
+use self::fast_forward::FastForward;
 use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
@@ -130,6 +137,7 @@ pub struct Pipeline {
     /// A prof_cp line was written to the caller's output since the flag was last cleared.
     wrote_output: bool,
     stats: Statistics,
+    fast_forward: FastForward,
 }
 
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
@@ -166,6 +174,7 @@ impl Pipeline {
             stopped_by: None,
             wrote_output: false,
             stats: Statistics::new(),
+            fast_forward: FastForward::new(),
         }
     }
 
@@ -212,6 +221,7 @@ impl Pipeline {
     /// `stats reset`.
     pub fn reset_stats(&mut self) {
         self.stats.reset();
+        self.fast_forward.forget();
     }
 
     /// The cycle clock (the cycle number of the last simulated cycle).
@@ -265,6 +275,7 @@ impl Pipeline {
     /// Drops every instruction in flight. The architectural state is exact (every instruction
     /// before its PC completed, none after), so fetch restarts from its PC.
     pub fn flush(&mut self) {
+        self.fast_forward.forget();
         self.issue.flush();
         self.exec.flush();
         self.blocked = 0;
@@ -292,7 +303,10 @@ impl Pipeline {
     ) -> Result<RunOutcome, ModelError> {
         // Keep the clock ahead of the architectural cycle counter (instruction mode may have
         // run since), so prof_cp intervals stay monotonic.
-        self.clock = self.clock.max(arch.cycle_count());
+        if arch.cycle_count() > self.clock {
+            self.clock = arch.cycle_count();
+            self.fast_forward.forget();
+        }
         if let Status::Stopped(reason) = arch.status()
             && self.blocked == 0
             && self.issue_is_drained()
@@ -313,6 +327,7 @@ impl Pipeline {
             let (ran, reason) = if observer.is_listening() {
                 self.run_cycles(arch, budget, observer, output, false)?
             } else {
+                // Nothing to notify: whole repetitions of a loop may be skipped.
                 self.run_cycles(arch, budget, &NoProbes, output, true)?
             };
             cycles += ran;
@@ -327,6 +342,8 @@ impl Pipeline {
 
     /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
+    /// `until_output` also means nothing listens, so the [`fast_forward`] may skip
+    /// repetitions.
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,
@@ -337,6 +354,8 @@ impl Pipeline {
         until_output: bool,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let mut cycles = 0;
+        let fast_forward = until_output && self.fast_forward.enabled() && !self.real_fetch;
+        self.fetch.take_loop_head();
         while cycles < budget {
             cycles += 1;
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
@@ -344,6 +363,9 @@ impl Pipeline {
             }
             if until_output && core::mem::take(&mut self.wrote_output) {
                 break;
+            }
+            if fast_forward && let Some(head) = self.fetch.take_loop_head() {
+                cycles += self.loop_head_passed(arch, head, budget - cycles);
             }
         }
         Ok((cycles, None))
@@ -521,50 +543,17 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) -> bool {
-        let Some((effect, value, address)) = self.issue.effect(seq) else {
+        let Some((effect, address)) = apply_recorded(&self.issue, arch, seq, now) else {
             return false;
         };
         let inflight = self.issue.in_flight(seq);
-        if effect == Effect::new(Effect::WRITES_TARGET) {
-            // The common case (fixed-point results) first, with nothing else to count.
-            if !arch.retire_replayed(
-                StateWrite::Register(inflight.target),
-                *value,
-                inflight.predicted_next,
-                false,
-                now,
-            ) {
-                return false;
-            }
-            count_retired(&mut self.stats, inflight, false, false, false);
-            let executed = Executed::retired_running(
-                inflight.pc,
-                inflight.instruction.word,
-                inflight.predicted_next,
-                false,
-                None,
-                false,
-            );
-            observer.retired(&inflight.instruction, &executed, now);
-            return true;
-        }
-        let is_nop = effect.has(Effect::NOP);
-        let write = if effect.has(Effect::WRITES_TARGET) {
-            StateWrite::Register(inflight.target)
-        } else if effect.has(Effect::STORES) {
-            StateWrite::Store(address)
-        } else {
-            StateWrite::Nothing
-        };
-        if !arch.retire_replayed(write, *value, inflight.predicted_next, is_nop, now) {
-            return false;
-        }
         let branch_taken = effect.has(Effect::BRANCH_TAKEN);
+        let is_nop = effect.has(Effect::NOP);
         // The path fetch followed is the executed one: nothing was mispredicted.
         count_retired(&mut self.stats, inflight, branch_taken, is_nop, false);
-        let instruction = &inflight.instruction;
-        let access = if effect.has(Effect::STORES | Effect::LOADS) {
-            Some(LsAccess {
+        let access = effect
+            .has(Effect::STORES | Effect::LOADS)
+            .then(|| LsAccess {
                 address,
                 size: 16,
                 kind: if effect.has(Effect::STORES) {
@@ -572,19 +561,16 @@ impl Pipeline {
                 } else {
                     AccessKind::Read
                 },
-            })
-        } else {
-            None
-        };
+            });
         let executed = Executed::retired_running(
             inflight.pc,
-            instruction.word,
+            inflight.instruction.word,
             inflight.predicted_next,
             branch_taken,
             access,
             is_nop,
         );
-        observer.retired(instruction, &executed, now);
+        observer.retired(&inflight.instruction, &executed, now);
         true
     }
 
@@ -667,6 +653,35 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// Applies the effect the ideal fetch's shadow recorded for instruction `seq` to `arch` as
+/// its completion at cycle `now` (see [`ArchState::retire_replayed`]). Returns the effect and
+/// its address; `None` (and nothing changed) when none was recorded or the SPU is stopped.
+#[inline(always)]
+fn apply_recorded(
+    issue: &IssuePipes,
+    arch: &mut ArchState,
+    seq: u64,
+    now: u64,
+) -> Option<(Effect, u32)> {
+    let (effect, value, address) = issue.effect(seq)?;
+    let inflight = issue.in_flight(seq);
+    let write = if effect.has(Effect::WRITES_TARGET) {
+        StateWrite::Register(inflight.target)
+    } else if effect.has(Effect::STORES) {
+        StateWrite::Store(address)
+    } else {
+        StateWrite::Nothing
+    };
+    arch.retire_replayed(
+        write,
+        *value,
+        inflight.predicted_next,
+        effect.has(Effect::NOP),
+        now,
+    )
+    .then_some((effect, address))
 }
 
 /// Counts a completed instruction in the statistics: instructions, non-NOP instructions,

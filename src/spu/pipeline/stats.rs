@@ -149,6 +149,73 @@ impl Statistics {
         *self = Self::new();
     }
 
+    /// Adds `times` repetitions of what happened between the snapshots `before` and `after`
+    /// (every counter grows by `times × (after − before)`; the registers-used set takes
+    /// `after`'s registers). The fast-forward's step: a repetition of the same timing.
+    pub(crate) fn add_repeats(&mut self, before: &Statistics, after: &Statistics, times: u64) {
+        let step = |to: u64, from: u64| to.wrapping_sub(from).wrapping_mul(times);
+        // Destructured in full, so a counter added later cannot be left out.
+        let Statistics {
+            cycles,
+            instructions,
+            non_nop_instructions,
+            branches_taken,
+            branches_not_taken,
+            hints,
+            hint_hits,
+            ls_contention,
+            single_cycles,
+            dual_cycles,
+            nop_cycles,
+            branch_miss_stalls,
+            prefetch_miss_stalls,
+            dependency_stalls,
+            fp_resource_stalls,
+            hint_target_stalls,
+            dp_pipeline_stalls,
+            channel_stalls,
+            initialisation_cycles,
+            dependency_by_class,
+            sp_issue_block,
+            dp_issue_block,
+            cross_issue_cycles,
+            src0_dep_cycles,
+            registers_used,
+        } = after;
+        self.cycles += step(*cycles, before.cycles);
+        self.instructions += step(*instructions, before.instructions);
+        self.non_nop_instructions += step(*non_nop_instructions, before.non_nop_instructions);
+        self.branches_taken += step(*branches_taken, before.branches_taken);
+        self.branches_not_taken += step(*branches_not_taken, before.branches_not_taken);
+        self.hints += step(*hints, before.hints);
+        self.hint_hits += step(*hint_hits, before.hint_hits);
+        self.ls_contention += step(*ls_contention, before.ls_contention);
+        self.single_cycles += step(*single_cycles, before.single_cycles);
+        self.dual_cycles += step(*dual_cycles, before.dual_cycles);
+        self.nop_cycles += step(*nop_cycles, before.nop_cycles);
+        self.branch_miss_stalls += step(*branch_miss_stalls, before.branch_miss_stalls);
+        self.prefetch_miss_stalls += step(*prefetch_miss_stalls, before.prefetch_miss_stalls);
+        self.dependency_stalls += step(*dependency_stalls, before.dependency_stalls);
+        self.fp_resource_stalls += step(*fp_resource_stalls, before.fp_resource_stalls);
+        self.hint_target_stalls += step(*hint_target_stalls, before.hint_target_stalls);
+        self.dp_pipeline_stalls += step(*dp_pipeline_stalls, before.dp_pipeline_stalls);
+        self.channel_stalls += step(*channel_stalls, before.channel_stalls);
+        self.initialisation_cycles += step(*initialisation_cycles, before.initialisation_cycles);
+        for ((total, to), from) in self
+            .dependency_by_class
+            .iter_mut()
+            .zip(dependency_by_class)
+            .zip(before.dependency_by_class)
+        {
+            *total += step(*to, from);
+        }
+        self.sp_issue_block += step(*sp_issue_block, before.sp_issue_block);
+        self.dp_issue_block += step(*dp_issue_block, before.dp_issue_block);
+        self.cross_issue_cycles += step(*cross_issue_cycles, before.cross_issue_cycles);
+        self.src0_dep_cycles += step(*src0_dep_cycles, before.src0_dep_cycles);
+        self.registers_used |= registers_used;
+    }
+
     /// Branch instructions completed (taken + not taken).
     pub fn branches(&self) -> u64 {
         self.branches_taken + self.branches_not_taken

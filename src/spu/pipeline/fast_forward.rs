@@ -1,0 +1,413 @@
+//! Fast-forward: skipping the cycle-by-cycle simulation of exact repetitions of a loop,
+//! under ideal fetch with no probe listener.
+//!
+//! Under ideal fetch the timing from a cycle on depends only on the timing state (what the
+//! issue stages and the execution pipes hold, the register release times, the issue stalls)
+//! and on the instructions fetched, never on the values computed. So if, at two passes over
+//! a loop head (the target of a backward taken branch, as fetch meets it), the timing state
+//! is the same relative to the clock and the fetch sequence number, the `n` instructions
+//! fetched between the passes took `Δ` cycles and changed the statistics by `D`; and every
+//! following repetition that fetches the same `n` instructions (same addresses and words,
+//! same path) again takes exactly `Δ` cycles, adds `D` and ends in the same state.
+//!
+//! A repetition is then simulated functionally only: the ideal fetch's shadow runs the `n`
+//! instructions ahead into the instruction window as fetch would (checking that each is the
+//! expected one and follows the same path), and the architectural state completes the `n`
+//! oldest instructions in flight from their recorded effects, as stage o would. After `k`
+//! repetitions the clock, the statistics, the issue stages and the execution pipes move on by
+//! `k × Δ` cycles and `k × n` fetches. A repetition that leaves the path (the loop exits) or
+//! meets anything unusual (a checkpoint, a stop, a channel instruction, code that changed)
+//! stops the fast-forward; what its shadow already ran stays in the window and fetch takes it
+//! from there in the following cycles, so nothing is executed twice.
+//!
+//! The result is the same as simulating every cycle: the same statistics, architectural
+//! state, clock and pipeline contents (tests compare the two over many programs and run
+//! lengths). [`Pipeline::set_fast_forward`] turns it off.
+
+use super::execute::{ExecPipes, O_STAGE, RING};
+use super::fetch::{FetchModel, NO_REGISTER};
+use super::stats::Statistics;
+use super::{Pipeline, apply_recorded};
+use crate::spu::exec::{Spu as ArchState, Status};
+use crate::spu::isa::opcodes::IClass;
+use crate::spu::probes::StallReason;
+
+/// The longest repetition followed, in instructions. With the at most 18 instructions in
+/// flight before stage o and the rows kept for the views, `n` more fetches must not reuse a
+/// window entry still referenced (see [`window`](super::window)).
+pub const MAX_REPETITION: usize = 96;
+/// Fetches back from the newest whose address and word the timing state compares.
+const TRACKED: usize = 2 * RING + 16;
+const _: () = assert!(MAX_REPETITION + TRACKED < super::window::WINDOW);
+
+/// The timing state at the end of a cycle, relative to the clock and the fetch sequence
+/// number: an instruction is given by its *age* (1 = the newest fetched, 0 = none), a cycle
+/// by its distance from the clock.
+#[derive(Clone, PartialEq, Eq)]
+struct TimingState {
+    stages: [[u64; 2]; 4],
+    bubbles: [StallReason; 4],
+    /// Row `i`: the row that entered `jj` `i` cycles ago, as (age, target, class) per pipe.
+    rows: [[(u64, u8, IClass); 2]; RING],
+    /// Per register: cycles until released and the producer's class; (0, Nop) if released.
+    scoreboard: [(u64, IClass); 129],
+    stall_for: u64,
+    fp_busy_next: bool,
+    last_stall: Option<StallReason>,
+    /// Cycles since the architectural state's last completion.
+    arch_lag: u64,
+    /// The shadow's PC and fetch's starve reason.
+    fetch: (u32, StallReason),
+    /// Address and word of the instructions of age 1 ..= `TRACKED` (zeros past the oldest
+    /// one referenced).
+    records: [(u32, u32); TRACKED],
+}
+
+impl TimingState {
+    const fn new() -> Self {
+        TimingState {
+            stages: [[0; 2]; 4],
+            bubbles: [StallReason::Initialisation; 4],
+            rows: [[(0, NO_REGISTER, IClass::Nop); 2]; RING],
+            scoreboard: [(0, IClass::Nop); 129],
+            stall_for: 0,
+            fp_busy_next: false,
+            last_stall: None,
+            arch_lag: 0,
+            fetch: (0, StallReason::Initialisation),
+            records: [(0, 0); TRACKED],
+        }
+    }
+}
+
+/// Where a timing state was taken: the counters the next pass is compared against.
+#[derive(Clone, Copy)]
+struct Anchor {
+    clock: u64,
+    last_seq: u64,
+    retired: u64,
+    stats: Statistics,
+}
+
+/// The fast-forward's memory of one loop head (see the module documentation).
+#[derive(Clone)]
+pub struct FastForward {
+    enabled: bool,
+    head: Option<u32>,
+    anchor: Anchor,
+    state: TimingState,
+    scratch: TimingState,
+    /// Address and word of each instruction of the repetition, in fetch order.
+    path: [(u32, u32); MAX_REPETITION],
+    /// Passes over the head to let go by before comparing again, and the mismatches in a
+    /// row (the wait doubles with each, so code that never repeats pays little).
+    wait: u32,
+    mismatches: u32,
+    /// Cycles skipped since the pipeline was made.
+    skipped: u64,
+}
+
+impl FastForward {
+    /// On, with nothing remembered.
+    pub const fn new() -> Self {
+        FastForward {
+            enabled: true,
+            head: None,
+            anchor: Anchor {
+                clock: 0,
+                last_seq: 0,
+                retired: 0,
+                stats: Statistics::new(),
+            },
+            state: TimingState::new(),
+            scratch: TimingState::new(),
+            path: [(0, 0); MAX_REPETITION],
+            wait: 0,
+            mismatches: 0,
+            skipped: 0,
+        }
+    }
+
+    /// Whether repetitions may be skipped.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Forgets the loop head (the pipeline was flushed or the statistics reset).
+    pub(super) fn forget(&mut self) {
+        self.head = None;
+        self.wait = 0;
+        self.mismatches = 0;
+    }
+
+    pub(super) fn set_enabled(&mut self, enabled: bool) {
+        self.enabled = enabled;
+        self.forget();
+    }
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pipeline {
+    /// Turns the fast-forward on (the default) or off. Either way the results are the same;
+    /// off, every cycle is simulated one by one.
+    pub fn set_fast_forward(&mut self, enabled: bool) {
+        self.fast_forward.set_enabled(enabled);
+    }
+
+    /// Whether the fast-forward is on.
+    pub fn fast_forward_enabled(&self) -> bool {
+        self.fast_forward.enabled()
+    }
+
+    /// Cycles the fast-forward skipped (counted in every other figure as simulated) since
+    /// the pipeline was made.
+    pub fn fast_forwarded_cycles(&self) -> u64 {
+        self.fast_forward.skipped
+    }
+
+    /// Called at the end of a cycle in which ideal fetch passed loop head `head`, with no
+    /// listener attached; skips whole repetitions (at most `budget` cycles). Returns the
+    /// cycles skipped.
+    pub(super) fn loop_head_passed(&mut self, arch: &mut ArchState, head: u32, budget: u64) -> u64 {
+        let last_seq = self.issue.last_seq();
+        let ff = &mut self.fast_forward;
+        if ff.head != Some(head) {
+            // Keep a head that may still come round (an inner loop's call and return pass
+            // other backward branches).
+            if ff.head.is_none() || last_seq - ff.anchor.last_seq > MAX_REPETITION as u64 {
+                ff.head = Some(head);
+                ff.wait = 0;
+                ff.mismatches = 0;
+                self.anchor_here(arch);
+            }
+            return 0;
+        }
+        if ff.wait > 0 {
+            ff.wait -= 1;
+            if ff.wait == 0 {
+                self.anchor_here(arch);
+            }
+            return 0;
+        }
+        let n = last_seq - ff.anchor.last_seq;
+        let repeats = (1..=MAX_REPETITION as u64).contains(&n)
+            && capture(self, arch, Scratch)
+            && self.fast_forward.scratch == self.fast_forward.state
+            && self.read_path(arch, n as usize);
+        if !repeats {
+            let ff = &mut self.fast_forward;
+            ff.mismatches = (ff.mismatches + 1).min(6);
+            ff.wait = (1 << ff.mismatches) - 1;
+            self.anchor_here(arch);
+            return 0;
+        }
+        self.fast_forward.mismatches = 0;
+        let cycles = self.clock - self.fast_forward.anchor.clock;
+        let before = self.fast_forward.anchor.stats;
+        let after = self.stats;
+        let times = budget / cycles;
+        let done = self.repeat(arch, n as usize, cycles, times);
+        // A loop head the shadow ran past is not one fetch met.
+        self.fetch.take_loop_head();
+        if done > 0 {
+            let now = self.clock;
+            self.issue.shift(done * n, done * cycles, now);
+            self.exec.shift(done * n, done * cycles, now);
+            self.clock += done * cycles;
+            self.stats.add_repeats(&before, &after, done);
+            self.fast_forward.skipped += done * cycles;
+        }
+        // The state is the remembered one again, `done` repetitions on.
+        self.fast_forward.anchor = Anchor {
+            clock: self.clock,
+            last_seq: last_seq + done * n,
+            retired: arch.instructions_retired(),
+            stats: self.stats,
+        };
+        done * cycles
+    }
+
+    /// Remembers the timing state now as the head's anchor (or forgets the head if the state
+    /// is not one a fast-forward can start from).
+    fn anchor_here(&mut self, arch: &ArchState) {
+        if capture(self, arch, Remembered) {
+            self.fast_forward.anchor = Anchor {
+                clock: self.clock,
+                last_seq: self.issue.last_seq(),
+                retired: arch.instructions_retired(),
+                stats: self.stats,
+            };
+        } else {
+            self.fast_forward.forget();
+        }
+    }
+
+    /// Reads the repetition's `n` instructions (fetched since the anchor) from the window;
+    /// `false` if one is gone or has no recorded effect, or the counters do not show one
+    /// repetition of `n` completions.
+    fn read_path(&mut self, arch: &ArchState, n: usize) -> bool {
+        let ff = &mut self.fast_forward;
+        let cycles = self.clock - ff.anchor.clock;
+        let stats_step = self.stats.cycles.wrapping_sub(ff.anchor.stats.cycles);
+        let completed = self
+            .stats
+            .instructions
+            .wrapping_sub(ff.anchor.stats.instructions);
+        if cycles == 0
+            || stats_step != cycles
+            || completed != n as u64
+            || arch.instructions_retired().wrapping_sub(ff.anchor.retired) != n as u64
+        {
+            return false;
+        }
+        for (offset, entry) in ff.path[..n].iter_mut().enumerate() {
+            let seq = ff.anchor.last_seq + 1 + offset as u64;
+            match self.issue.record(seq) {
+                Some(record) if !record.serializing && self.issue.effect(seq).is_some() => {
+                    *entry = (record.pc, record.instruction.word);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Runs up to `times` repetitions of the remembered `n`-instruction path functionally
+    /// (see the module documentation); returns how many completed. The timing state is moved
+    /// on by the caller.
+    fn repeat(&mut self, arch: &mut ArchState, n: usize, cycles: u64, times: u64) -> u64 {
+        let FetchModel::Ideal(fetch) = &mut self.fetch else {
+            return 0;
+        };
+        // The oldest instruction not completed: in a row that reaches stage o after now, or
+        // in the issue stages.
+        let now = self.clock;
+        let unfinished_rows = (0..O_STAGE).map(|back| self.exec.row(now.wrapping_sub(back)));
+        let Some(mut oldest) = unfinished_rows
+            .chain(self.issue.stages.iter().copied())
+            .flatten()
+            .filter(|&seq| seq != 0)
+            .min()
+        else {
+            return 0;
+        };
+        // Every instruction in flight from there on completes from its recorded effect, in
+        // order from the architectural PC (the shadow checks the ones it adds).
+        let mut expected_pc = arch.pc();
+        for seq in oldest..=self.issue.last_seq() {
+            match self.issue.record(seq) {
+                Some(record) if record.pc == expected_pc && self.issue.effect(seq).is_some() => {
+                    expected_pc = record.predicted_next;
+                }
+                _ => return 0,
+            }
+        }
+        let arch_lag = self.fast_forward.state.arch_lag;
+        let path = &self.fast_forward.path[..n];
+        let head = path[0].0;
+        for done in 0..times {
+            // Fetch side: the shadow runs the next repetition ahead into the window.
+            for (index, &expected) in path.iter().enumerate() {
+                let next = path.get(index + 1).map_or(head, |&(pc, _)| pc);
+                if !fetch.run_ahead_pending(&mut self.issue, expected, next) {
+                    return done;
+                }
+            }
+            // Completion side: the `n` oldest instructions in flight complete, as stage o
+            // would complete them in these cycles.
+            let completed_at = now + (done + 1) * cycles - arch_lag;
+            for seq in oldest..oldest + n as u64 {
+                if apply_recorded(&self.issue, arch, seq, completed_at).is_none() {
+                    // Not reachable (every effect is recorded and the SPU runs): stop
+                    // before the timing and the state part ways.
+                    return done;
+                }
+            }
+            oldest += n as u64;
+            fetch.forget_pending();
+        }
+        times
+    }
+}
+
+/// Which timing state [`capture`] writes.
+#[derive(Clone, Copy)]
+enum Slot {
+    Remembered,
+    Scratch,
+}
+use Slot::{Remembered, Scratch};
+
+/// Writes the pipeline's timing state into the remembered or the scratch state; `false` if
+/// it is not one a fast-forward can start from (real fetch, a blocked channel instruction,
+/// fetch waiting or holding run-ahead instructions, a stopped SPU, an instruction referenced
+/// that the window no longer holds).
+fn capture(pipeline: &mut Pipeline, arch: &ArchState, slot: Slot) -> bool {
+    let FetchModel::Ideal(fetch) = &pipeline.fetch else {
+        return false;
+    };
+    let Some(fetch_state) = fetch.steady() else {
+        return false;
+    };
+    if pipeline.blocked != 0 || !matches!(arch.status(), Status::Running) {
+        return false;
+    }
+    let ff = &mut pipeline.fast_forward;
+    let into = match slot {
+        Remembered => &mut ff.state,
+        Scratch => &mut ff.scratch,
+    };
+    let issue = &pipeline.issue;
+    let exec = &pipeline.exec;
+    let now = pipeline.clock;
+    let last_seq = issue.last_seq();
+    let age = |seq: u64| if seq == 0 { 0 } else { last_seq + 1 - seq };
+    let mut oldest = 0;
+    for (out, stage) in into.stages.iter_mut().zip(issue.stages) {
+        *out = stage.map(age);
+        oldest = oldest.max(out[0]).max(out[1]);
+    }
+    into.bubbles = issue.bubbles;
+    for (back, out) in into.rows.iter_mut().enumerate() {
+        let row = exec.rows[ExecPipes::index(now.wrapping_sub(back as u64))];
+        *out = row.map(|slot| (age(slot.seq), slot.target, slot.class));
+        oldest = oldest.max(out[0].0).max(out[1].0);
+    }
+    for ((out, &ready), &producer) in into
+        .scoreboard
+        .iter_mut()
+        .zip(&exec.ready)
+        .zip(&exec.producer)
+    {
+        *out = if ready > now {
+            (ready - now, producer)
+        } else {
+            (0, IClass::Nop)
+        };
+    }
+    into.stall_for = issue.stall_until.saturating_sub(now);
+    into.fp_busy_next = issue.fp_busy_at == now.wrapping_add(1);
+    into.last_stall = pipeline.last_stall;
+    into.arch_lag = now.wrapping_sub(arch.cycle_count());
+    into.fetch = fetch_state;
+    if oldest > TRACKED as u64 {
+        return false;
+    }
+    for (index, out) in into.records.iter_mut().enumerate() {
+        let age = index as u64 + 1;
+        *out = if age <= oldest {
+            match issue.record(last_seq + 1 - age) {
+                Some(record) => (record.pc, record.instruction.word),
+                None => return false,
+            }
+        } else {
+            (0, 0)
+        };
+    }
+    true
+}

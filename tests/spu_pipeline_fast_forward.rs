@@ -1,0 +1,258 @@
+//! The fast-forward over repeating loop iterations changes nothing but the host time: two
+//! SPUs, one with the fast-forward and one simulating every cycle, run the same programs in
+//! the same slices and must agree after every slice on the run outcome, the statistics, the
+//! architectural state and everything the pipeline shows (clock, issue stages, execution
+//! stages with their dependency columns, last stall). The fast-forward must also have
+//! skipped cycles, or the comparison would prove nothing.
+
+mod spu_pipeline_support;
+
+use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
+use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::execute::RING;
+use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::{ModelError, RunEnd, RunOutcome};
+use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::unit::{Mode, SpuUnit};
+use spu_pipeline_support::{Rng, assert_same_architecture, unit_with};
+
+fn pipeline_unit(source: &str, config: Config, fast_forward: bool) -> Box<SpuUnit> {
+    let mut unit = unit_with(source, config, Mode::Pipeline);
+    unit.set_fetch(FetchKind::Ideal).unwrap();
+    unit.set_fast_forward(fast_forward);
+    unit
+}
+
+/// Everything two units must agree on after a slice.
+fn assert_same(fast: &SpuUnit, slow: &SpuUnit, what: &str) {
+    assert_eq!(fast.stats(), slow.stats(), "{what}: statistics");
+    assert_same_architecture(fast, slow, what);
+    let (a, b) = (fast.arch(), slow.arch());
+    assert_eq!(a.status(), b.status(), "{what}: status");
+    assert_eq!(a.cycle_count(), b.cycle_count(), "{what}: SPU cycle count");
+    assert_eq!(
+        a.non_nop_instructions_retired(),
+        b.non_nop_instructions_retired(),
+        "{what}: non-NOP count"
+    );
+    assert_eq!(
+        a.profile_counters(),
+        b.profile_counters(),
+        "{what}: profile counters"
+    );
+    assert_eq!(a.channels(), b.channels(), "{what}: channels");
+    let (p, q) = (fast.pipeline(), slow.pipeline());
+    assert_eq!(p.clock(), q.clock(), "{what}: clock");
+    assert_eq!(p.last_stall(), q.last_stall(), "{what}: last stall");
+    assert_eq!(p.stopped_by(), q.stopped_by(), "{what}: stopped by");
+    for stage in 0..4 {
+        assert_eq!(
+            p.issue_pipes().stage(stage),
+            q.issue_pipes().stage(stage),
+            "{what}: issue stage {stage}"
+        );
+    }
+    for stage in 0..RING as u64 {
+        assert_eq!(
+            p.exec_stage(stage),
+            q.exec_stage(stage),
+            "{what}: execution stage {stage}"
+        );
+    }
+}
+
+/// Runs `source` on both units in slices of the given lengths (cycled) until both stop or
+/// `limit` cycles passed, draining the outbound mailbox of both when they block on it.
+/// Returns the cycles the fast unit skipped.
+fn compare(source: &str, config: Config, slices: &[u64], limit: u64) -> u64 {
+    let mut fast = pipeline_unit(source, config, true);
+    let mut slow = pipeline_unit(source, config, false);
+    let (mut text_fast, mut text_slow) = (String::new(), String::new());
+    let mut total = 0;
+    for (round, &slice) in slices.iter().cycle().enumerate() {
+        let what = format!("slice {round} ({slice} cycles) at cycle {total}");
+        let a: Result<RunOutcome, ModelError> = fast.run(slice, &NoProbes, &mut text_fast);
+        let b = slow.run(slice, &NoProbes, &mut text_slow);
+        assert_eq!(a, b, "{what}: outcome\n{source}");
+        assert_eq!(text_fast, text_slow, "{what}: prof_cp lines");
+        assert_same(&fast, &slow, &what);
+        let Ok(outcome) = a else { break };
+        total += outcome.cycles;
+        match outcome.end {
+            RunEnd::Stopped(_) => break,
+            RunEnd::Blocked { channel } if channel == SPU_WR_OUT_MBOX => {
+                let x = fast.arch_mut().channels_mut().outbound.pop();
+                let y = slow.arch_mut().channels_mut().outbound.pop();
+                assert_eq!(x, y, "{what}: mailbox value");
+            }
+            RunEnd::Blocked { channel } => panic!("{what}: blocked on channel {channel}"),
+            RunEnd::CycleLimit => {}
+        }
+        if total >= limit {
+            break;
+        }
+    }
+    fast.pipeline().fast_forwarded_cycles()
+}
+
+const SLICES: [u64; 8] = [1, 3, 17, 64, 250, 1_000, 7, 20_000];
+
+fn counted(body: &str, iterations: u32) -> String {
+    format!(
+        "il $30,{iterations}\nila $20,data\nloop:\n{body}ai $30,$30,-1\nbrnz $30,loop\nstop\n.data\n.align 4\ndata: .space 256\n"
+    )
+}
+
+#[test]
+fn dependency_chain_dual_issue_and_call_loops_fast_forward_to_the_same_results() {
+    let chain = counted(&"a $3,$3,$4\n".repeat(32), 300);
+    let dual = counted(&"a $10,$11,$12\nrotqby $20,$21,$22\n".repeat(20), 300);
+    let call = "ila $4,data
+il $9,3
+outer: il $3,100
+loop: lqd $6,0($4)
+a $7,$7,$6
+stqd $7,16($4)
+brsl $0,leaf
+ai $3,$3,-1
+brnz $3,loop
+ai $9,$9,-1
+brnz $9,outer
+stop
+leaf: ai $8,$8,1
+bi $0
+.data
+.align 4
+data: .word 1,2,3,4
+.space 16";
+    for (name, source) in [("chain", chain), ("dual", dual), ("call", call.to_string())] {
+        for slices in [&SLICES[..], &[1_000_000]] {
+            let skipped = compare(&source, Config::cell(), slices, 1_000_000);
+            assert!(skipped > 0, "{name}: nothing was fast-forwarded");
+        }
+    }
+}
+
+#[test]
+fn floating_point_stalls_and_resource_conflicts_repeat_exactly() {
+    // DP issue stalls, FP6/FP7 shared-unit conflicts, loads feeding FP, a dependent DP chain.
+    let body = "dfa $3,$4,$5
+fa $6,$6,$7
+mpy $8,$9,$10
+fm $11,$6,$12
+dfm $13,$13,$14
+lqd $15,32($20)
+fma $16,$15,$11,$16
+stqd $16,48($20)
+";
+    for config in [Config::cell(), Config::celledp()] {
+        let skipped = compare(&counted(body, 200), config, &SLICES, 1_000_000);
+        assert!(skipped > 0, "nothing was fast-forwarded");
+    }
+}
+
+#[test]
+fn loops_with_checkpoints_channels_and_changing_paths_agree() {
+    // A checkpoint every iteration (never skipped over: its line carries the cycle).
+    let checkpoint = counted("and $5,$5,$5\na $6,$6,$7\n", 50);
+    // The path alternates: a forward branch taken on odd iterations only.
+    let alternating = counted(
+        "andi $6,$30,1\nbrz $6,even\na $7,$7,$7\nai $8,$8,1\neven: rotqby $9,$9,$10\n",
+        120,
+    );
+    // Every 16th iteration writes the outbound mailbox (the host drains it).
+    let mailbox = counted(
+        "andi $6,$30,15\nbrnz $6,quiet\nwrch $ch28,$30\nquiet: a $7,$7,$8\nai $9,$9,1\n",
+        200,
+    );
+    // The loop rewrites one of its own instructions (an `ai` immediate) each iteration.
+    let self_modifying = "il $30,60
+ila $20,patch
+lqd $21,0($20)
+loop: ai $7,$7,1
+a $8,$8,$7
+patch: ai $9,$9,1
+ai $30,$30,-1
+stqd $21,0($20)
+brnz $30,loop
+stop";
+    for source in [checkpoint, alternating, mailbox, self_modifying.to_string()] {
+        compare(&source, Config::cell(), &SLICES, 1_000_000);
+    }
+}
+
+/// A random program: register setup, then an outer loop around an inner loop whose body
+/// mixes the classes, loads and stores, forward branches on counter bits (so some paths
+/// repeat and some do not) and sometimes a call.
+fn random_loops(seed: u64) -> String {
+    let mut rng = Rng(seed | 1);
+    let mut text = String::new();
+    for r in 3..16 {
+        text.push_str(&format!("il ${r},{}\n", rng.below(200) as i64 - 100));
+    }
+    let ops = [
+        "a", "sf", "and", "xor", "shl", "rot", "fa", "fm", "mpy", "dfa", "dfm", "rotqby", "shufb",
+        "ceq", "selb", "fma", "cntb", "lnop", "nop",
+    ];
+    text.push_str(&format!(
+        "ila $20,data\nil $22,{}\nouter: il $21,{}\ninner:\n",
+        1 + rng.below(3),
+        2 + rng.below(40)
+    ));
+    for i in 0..2 + rng.below(30) {
+        let r = |rng: &mut Rng| 3 + rng.below(13);
+        let (t, a, b, c) = (r(&mut rng), r(&mut rng), r(&mut rng), r(&mut rng));
+        match rng.below(12) {
+            0 => text.push_str(&format!("lqd ${t},{}($20)\n", 16 * rng.below(8))),
+            1 => text.push_str(&format!("stqd ${t},{}($20)\n", 16 * rng.below(8))),
+            2 => text.push_str(&format!(
+                "andi $23,$21,{}\nbrz $23,skip{i}\nai ${t},${t},3\nskip{i}:\n",
+                1 << rng.below(3)
+            )),
+            3 => text.push_str("brsl $0,leaf\n"),
+            _ => match ops[rng.below(ops.len() as u64) as usize] {
+                op @ ("selb" | "shufb" | "fma") => {
+                    text.push_str(&format!("{op} ${t},${a},${b},${c}\n"))
+                }
+                op @ "cntb" => text.push_str(&format!("{op} ${t},${a}\n")),
+                op @ ("lnop" | "nop") => text.push_str(&format!("{op}\n")),
+                op => text.push_str(&format!("{op} ${t},${a},${b}\n")),
+            },
+        }
+    }
+    text.push_str(
+        "ai $21,$21,-1\nbrnz $21,inner\nai $22,$22,-1\nbrnz $22,outer\nstop\n\
+         leaf: ai $24,$24,1\nbi $0\n.data\n.align 4\ndata: .space 128\n",
+    );
+    text
+}
+
+#[test]
+fn random_loop_programs_agree_cycle_for_cycle() {
+    let mut skipped = 0;
+    for seed in 0..200 {
+        let source = random_loops(seed);
+        let slices = [1 + seed % 5, 40, 333, 5_000, 2];
+        skipped += compare(&source, Config::cell(), &slices, 200_000);
+    }
+    assert!(skipped > 0, "nothing was fast-forwarded");
+}
+
+#[test]
+fn statistics_reset_and_flush_between_runs_agree() {
+    let source = counted("a $3,$3,$4\nrotqby $5,$5,$6\nfa $7,$7,$8\n", 400);
+    let mut fast = pipeline_unit(&source, Config::cell(), true);
+    let mut slow = pipeline_unit(&source, Config::cell(), false);
+    for round in 0..8 {
+        for unit in [&mut fast, &mut slow] {
+            unit.run(700, &NoProbes, &mut String::new()).unwrap();
+            match round % 3 {
+                0 => unit.reset_stats(),
+                1 => unit.set_config(Config::cell()),
+                _ => {}
+            }
+        }
+        assert_same(&fast, &slow, &format!("round {round}"));
+    }
+    assert!(fast.pipeline().fast_forwarded_cycles() > 0);
+}
