@@ -14,7 +14,7 @@ use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::pipeline::{ModelError, RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
-use spu_pipeline_support::{Rng, assert_same_architecture, unit_with};
+use spu_pipeline_support::{Rng, assert_same_architecture, run_to_stop, unit_with};
 
 fn pipeline_unit(source: &str, config: Config, fast_forward: bool) -> Box<SpuUnit> {
     let mut unit = unit_with(source, config, Mode::Pipeline);
@@ -165,17 +165,32 @@ fn loops_with_checkpoints_channels_and_changing_paths_agree() {
         "andi $6,$30,15\nbrnz $6,quiet\nwrch $ch28,$30\nquiet: a $7,$7,$8\nai $9,$9,1\n",
         200,
     );
-    // The loop rewrites one of its own instructions (an `ai` immediate) each iteration.
-    let self_modifying = "il $30,60
-ila $20,patch
+    // Each iteration stores into its own code; the stored quadword differs from the code
+    // only when the counter is 40, and makes that iteration's `ai $9,$9,1` add 2. The path
+    // is the same every iteration, so only watching the stores keeps the fast-forward from
+    // repeating the old instruction.
+    let self_modifying = "il $30,100
+ila $20,32
 lqd $21,0($20)
-loop: ai $7,$7,1
-a $8,$8,$7
-patch: ai $9,$9,1
+ila $25,mask
+lqd $24,0($25)
+a $22,$21,$24
+loop: ceqi $26,$30,40
+selb $27,$21,$22,$26
+stqd $27,0($20)
+a $8,$8,$9
+ai $10,$10,2
+ai $9,$9,1
 ai $30,$30,-1
-stqd $21,0($20)
 brnz $30,loop
-stop";
+stop
+.data
+.align 4
+mask: .word 0,0,0,0x4000";
+    let mut instruction_mode = unit_with(self_modifying, Config::cell(), Mode::Instruction);
+    run_to_stop(&mut instruction_mode, 100_000);
+    let nine = instruction_mode.arch().register(9).preferred_word();
+    assert_eq!(nine, 101, "the patched iteration added 2");
     for source in [checkpoint, alternating, mailbox, self_modifying.to_string()] {
         compare(&source, Config::cell(), &SLICES, 1_000_000);
     }

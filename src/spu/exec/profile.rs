@@ -56,6 +56,15 @@ impl ProfileCounters {
         }
     }
 
+    /// Counts `instructions` retired instructions, `non_nop` of them not NOP-class, if running.
+    #[inline]
+    pub fn count_many(&mut self, instructions: u64, non_nop: u64) {
+        if self.running {
+            self.instructions = self.instructions.wrapping_add(instructions);
+            self.non_nop_instructions = self.non_nop_instructions.wrapping_add(non_nop);
+        }
+    }
+
     /// Cycles counted up to clock value `now`.
     pub fn cycles_at(&self, now: u64) -> u64 {
         let current = if self.running {

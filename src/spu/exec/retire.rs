@@ -56,4 +56,29 @@ impl Spu {
         self.pc = next_pc;
         true
     }
+
+    /// The state write of a replayed instruction alone (no counting, the PC unchanged), for
+    /// a timing model that completes a run of such instructions and then counts them with
+    /// [`retire_replayed_run`](Self::retire_replayed_run). The SPU must be running.
+    #[inline(always)]
+    pub(crate) fn apply_replayed_write(&mut self, write: StateWrite, value: Quadword) {
+        match write {
+            StateWrite::Nothing => {}
+            StateWrite::Register(rt) => self.set_register(rt, value),
+            StateWrite::Store(address) => self.local_store.store_quadword(address, value),
+        }
+    }
+
+    /// Counts `count` instructions completed by [`apply_replayed_write`]
+    /// (`nops` of them NOP-class) as [`retire_replayed`](Self::retire_replayed) would have one
+    /// by one, the last at `cycle`, continuing at `next_pc`.
+    #[inline(always)]
+    pub(crate) fn retire_replayed_run(&mut self, count: u64, nops: u64, next_pc: u32, cycle: u64) {
+        self.status = Status::Running;
+        self.retired = self.retired.wrapping_add(count);
+        self.retired_non_nop = self.retired_non_nop.wrapping_add(count - nops);
+        self.cycles = cycle;
+        self.profile.count_many(count, count - nops);
+        self.pc = next_pc;
+    }
 }

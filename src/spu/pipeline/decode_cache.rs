@@ -46,6 +46,12 @@ pub(crate) enum Replay {
 }
 
 impl Decoded {
+    /// The address it was decoded for.
+    #[inline(always)]
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+
     fn new(pc: u32, word: u32) -> Self {
         let inflight = decode_at(pc, word);
         let instruction = &inflight.instruction;
@@ -77,7 +83,7 @@ impl Decoded {
     }
 }
 
-const EMPTY_DECODED: Decoded = Decoded {
+pub(crate) const EMPTY_DECODED: Decoded = Decoded {
     pc: u32::MAX,
     word: 0,
     inflight: EMPTY_INFLIGHT,

@@ -24,10 +24,13 @@
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
 
+use super::Pipeline;
+use super::decode_cache::{Decoded, EMPTY_DECODED};
 use super::execute::{ExecPipes, O_STAGE, RING};
 use super::fetch::{FetchModel, NO_REGISTER};
 use super::stats::Statistics;
-use super::{Pipeline, apply_recorded};
+use super::window::Effect;
+use crate::spu::exec::StateWrite;
 use crate::spu::exec::{Spu as ArchState, Status};
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
@@ -97,8 +100,10 @@ pub struct FastForward {
     anchor: Anchor,
     state: TimingState,
     scratch: TimingState,
-    /// Address and word of each instruction of the repetition, in fetch order.
-    path: [(u32, u32); MAX_REPETITION],
+    /// The instructions of the repetition, in fetch order.
+    path: [Decoded; MAX_REPETITION],
+    /// The first and the last quadword address holding them.
+    code: (u32, u32),
     /// Passes over the head to let go by before comparing again, and the mismatches in a
     /// row (the wait doubles with each, so code that never repeats pays little).
     wait: u32,
@@ -121,7 +126,8 @@ impl FastForward {
             },
             state: TimingState::new(),
             scratch: TimingState::new(),
-            path: [(0, 0); MAX_REPETITION],
+            path: [EMPTY_DECODED; MAX_REPETITION],
+            code: (0, 0),
             wait: 0,
             mismatches: 0,
             skipped: 0,
@@ -248,10 +254,13 @@ impl Pipeline {
     }
 
     /// Reads the repetition's `n` instructions (fetched since the anchor) from the window;
-    /// `false` if one is gone or has no recorded effect, or the counters do not show one
-    /// repetition of `n` completions.
+    /// `false` if one is gone, has no recorded effect or is no longer in the local store, or
+    /// the counters do not show one repetition of `n` completions.
     fn read_path(&mut self, arch: &ArchState, n: usize) -> bool {
         let ff = &mut self.fast_forward;
+        let FetchModel::Ideal(fetch) = &mut self.fetch else {
+            return false;
+        };
         let cycles = self.clock - ff.anchor.clock;
         let stats_step = self.stats.cycles.wrapping_sub(ff.anchor.stats.cycles);
         let completed = self
@@ -265,15 +274,22 @@ impl Pipeline {
         {
             return false;
         }
+        let mut code = (u32::MAX, 0);
         for (offset, entry) in ff.path[..n].iter_mut().enumerate() {
             let seq = ff.anchor.last_seq + 1 + offset as u64;
-            match self.issue.record(seq) {
-                Some(record) if !record.serializing && self.issue.effect(seq).is_some() => {
-                    *entry = (record.pc, record.instruction.word);
-                }
-                _ => return false,
+            let Some(record) = self.issue.record(seq) else {
+                return false;
+            };
+            if record.serializing || self.issue.effect(seq).is_none() {
+                return false;
             }
+            match fetch.decoded_at(record.pc, record.instruction.word) {
+                Some(decoded) => *entry = decoded,
+                None => return false,
+            }
+            code = (code.0.min(record.pc & !15), code.1.max(record.pc & !15));
         }
+        ff.code = code;
         true
     }
 
@@ -308,27 +324,40 @@ impl Pipeline {
             }
         }
         let arch_lag = self.fast_forward.state.arch_lag;
+        let code = self.fast_forward.code;
         let path = &self.fast_forward.path[..n];
-        let head = path[0].0;
+        let head = path[0].pc();
         for done in 0..times {
             // Fetch side: the shadow runs the next repetition ahead into the window.
-            for (index, &expected) in path.iter().enumerate() {
-                let next = path.get(index + 1).map_or(head, |&(pc, _)| pc);
-                if !fetch.run_ahead_pending(&mut self.issue, expected, next) {
+            for (index, entry) in path.iter().enumerate() {
+                let next = path.get(index + 1).map_or(head, Decoded::pc);
+                if !fetch.run_ahead_pending(&mut self.issue, entry, next, code) {
                     return done;
                 }
             }
-            // Completion side: the `n` oldest instructions in flight complete, as stage o
-            // would complete them in these cycles.
-            let completed_at = now + (done + 1) * cycles - arch_lag;
+            // Completion side: the `n` oldest instructions in flight complete from their
+            // recorded effects, as stage o would complete them in these cycles.
+            let mut nops = 0;
             for seq in oldest..oldest + n as u64 {
-                if apply_recorded(&self.issue, arch, seq, completed_at).is_none() {
-                    // Not reachable (every effect is recorded and the SPU runs): stop
-                    // before the timing and the state part ways.
+                let Some((effect, value, address)) = self.issue.effect(seq) else {
+                    // Not reachable (every effect is recorded, checked above): stop before
+                    // the timing and the state part ways.
                     return done;
-                }
+                };
+                let write = if effect.has(Effect::WRITES_TARGET) {
+                    StateWrite::Register(self.issue.in_flight(seq).target)
+                } else if effect.has(Effect::STORES) {
+                    StateWrite::Store(address)
+                } else {
+                    StateWrite::Nothing
+                };
+                arch.apply_replayed_write(write, *value);
+                nops += u64::from(effect.has(Effect::NOP));
             }
             oldest += n as u64;
+            let next_pc = self.issue.in_flight(oldest - 1).predicted_next;
+            let completed_at = now + (done + 1) * cycles - arch_lag;
+            arch.retire_replayed_run(n as u64, nops, next_pc, completed_at);
             fetch.forget_pending();
         }
         times

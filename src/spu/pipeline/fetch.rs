@@ -33,7 +33,7 @@
 //! resolved next PC with the one fetch predicted; a difference squashes the younger
 //! instructions and starts the mispredict sequence instead of being a path error.
 
-use super::decode_cache::{DecodeCache, Replay};
+use super::decode_cache::{DecodeCache, Decoded, Replay};
 use super::fetch_unit::FetchUnit;
 use super::issue::IssuePipes;
 use super::window::Effect;
@@ -373,8 +373,8 @@ impl IdealFetch {
                 (seq, record.pc, record.predicted_next, record.serializing)
             } else {
                 let pc = self.shadow.pc();
-                let (next, serializing, _) = self.fetch_one(pc, issue);
-                (issue.last_seq(), pc, next, serializing)
+                let fetched = self.fetch_one(pc, issue);
+                (issue.last_seq(), pc, fetched.next, fetched.serializing)
             };
             let slot = ((pc >> 2) & 1) as usize;
             issue.place(slot, seq);
@@ -396,31 +396,37 @@ impl IdealFetch {
         self.pending.0 <= self.pending.1
     }
 
-    /// Fast-forward: runs the instruction at the shadow's PC ahead into the window without
-    /// putting it into a stage (it is pending until fetch places it, unless
-    /// [`forget_pending`](Self::forget_pending) says its repetition was skipped). Returns
-    /// whether it is the instruction `expected` (address and word), followed by `next`, with
-    /// a recorded effect.
+    /// Fast-forward: runs `entry`, the instruction expected at the shadow's PC, ahead into
+    /// the window without putting it into a stage (it is pending until fetch places it,
+    /// unless [`forget_pending`](Self::forget_pending) says its repetition was skipped).
+    /// Returns whether it was that instruction, was followed by `next`, had its effect
+    /// recorded and stored nothing into `code` (the quadwords from `.0` to `.1` holding the
+    /// repetition's instructions).
     #[inline(always)]
     pub(super) fn run_ahead_pending(
         &mut self,
         issue: &mut IssuePipes,
-        expected: (u32, u32),
+        entry: &Decoded,
         next: u32,
+        code: (u32, u32),
     ) -> bool {
         let pc = self.shadow.pc();
-        let (followed_by, serializing, recorded) = self.fetch_one(pc, issue);
+        if pc != entry.pc() {
+            return false;
+        }
+        let fetched = run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue);
         let seq = issue.last_seq();
         if self.has_pending() {
             self.pending.1 = seq;
         } else {
             self.pending = (seq, seq);
         }
-        pc == expected.0
-            && issue.in_flight(seq).instruction.word == expected.1
-            && followed_by == next
-            && recorded
-            && !serializing
+        fetched.next == next
+            && fetched.recorded
+            && !fetched.serializing
+            && !fetched
+                .stored
+                .is_some_and(|address| (code.0..=code.1).contains(&address))
     }
 
     /// Fast-forward: the pending instructions belong to a skipped repetition (the timing
@@ -439,52 +445,106 @@ impl IdealFetch {
     }
 
     /// Fetches the instruction at `pc` into the window (the caller places it into a stage)
-    /// and runs it in the shadow (unless it serializes). Returns the address that follows it,
-    /// whether it serializes and whether its effect was recorded for stage o.
+    /// and runs it in the shadow (unless it serializes).
     #[inline(always)]
-    fn fetch_one(&mut self, pc: u32, issue: &mut IssuePipes) -> (u32, bool, bool) {
+    fn fetch_one(&mut self, pc: u32, issue: &mut IssuePipes) -> Fetched {
         let word = self.shadow.local_store().load_word(pc);
         let entry = self.decoded.get(pc, word);
-        let replay = entry.replay;
-        let record = issue.append(&entry.inflight);
-        if replay == Replay::Serializing {
-            return (record.predicted_next, true, false);
-        }
-        let ahead = self.shadow.run_ahead(&record.instruction);
-        let (seq, target) = (record.seq, record.target);
-        let (flags, address) = match ahead {
-            RunAhead::Unusual => {
-                // A checkpoint completes with the SPU running; the others (stop, halt, a
-                // blocked channel access, a fault) stop fetch.
-                let next = self.shadow.pc();
-                record.predicted_next = next;
-                record.serializing = !matches!(self.shadow.status(), Status::Running);
-                return (next, record.serializing, false);
-            }
-            RunAhead::Next => (0, 0),
-            RunAhead::Nop => (Effect::NOP, 0),
-            RunAhead::Load(address) => (Effect::LOADS, address),
-            RunAhead::Store(address) => (Effect::STORES, address),
-            RunAhead::Branch(target) => {
-                if target <= pc {
-                    self.loop_head = Some(target);
-                }
-                (Effect::BRANCH_TAKEN, 0)
-            }
+        run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue)
+    }
+
+    /// Fast-forward: the decoded form of the instruction at `pc` if the shadow's local store
+    /// still holds `word` there (a repetition's instructions are checked once, then guarded
+    /// by watching the shadow's stores).
+    pub(super) fn decoded_at(&mut self, pc: u32, word: u32) -> Option<Decoded> {
+        (self.shadow.local_store().load_word(pc) == word).then(|| *self.decoded.get(pc, word))
+    }
+}
+
+/// What fetching one instruction did.
+#[derive(Clone, Copy)]
+struct Fetched {
+    /// The address that follows it.
+    next: u32,
+    /// Fetch must wait for it to complete.
+    serializing: bool,
+    /// Its effect was recorded for stage o.
+    recorded: bool,
+    /// The quadword it stored to, if it was a store.
+    stored: Option<u32>,
+}
+
+/// Appends `entry` (the instruction at `pc`) to the window and runs it in `shadow`, recording
+/// its effect where stage o may replay it; notes a backward taken branch's target in
+/// `loop_head`.
+#[inline(always)]
+fn run_entry(
+    shadow: &mut ArchState,
+    loop_head: &mut Option<u32>,
+    pc: u32,
+    entry: &Decoded,
+    issue: &mut IssuePipes,
+) -> Fetched {
+    let replay = entry.replay;
+    let record = issue.append(&entry.inflight);
+    if replay == Replay::Serializing {
+        return Fetched {
+            next: record.predicted_next,
+            serializing: true,
+            recorded: false,
+            stored: None,
         };
-        let next = self.shadow.pc();
-        record.predicted_next = next;
-        if replay == Replay::Never {
-            return (next, false, false);
+    }
+    let ahead = shadow.run_ahead(&record.instruction);
+    let (seq, target) = (record.seq, record.target);
+    let (flags, address) = match ahead {
+        RunAhead::Unusual => {
+            // A checkpoint completes with the SPU running; the others (stop, halt, a blocked
+            // channel access, a fault) stop fetch.
+            let next = shadow.pc();
+            record.predicted_next = next;
+            record.serializing = !matches!(shadow.status(), Status::Running);
+            return Fetched {
+                next,
+                serializing: record.serializing,
+                recorded: false,
+                stored: None,
+            };
         }
-        let effect = if flags & Effect::STORES != 0 {
-            (flags, self.shadow.local_store().load_quadword(address))
-        } else if target != NO_REGISTER {
-            (flags | Effect::WRITES_TARGET, self.shadow.register(target))
-        } else {
-            (flags, Quadword::ZERO)
+        RunAhead::Next => (0, 0),
+        RunAhead::Nop => (Effect::NOP, 0),
+        RunAhead::Load(address) => (Effect::LOADS, address),
+        RunAhead::Store(address) => (Effect::STORES, address),
+        RunAhead::Branch(target) => {
+            if target <= pc {
+                *loop_head = Some(target);
+            }
+            (Effect::BRANCH_TAKEN, 0)
+        }
+    };
+    let next = shadow.pc();
+    record.predicted_next = next;
+    let stored = (flags & Effect::STORES != 0).then_some(address);
+    if replay == Replay::Never {
+        return Fetched {
+            next,
+            serializing: false,
+            recorded: false,
+            stored,
         };
-        issue.set_effect(seq, Effect::new(effect.0), effect.1, address);
-        (next, false, true)
+    }
+    let (flags, value) = if stored.is_some() {
+        (flags, shadow.local_store().load_quadword(address))
+    } else if target != NO_REGISTER {
+        (flags | Effect::WRITES_TARGET, shadow.register(target))
+    } else {
+        (flags, Quadword::ZERO)
+    };
+    issue.set_effect(seq, Effect::new(flags), value, address);
+    Fetched {
+        next,
+        serializing: false,
+        recorded: true,
+        stored,
     }
 }
