@@ -1,15 +1,18 @@
 //! Pipeline-mode speed on the host: simulated SPU cycles per second (goal: at least 20 million
 //! with probes detached). Run with
 //! `cargo bench --target x86_64-unknown-linux-gnu --bench spu_pipeline`; words after `--`
-//! select rows by workload, probes and model label (`ideal`, `real`, `instr`), e.g.
-//! `-- dual detached ideal`. Figures and how they were taken: BENCHMARKS.md.
+//! select rows by workload, probes and model label (`ideal`, `every-cycle`, `real`, `instr`),
+//! e.g. `-- dual detached ideal`. Figures and how they were taken: BENCHMARKS.md.
 //!
 //! Three workloads (each a long-running loop, so fetch redirects happen once per iteration):
 //! a dependency chain (FX2 links, 2 cycles each), a dual-issue stream (independent even/odd
 //! pairs, 2 instructions per cycle) and a loop with loads, stores and a call. Each runs with
 //! no probes compiled in, with the SPU probe points present but detached (one load and one
 //! branch each), and with a listener on every point, under the ideal fetch model (the
-//! issue-6 goal); then with the real fetch unit (issue 7, spusim's default), probes detached.
+//! issue-6 goal). With nothing listening (`none`, `detached`) the pipeline's fast-forward
+//! skips the cycle-by-cycle simulation of iterations that repeat an earlier one exactly (each
+//! row says how many cycles it skipped); the `every-cycle` rows turn it off. Then the same
+//! with the real fetch unit (issue 7, spusim's default), probes detached.
 //! Under real fetch the loops' back-branches are unhinted, so each iteration pays the
 //! mispredict penalty: fewer instructions per cycle, different work per cycle.
 
@@ -79,6 +82,7 @@ fn measure<O: SpuObserver>(name: &str, probes_label: &str, source: &str, observe
         observer,
         Mode::Pipeline,
         FetchKind::Ideal,
+        true,
     );
 }
 
@@ -99,11 +103,13 @@ fn measure_in<O: SpuObserver>(
     observer: &O,
     mode: Mode,
     fetch: FetchKind,
+    fast_forward: bool,
 ) {
-    let mode_label = match (mode, fetch) {
-        (Mode::Instruction, _) => "instr",
-        (Mode::Pipeline, FetchKind::Ideal) => "ideal",
-        (Mode::Pipeline, FetchKind::Real) => "real",
+    let mode_label = match (mode, fetch, fast_forward) {
+        (Mode::Instruction, _, _) => "instr",
+        (Mode::Pipeline, FetchKind::Ideal, true) => "ideal",
+        (Mode::Pipeline, FetchKind::Ideal, false) => "every-cycle",
+        (Mode::Pipeline, FetchKind::Real, _) => "real",
     };
     if !selected(&[name, probes_label, mode_label]) {
         return;
@@ -115,6 +121,7 @@ fn measure_in<O: SpuObserver>(
         .expect("image fits");
     unit.set_mode(mode);
     unit.set_fetch(fetch).expect("fetch model available");
+    unit.set_fast_forward(fast_forward);
     let mut cycles = 0u64;
     let cpu_start = thread_cpu_ns();
     let start = Instant::now();
@@ -136,8 +143,9 @@ fn measure_in<O: SpuObserver>(
     } else {
         1.0
     };
+    let skipped = 100.0 * unit.pipeline().fast_forwarded_cycles() as f64 / cycles as f64;
     println!(
-        "{name:<13} probes {probes_label:<9}: {:>7.1} M simulated cycles/s wall, {:>7.1} M/s on-CPU  (IPC {ipc:.2}, {} cycles in {seconds:.2} s, {cpu_seconds:.2} s on CPU)",
+        "{name:<13} probes {probes_label:<9}: {:>7.1} M simulated cycles/s wall, {:>7.1} M/s on-CPU  (IPC {ipc:.2}, {} cycles in {seconds:.2} s, {cpu_seconds:.2} s on CPU, {skipped:.1}% fast-forwarded)",
         cycles as f64 / seconds / 1e6,
         cycles as f64 / cpu_seconds / 1e6,
         cycles
@@ -158,7 +166,19 @@ fn main() {
         measure(name, "detached", source, &detached);
         measure(name, "attached", source, &attached);
     }
-    println!("real fetch unit (unhinted loop branches mispredict):");
+    println!("ideal fetch, every cycle simulated (fast-forward off):");
+    for (name, source) in &workloads {
+        measure_in(
+            name,
+            "detached",
+            source,
+            &detached,
+            Mode::Pipeline,
+            FetchKind::Ideal,
+            false,
+        );
+    }
+    println!("real fetch unit (unhinted loop branches mispredict; no fast-forward):");
     for (name, source) in &workloads {
         measure_in(
             name,
@@ -167,6 +187,7 @@ fn main() {
             &detached,
             Mode::Pipeline,
             FetchKind::Real,
+            true,
         );
     }
     println!("for comparison, instruction mode (one cycle per instruction):");
@@ -178,6 +199,7 @@ fn main() {
             &NoProbes,
             Mode::Instruction,
             FetchKind::Ideal,
+            true,
         );
     }
     println!(

@@ -19,6 +19,9 @@
 //!   source register's last in-flight writer was released (`issue cycle + depth <= now`).
 //!   An instruction completes at stage o, after issue, so it also never retires earlier.
 //!
+//! Under ideal fetch the same run again with the pipeline's fast-forward on, in longer runs,
+//! must end with the same statistics, clock and architectural state.
+//!
 //! After the run, the architectural state (registers, PC, FPSCR, interrupt enable, local store,
 //! instruction count and, if the SPU stopped, the stop reason) equals instruction mode's on the same image, driven by
 //! the same host (mailboxes serviced, stops resumed a few times). Exception: with the real
@@ -137,6 +140,8 @@ struct Buffers {
     pipelined: Box<Spu>,
     functional: Box<Spu>,
     pipeline: Box<Pipeline>,
+    fast: Box<Spu>,
+    fast_pipeline: Box<Pipeline>,
 }
 
 thread_local! {
@@ -144,6 +149,8 @@ thread_local! {
         pipelined: Box::new(Spu::new(0)),
         functional: Box::new(Spu::new(0)),
         pipeline: Box::new(Pipeline::new(0)),
+        fast: Box::new(Spu::new(0)),
+        fast_pipeline: Box::new(Pipeline::new(0)),
     });
 }
 
@@ -199,6 +206,8 @@ impl Scoreboard {
 /// How the pipeline run ended: the stop reason if the SPU stopped for good.
 struct PipelineRun {
     stopped: Option<StopReason>,
+    /// Cycles simulated.
+    simulated: u64,
 }
 
 fn run_pipeline(
@@ -214,6 +223,9 @@ fn run_pipeline(
     if let Err(error) = pipeline.set_fetch(fetch) {
         panic!("set_fetch({fetch:?}): {error}");
     }
+    // The reference simulates every cycle (a one-cycle run could still skip a one-cycle
+    // repetition).
+    pipeline.set_fast_forward(false);
     let mut host = Host { next_mail: 0 };
     let mut scoreboard = Scoreboard::new();
     let mut resumes = 0;
@@ -266,7 +278,49 @@ fn run_pipeline(
             }
         }
     }
-    Some(PipelineRun { stopped })
+    Some(PipelineRun { stopped, simulated })
+}
+
+/// Run lengths for [`run_fast_forward`] (cycled).
+const SLICES: [u64; 6] = [1, 7, 64, 500, 3, 2000];
+
+/// The reference run again under ideal fetch with the fast-forward on, in longer runs, with
+/// the same host actions, for `cycles` cycles (or until the SPU stopped for good).
+fn run_fast_forward(
+    arch: &mut Spu,
+    pipeline: &mut Pipeline,
+    words: &[u32],
+    config: Config,
+    cycles: u64,
+) {
+    fresh_spu(arch, words).expect("the image loaded once already");
+    *pipeline = Pipeline::new(0);
+    pipeline.set_config(config);
+    pipeline.set_fetch(FetchKind::Ideal).expect("ideal fetch");
+    let mut host = Host { next_mail: 0 };
+    let (mut simulated, mut resumes) = (0, 0);
+    for &slice in SLICES.iter().cycle().take(4 * MAX_CYCLES as usize) {
+        if simulated >= cycles {
+            break;
+        }
+        let outcome =
+            match pipeline.run(arch, slice.min(cycles - simulated), &NoProbes, &mut Discard) {
+                Ok(outcome) => outcome,
+                Err(error) => panic!("fast-forward, cycle {simulated}: model error: {error}"),
+            };
+        simulated += outcome.cycles;
+        match outcome.end {
+            RunEnd::CycleLimit => {}
+            RunEnd::Blocked { .. } => host.service(arch),
+            RunEnd::Stopped(reason) => {
+                if matches!(reason, StopReason::Fault(_)) || resumes == MAX_RESUMES {
+                    break;
+                }
+                resumes += 1;
+                arch.resume();
+            }
+        }
+    }
 }
 
 /// Instruction mode, driven by the same host (same mailbox service, same resume policy), up
@@ -336,7 +390,17 @@ struct FunctionalRun {
 }
 
 fn compare(pipelined: &Spu, functional: &Spu, fetch: FetchKind) {
-    let what = |item: &str| format!("{fetch:?} fetch: {item} differs from instruction mode");
+    compare_states(
+        pipelined,
+        functional,
+        &format!("{fetch:?} fetch"),
+        "instruction mode",
+    );
+}
+
+/// Asserts that `first` and `second` hold the same architectural state.
+fn compare_states(pipelined: &Spu, functional: &Spu, label: &str, other: &str) {
+    let what = |item: &str| format!("{label}: {item} differs from {other}");
     assert_eq!(
         pipelined.instructions_retired(),
         functional.instructions_retired(),
@@ -385,6 +449,28 @@ pub fn check(data: &[u8]) {
             else {
                 return;
             };
+            if fetch == FetchKind::Ideal {
+                let (fast, fast_pipeline) = (&mut buffers.fast, &mut buffers.fast_pipeline);
+                run_fast_forward(fast, fast_pipeline, &words, config, run.simulated);
+                let reference = &buffers.pipeline;
+                assert_eq!(
+                    fast_pipeline.stats(),
+                    reference.stats(),
+                    "fast-forward: statistics"
+                );
+                assert_eq!(
+                    fast_pipeline.clock(),
+                    reference.clock(),
+                    "fast-forward: clock"
+                );
+                assert_eq!(
+                    fast.cycle_count(),
+                    pipelined.cycle_count(),
+                    "fast-forward: SPU cycles"
+                );
+                assert_eq!(fast.status(), pipelined.status(), "fast-forward: status");
+                compare_states(fast, pipelined, "fast-forward", "every cycle simulated");
+            }
             let functional = &mut buffers.functional;
             let retired = pipelined.instructions_retired();
             let functional_run = run_instruction_mode(functional, &words, retired, &run);
