@@ -76,6 +76,7 @@ pub fn engine_for_options(options: &Options) -> Result<Box<dyn Engine>, String> 
                 settings.stats,
                 trace,
                 settings.konata.as_deref(),
+                settings.fast_forward,
             )?;
             Ok(Box::new(engine))
         }

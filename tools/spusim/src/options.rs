@@ -62,6 +62,9 @@ pub struct PipelineOptions {
     pub trace_to: u64,
     /// `--konata FILE`: write a Kanata pipeline log for the Konata viewer.
     pub konata: Option<PathBuf>,
+    /// Off with `--no-fast-forward`: simulate every cycle even where a loop iteration
+    /// repeats an earlier one exactly (ideal fetch).
+    pub fast_forward: bool,
 }
 
 impl Default for PipelineOptions {
@@ -75,6 +78,7 @@ impl Default for PipelineOptions {
             trace_from: 0,
             trace_to: u64::MAX,
             konata: None,
+            fast_forward: true,
         }
     }
 }
@@ -107,6 +111,9 @@ options:
                                after the preset), e.g. spu/pipe/FPD/stall=0,
                                spu/feature/dp-dual=TRUE
   --stats                      print the pipeline statistics at the end
+  --no-fast-forward            simulate every cycle (by default, under ideal
+                               fetch, loop iterations that exactly repeat an
+                               earlier one are fast-forwarded: same results)
   --timing                     print the static timing listing (spu_timing style)
                                of .text before running
   --pmu EVENT,...              count PMU events on an emulated PMUv3 (N = 6 + the
@@ -211,6 +218,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
             "--stack-distance" => attachments.stack_distance = true,
             "--din" => attachments.din = Some(PathBuf::from(value("--din")?)),
             "--stats" => pipeline.stats = true,
+            "--no-fast-forward" => pipeline.fast_forward = false,
             "--trace" => pipeline.trace = true,
             "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
             "--trace-from" | "--trace-to" => {

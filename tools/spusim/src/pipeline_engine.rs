@@ -1,5 +1,6 @@
 //! The `--mode pipeline` engine: the cycle-level model with the selected fetch model and
-//! configuration; `--stats` prints the `spu N stats print` block at the end.
+//! configuration; `--stats` prints the `spu N stats print` block at the end (and how many
+//! cycles the model fast-forwarded).
 
 use std::io::{self, Write};
 
@@ -24,16 +25,19 @@ pub struct PipelineEngine {
 }
 
 impl PipelineEngine {
-    /// A pipeline engine, or the model's error text; `trace`: the cycles to print frames for.
+    /// A pipeline engine, or the model's error text; `trace`: the cycles to print frames for;
+    /// `fast_forward`: let the model skip exact repetitions of loop iterations.
     pub fn new(
         config: Config,
         fetch: FetchKind,
         print_stats: bool,
         trace: Option<(u64, u64)>,
         konata: Option<&std::path::Path>,
+        fast_forward: bool,
     ) -> Result<Self, String> {
         let mut pipeline = Box::new(Pipeline::new(0));
         pipeline.set_config(config);
+        pipeline.set_fast_forward(fast_forward);
         pipeline
             .set_fetch(fetch)
             .map_err(|error| error.to_string())?;
@@ -133,6 +137,15 @@ impl Engine for PipelineEngine {
                 return Err(error);
             }
             printed.map_err(|_| io::Error::other("statistics could not be formatted"))?;
+            let skipped = self.pipeline.fast_forwarded_cycles();
+            if skipped > 0 {
+                writeln!(
+                    out,
+                    "(fast-forwarded {skipped} of the {} cycles: loop iterations that \
+                     repeated an earlier one exactly; --no-fast-forward simulates each)",
+                    self.pipeline.stats().cycles
+                )?;
+            }
         }
         let pc = match end {
             End::Stopped(reason) => reason.pc(),

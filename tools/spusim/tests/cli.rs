@@ -612,3 +612,35 @@ fn konata_log_retires_the_stop() {
         assert_eq!(retired, 3, "{fetch}: {text}");
     }
 }
+
+#[test]
+fn fast_forward_changes_no_output() {
+    // Under ideal fetch the model skips loop iterations that repeat an earlier one exactly;
+    // `--no-fast-forward` simulates every cycle: the checkpoint lines, the statistics and the
+    // registers must come out the same.
+    for name in ["loop.s", "demo_saxpy.s", "demo_dp.s"] {
+        let args = ["--fetch", "ideal", "--stats", "--regs"];
+        let fast = spusim(&[&args[..], &[program(name).as_str()]].concat());
+        let slow = spusim(&[&args[..], &["--no-fast-forward", program(name).as_str()]].concat());
+        assert_eq!(fast.status.code(), Some(0), "{name}: {}", stderr(&fast));
+        let (fast, slow) = (stdout(&fast), stdout(&slow));
+        let note = "(fast-forwarded ";
+        assert!(
+            fast.contains(note),
+            "{name}: nothing fast-forwarded\n{fast}"
+        );
+        assert!(
+            !slow.contains(note),
+            "{name}: --no-fast-forward ignored\n{slow}"
+        );
+        let without_note = |text: &str| {
+            text.lines()
+                .filter(|line| !line.starts_with(note))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(without_note(&fast), without_note(&slow), "{name}");
+    }
+    let help = stdout(&spusim(&["--help"]));
+    assert!(help.contains("--no-fast-forward"), "{help}");
+}
