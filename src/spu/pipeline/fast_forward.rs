@@ -185,7 +185,9 @@ impl Pipeline {
         if ff.head != Some(head) {
             // Keep a head that may still come round (an inner loop's call and return pass
             // other backward branches).
-            if ff.head.is_none() || last_seq - ff.anchor.last_seq > MAX_REPETITION as u64 {
+            if ff.head.is_none()
+                || last_seq.saturating_sub(ff.anchor.last_seq) > MAX_REPETITION as u64
+            {
                 ff.head = Some(head);
                 ff.wait = 0;
                 ff.mismatches = 0;
@@ -200,7 +202,7 @@ impl Pipeline {
             }
             return 0;
         }
-        let n = last_seq - ff.anchor.last_seq;
+        let n = last_seq.saturating_sub(ff.anchor.last_seq);
         let repeats = (1..=MAX_REPETITION as u64).contains(&n)
             && capture(self, arch, Scratch)
             && self.fast_forward.scratch == self.fast_forward.state
@@ -213,6 +215,7 @@ impl Pipeline {
             return 0;
         }
         self.fast_forward.mismatches = 0;
+        // `read_path` checked this is one repetition's (non-zero) cycles.
         let cycles = self.clock - self.fast_forward.anchor.clock;
         let before = self.fast_forward.anchor.stats;
         let after = self.stats;
@@ -261,7 +264,7 @@ impl Pipeline {
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return false;
         };
-        let cycles = self.clock - ff.anchor.clock;
+        let cycles = self.clock.saturating_sub(ff.anchor.clock);
         let stats_step = self.stats.cycles.wrapping_sub(ff.anchor.stats.cycles);
         let completed = self
             .stats

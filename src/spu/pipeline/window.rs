@@ -11,7 +11,10 @@
 //! full); once issued it is read at stage o 5 cycles later and shown in the rows kept for the
 //! dependency columns for [`execute::RING`](super::execute::RING) cycles: at most
 //! 7 + 2 × 64 = 135 later fetches in all, fewer than `WINDOW`, so no entry in use is
-//! overwritten. Views of old rows check the stored sequence number anyway ([`Window::get`]).
+//! overwritten. The [`fast_forward`](super::fast_forward) may add up to
+//! [`MAX_REPETITION`](super::fast_forward::MAX_REPETITION) instructions that fetch has not
+//! placed yet: 96 + 135 is still fewer. Views of old rows check the stored sequence number
+//! anyway ([`Window::get`]).
 
 use super::fetch::{EMPTY_INFLIGHT, InFlight};
 use crate::spu::exec::Quadword;
@@ -53,7 +56,7 @@ impl Effect {
 /// Entries in the window (a power of two, so the modulo is a mask).
 pub const WINDOW: usize = 256;
 // The reuse argument of the module documentation.
-const _: () = assert!(WINDOW > 8 + 2 * super::execute::RING);
+const _: () = assert!(WINDOW > 8 + 2 * super::execute::RING + super::fast_forward::MAX_REPETITION);
 
 /// The records of the instructions in flight, indexed by sequence number.
 #[derive(Clone, Debug)]
