@@ -20,6 +20,10 @@
 //! stops the fast-forward; what its shadow already ran stays in the window and fetch takes it
 //! from there in the following cycles, so nothing is executed twice.
 //!
+//! A loop whose path differs from one iteration to the next but repeats over several (an
+//! `if` taken every other time) is compared over 2, 3, ... passes, while that span holds at
+//! most [`MAX_REPETITION`] instructions.
+//!
 //! The result is the same as simulating every cycle: the same statistics, architectural
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
@@ -203,15 +207,20 @@ impl Pipeline {
             return 0;
         }
         let n = last_seq.saturating_sub(ff.anchor.last_seq);
-        let repeats = (1..=MAX_REPETITION as u64).contains(&n)
-            && capture(self, arch, Scratch)
-            && self.fast_forward.scratch == self.fast_forward.state
-            && self.read_path(arch, n as usize);
-        if !repeats {
-            let ff = &mut self.fast_forward;
-            ff.mismatches = (ff.mismatches + 1).min(6);
-            ff.wait = (1 << ff.mismatches) - 1;
-            self.anchor_here(arch);
+        if !(1..=MAX_REPETITION as u64).contains(&n) || !capture(self, arch, Scratch) {
+            self.mismatch(arch);
+            return 0;
+        }
+        if self.fast_forward.scratch != self.fast_forward.state {
+            // The loop may repeat over several passes (a path that alternates): keep the
+            // anchor and compare again at the next pass while the span fits.
+            if 2 * n > MAX_REPETITION as u64 {
+                self.mismatch(arch);
+            }
+            return 0;
+        }
+        if !self.read_path(arch, n as usize) {
+            self.mismatch(arch);
             return 0;
         }
         self.fast_forward.mismatches = 0;
@@ -239,6 +248,15 @@ impl Pipeline {
             stats: self.stats,
         };
         done * cycles
+    }
+
+    /// No repetition from the anchor: wait twice as many passes as last time (at most 63)
+    /// before comparing again, so code that never repeats pays little, and anchor here.
+    fn mismatch(&mut self, arch: &ArchState) {
+        let ff = &mut self.fast_forward;
+        ff.mismatches = (ff.mismatches + 1).min(6);
+        ff.wait = (1 << ff.mismatches) - 1;
+        self.anchor_here(arch);
     }
 
     /// Remembers the timing state now as the head's anchor (or forgets the head if the state
