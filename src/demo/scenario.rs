@@ -36,7 +36,7 @@ pub(super) type Trace = MutListener<MemTrace<TRACE_RECORDS>>;
 pub(super) type SmallTrace = MutListener<MemTrace<SMALL_TRACE_RECORDS>>;
 pub(super) type Distances = MutListener<StackDistance<DISTANCE_LINES, DISTANCE_BINS>>;
 
-/// The big objects live in static storage (no heap): eight SPUs of about 520 KiB each and
+/// The big objects live in static storage (no heap): eight SPUs of about 600 KiB each and
 /// the trace ring. A critical section hands them out (the demo takes no interrupts).
 struct Statics {
     arena: RefCell<Arena>,

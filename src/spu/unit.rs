@@ -47,8 +47,9 @@ impl fmt::Write for Discard {
     }
 }
 
-/// One SPU: architectural state + mode + pipeline (about 520 KiB: two local stores, the
-/// architectural one and the ideal fetch model's run-ahead copy). Build it in a `static`
+/// One SPU: architectural state + mode + pipeline (about 600 KiB: two local stores, the
+/// architectural one and the ideal fetch model's run-ahead copy, plus the pipeline's decode
+/// caches, instruction window and fast-forward state). Build it in a `static`
 /// (see [`arena`](super::arena)) or on the heap of a hosted program.
 #[derive(Clone)]
 pub struct SpuUnit {
