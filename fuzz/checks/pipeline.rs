@@ -13,11 +13,11 @@
 //! - instructions completed <= 2 x cycles;
 //! - liveness: some instruction completes (or the SPU stops / waits on a channel) at least
 //!   every 1000 cycles, with either fetch model;
-//! - no instruction issued before its sources were released: an independent scoreboard,
-//!   recomputed each cycle from the instructions the execution rows hold
-//!   (`Pipeline::entered_jj`, so instructions squashed after a mispredict drop out), with the
-//!   configured depth of each class, says every source register's in-flight writers were
-//!   released (`issue cycle + depth <= now`).
+//! - no instruction issued before its sources were released: an independent scoreboard, fed
+//!   from the instructions that entered execution stage `jj` this cycle
+//!   (`Pipeline::entered_jj(clock)`) and rebuilt from the rows after a mispredict (the
+//!   squashed instructions drop out), with the configured depth of each class, says every
+//!   source register's last in-flight writer was released (`issue cycle + depth <= now`).
 //!   An instruction completes at stage o, after issue, so it also never retires earlier.
 //!
 //! Under ideal fetch the same run again with the pipeline's fast-forward on, in longer runs,
@@ -29,7 +29,7 @@
 //! fetch unit, a program that stores into code it executes is only checked cycle by cycle (the
 //! unit fetches ahead, like the hardware, which needs a `sync` before modified code runs).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use pmprobe::spu::exec::{AccessKind, Quadword, Spu, Status, StopReason};
@@ -38,7 +38,7 @@ use pmprobe::spu::pipeline::config::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 use pmprobe::spu::pipeline::execute::RING;
 use pmprobe::spu::pipeline::fetch::{FetchKind, InFlight};
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
-use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::probes::{NoProbes, SpuObserver};
 use pmprobe::spu::unit::Discard;
 
 /// Cycles simulated per fetch model.
@@ -169,43 +169,73 @@ fn fresh_spu(spu: &mut Spu, words: &[u32]) -> Option<()> {
     Some(())
 }
 
-/// Checks what entered `jj` in cycle `now` against the release cycle of every register
-/// written by an instruction still in an earlier execution row (pipe 0 first: it is the older
-/// of a dual-issued pair, so its target is "unreleased" for pipe 1). The releases are
-/// recomputed every cycle from what the rows hold (`Pipeline::entered_jj`), so instructions
-/// squashed after a mispredict, or dropped by a flush, no longer count as writers.
-fn check_issue(pipeline: &Pipeline, now: u64, fetch: FetchKind) {
-    let depth = |inflight: &InFlight| u64::from(pipeline.config().depth(inflight.class));
-    let mut release = [0u64; 128];
-    // Rows are kept for RING cycles; every depth is shorter, so older writers are released.
-    for back in 1..RING as u64 {
-        let Some(cycle) = now.checked_sub(back) else {
-            break;
-        };
-        for inflight in pipeline.entered_jj(cycle).iter().flatten() {
-            if inflight.target != NO_REGISTER {
-                let slot = &mut release[usize::from(inflight.target & 0x7f)];
-                *slot = (*slot).max(cycle + depth(inflight));
+/// Release cycle of the last in-flight writer of each register, fed from the instructions
+/// that enter `jj` each cycle; rebuilt from what the execution rows still hold after a
+/// mispredict squashed younger instructions.
+struct Scoreboard {
+    release: [u64; 128],
+}
+
+impl Scoreboard {
+    fn new() -> Self {
+        Scoreboard { release: [0; 128] }
+    }
+
+    /// The writers of the rows that entered `jj` before cycle `now` (a writer that entered
+    /// more than the longest configured depth ago is released; the rows are kept longer).
+    fn rebuild(&mut self, pipeline: &Pipeline, now: u64) {
+        self.release = [0; 128];
+        let longest = IClass::ALL
+            .iter()
+            .map(|&class| u64::from(pipeline.config().depth(class)))
+            .max()
+            .unwrap_or(u64::from(MAX_DEPTH));
+        for back in 1..=longest {
+            let Some(cycle) = now.checked_sub(back) else {
+                break;
+            };
+            for inflight in pipeline.entered_jj(cycle).iter().flatten() {
+                self.record(pipeline, inflight, cycle);
             }
         }
     }
-    for inflight in pipeline.entered_jj(now).iter().flatten() {
-        for &source in &inflight.sources {
-            if source != NO_REGISTER {
-                let release = release[usize::from(source & 0x7f)];
-                assert!(
-                    release <= now,
-                    "{fetch:?} fetch, cycle {now}: instruction at {:#x} ({:?}) issued \
-                     reading ${source}, released only at cycle {release}",
-                    inflight.pc,
-                    inflight.instruction.mnemonic
-                );
-            }
-        }
+
+    fn record(&mut self, pipeline: &Pipeline, inflight: &InFlight, cycle: u64) {
         if inflight.target != NO_REGISTER {
-            let slot = &mut release[usize::from(inflight.target & 0x7f)];
-            *slot = (*slot).max(now + depth(inflight));
+            let depth = u64::from(pipeline.config().depth(inflight.class));
+            let slot = &mut self.release[usize::from(inflight.target & 0x7f)];
+            *slot = (*slot).max(cycle + depth);
         }
+    }
+
+    /// Checks and records what entered `jj` in cycle `now` (pipe 0 first: it is the older of a
+    /// dual-issued pair, so its target is "unreleased" for pipe 1).
+    fn issue(&mut self, pipeline: &Pipeline, now: u64, fetch: FetchKind) {
+        for inflight in pipeline.entered_jj(now).iter().flatten() {
+            for &source in &inflight.sources {
+                if source != NO_REGISTER {
+                    let release = self.release[usize::from(source & 0x7f)];
+                    assert!(
+                        release <= now,
+                        "{fetch:?} fetch, cycle {now}: instruction at {:#x} ({:?}) issued \
+                         reading ${source}, released only at cycle {release}",
+                        inflight.pc,
+                        inflight.instruction.mnemonic
+                    );
+                }
+            }
+            self.record(pipeline, inflight, now);
+        }
+    }
+}
+
+/// Notes the mispredicts of a cycle (the rest of the notifications are ignored).
+#[derive(Default)]
+struct Mispredicts(Cell<bool>);
+
+impl SpuObserver for Mispredicts {
+    fn mispredict(&self) {
+        self.0.set(true);
     }
 }
 
@@ -235,12 +265,14 @@ fn run_pipeline(
     // repetition).
     pipeline.set_fast_forward(false);
     let mut host = Host { next_mail: 0 };
+    let mut scoreboard = Scoreboard::new();
+    let mispredicts = Mispredicts::default();
     let mut resumes = 0;
     let mut stopped = None;
     let mut simulated = 0;
     let (mut last_count, mut last_progress) = (0, 0);
     for cycle in 1..=MAX_CYCLES {
-        let outcome = match pipeline.run(arch, 1, &NoProbes, &mut Discard) {
+        let outcome = match pipeline.run(arch, 1, &mispredicts, &mut Discard) {
             Ok(outcome) => outcome,
             Err(error) => panic!("cycle {cycle}, {fetch:?} fetch: model error: {error}"),
         };
@@ -268,9 +300,19 @@ fn run_pipeline(
             stats.cycles
         );
         match outcome.end {
-            RunEnd::CycleLimit => check_issue(pipeline, pipeline.clock(), fetch),
-            RunEnd::Blocked { .. } => host.service(arch),
+            RunEnd::CycleLimit => {
+                if mispredicts.0.take() {
+                    scoreboard.rebuild(pipeline, pipeline.clock());
+                }
+                scoreboard.issue(pipeline, pipeline.clock(), fetch);
+            }
+            // The pipeline was flushed: nothing is in flight, every register is released.
+            RunEnd::Blocked { .. } => {
+                scoreboard = Scoreboard::new();
+                host.service(arch);
+            }
             RunEnd::Stopped(reason) => {
+                scoreboard = Scoreboard::new();
                 if matches!(reason, StopReason::Fault(_)) || resumes == MAX_RESUMES {
                     stopped = Some(reason);
                     break;
