@@ -48,10 +48,11 @@ const BUBBLE: Slot = Slot {
 pub struct ExecPipes {
     /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
     pub(super) rows: [[Slot; 2]; RING],
-    /// Release cycle of each register (index 128: "no register", always released).
-    pub(super) ready: [u64; 129],
+    /// Release cycle of each register (index 128: "no register", always released). Indexed
+    /// by any `u8`, so a lookup needs no bounds check.
+    pub(super) ready: [u64; 256],
     /// Class of the last writer of each register.
-    pub(super) producer: [IClass; 129],
+    pub(super) producer: [IClass; 256],
 }
 
 impl ExecPipes {
@@ -59,8 +60,8 @@ impl ExecPipes {
     pub const fn new() -> Self {
         ExecPipes {
             rows: [[BUBBLE; 2]; RING],
-            ready: [0; 129],
-            producer: [IClass::Nop; 129],
+            ready: [0; 256],
+            producer: [IClass::Nop; 256],
         }
     }
 
@@ -97,7 +98,7 @@ impl ExecPipes {
     /// The class whose unreleased target `register` is at `cycle`, if any.
     #[inline(always)]
     pub fn blocking(&self, register: u8, cycle: u64) -> Option<IClass> {
-        let index = usize::from(register.min(NO_REGISTER));
+        let index = usize::from(register);
         if self.ready[index] > cycle {
             Some(self.producer[index])
         } else {
@@ -131,7 +132,7 @@ impl ExecPipes {
         for cycle in row + 1..=now {
             self.rows[Self::index(cycle)] = [BUBBLE; 2];
         }
-        self.ready = [0; 129];
+        self.ready = [0; 256];
         let oldest = now.saturating_sub(RING as u64 - 1);
         for cycle in oldest..=now {
             for slot in self.rows[Self::index(cycle)] {

@@ -302,7 +302,10 @@ impl IssuePipes {
         if first.class.pipe() != 0 || candidate.class.pipe() != 1 {
             return false;
         }
-        if first.target != NO_REGISTER && candidate.sources.contains(&first.target) {
+        let [a, b, c] = candidate.sources;
+        if first.target != NO_REGISTER
+            && (a == first.target || b == first.target || c == first.target)
+        {
             blocks.src0_dependency = true;
             return false;
         }

@@ -387,7 +387,7 @@ impl Pipeline {
     }
 
     /// Simulates one cycle.
-    #[inline]
+    #[inline(always)]
     pub fn step_cycle<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut ArchState,
