@@ -166,29 +166,30 @@ fn main() {
         measure(name, "detached", source, &detached);
         measure(name, "attached", source, &attached);
     }
-    println!("ideal fetch, every cycle simulated (fast-forward off):");
-    for (name, source) in &workloads {
-        measure_in(
-            name,
-            "detached",
-            source,
-            &detached,
-            Mode::Pipeline,
+    for (heading, fetch, fast_forward) in [
+        (
+            "ideal fetch, every cycle simulated (fast-forward off):",
             FetchKind::Ideal,
             false,
-        );
-    }
-    println!("real fetch unit (unhinted loop branches mispredict; no fast-forward):");
-    for (name, source) in &workloads {
-        measure_in(
-            name,
-            "detached",
-            source,
-            &detached,
-            Mode::Pipeline,
+        ),
+        (
+            "real fetch unit (unhinted loop branches mispredict; no fast-forward):",
             FetchKind::Real,
             true,
-        );
+        ),
+    ] {
+        println!("{heading}");
+        for (name, source) in &workloads {
+            measure_in(
+                name,
+                "detached",
+                source,
+                &detached,
+                Mode::Pipeline,
+                fetch,
+                fast_forward,
+            );
+        }
     }
     println!("for comparison, instruction mode (one cycle per instruction):");
     for (name, source) in &workloads {

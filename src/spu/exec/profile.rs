@@ -50,10 +50,7 @@ impl ProfileCounters {
     /// Counts one retired instruction, if running.
     #[inline]
     pub fn count(&mut self, is_nop: bool) {
-        if self.running {
-            self.instructions = self.instructions.wrapping_add(1);
-            self.non_nop_instructions = self.non_nop_instructions.wrapping_add(u64::from(!is_nop));
-        }
+        self.count_many(1, u64::from(!is_nop));
     }
 
     /// Counts `instructions` retired instructions, `non_nop` of them not NOP-class, if running.

@@ -43,17 +43,8 @@ impl Spu {
         if let Status::Stopped(_) = self.status {
             return false;
         }
-        match write {
-            StateWrite::Nothing => {}
-            StateWrite::Register(rt) => self.set_register(rt, value),
-            StateWrite::Store(address) => self.local_store.store_quadword(address, value),
-        }
-        self.status = Status::Running;
-        self.retired = self.retired.wrapping_add(1);
-        self.retired_non_nop = self.retired_non_nop.wrapping_add(u64::from(!is_nop));
-        self.cycles = cycle;
-        self.profile.count(is_nop);
-        self.pc = next_pc;
+        self.apply_replayed_write(write, value);
+        self.retire_replayed_run(1, u64::from(is_nop), next_pc, cycle);
         true
     }
 

@@ -34,7 +34,6 @@ use super::execute::{ExecPipes, O_STAGE, RING};
 use super::fetch::{FetchModel, NO_REGISTER};
 use super::stats::Statistics;
 use super::window::Effect;
-use crate::spu::exec::StateWrite;
 use crate::spu::exec::{Spu as ArchState, Status};
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
@@ -192,9 +191,8 @@ impl Pipeline {
             if ff.head.is_none()
                 || last_seq.saturating_sub(ff.anchor.last_seq) > MAX_REPETITION as u64
             {
+                ff.forget();
                 ff.head = Some(head);
-                ff.wait = 0;
-                ff.mismatches = 0;
                 self.anchor_here(arch);
             }
             return 0;
@@ -365,13 +363,7 @@ impl Pipeline {
                     // the timing and the state part ways.
                     return done;
                 };
-                let write = if effect.has(Effect::WRITES_TARGET) {
-                    StateWrite::Register(self.issue.in_flight(seq).target)
-                } else if effect.has(Effect::STORES) {
-                    StateWrite::Store(address)
-                } else {
-                    StateWrite::Nothing
-                };
+                let write = effect.state_write(self.issue.in_flight(seq), address);
                 arch.apply_replayed_write(write, *value);
                 nops += u64::from(effect.has(Effect::NOP));
             }

@@ -45,9 +45,7 @@ use self::fetch::{FetchKind, FetchModel, InFlight};
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use self::stats::Statistics;
 use self::window::Effect;
-use crate::spu::exec::{
-    AccessKind, Executed, LsAccess, Spu as ArchState, StateWrite, Status, StopReason,
-};
+use crate::spu::exec::{AccessKind, Executed, LsAccess, Spu as ArchState, Status, StopReason};
 use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
 
@@ -667,15 +665,8 @@ fn apply_recorded(
 ) -> Option<(Effect, u32)> {
     let (effect, value, address) = issue.effect(seq)?;
     let inflight = issue.in_flight(seq);
-    let write = if effect.has(Effect::WRITES_TARGET) {
-        StateWrite::Register(inflight.target)
-    } else if effect.has(Effect::STORES) {
-        StateWrite::Store(address)
-    } else {
-        StateWrite::Nothing
-    };
     arch.retire_replayed(
-        write,
+        effect.state_write(inflight, address),
         *value,
         inflight.predicted_next,
         effect.has(Effect::NOP),

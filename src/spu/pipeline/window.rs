@@ -17,7 +17,7 @@
 //! anyway ([`Window::get`]).
 
 use super::fetch::{EMPTY_INFLIGHT, InFlight};
-use crate::spu::exec::Quadword;
+use crate::spu::exec::{Quadword, StateWrite};
 
 /// What the ideal fetch's shadow saw an instruction do, for stage o to apply instead of
 /// interpreting the instruction a second time (see
@@ -50,6 +50,18 @@ impl Effect {
     #[inline(always)]
     pub fn has(self, flag: u8) -> bool {
         self.0 & flag != 0
+    }
+
+    /// The state the effect of `inflight` writes, with the recorded `address`.
+    #[inline(always)]
+    pub fn state_write(self, inflight: &InFlight, address: u32) -> StateWrite {
+        if self.has(Self::WRITES_TARGET) {
+            StateWrite::Register(inflight.target)
+        } else if self.has(Self::STORES) {
+            StateWrite::Store(address)
+        } else {
+            StateWrite::Nothing
+        }
     }
 }
 
