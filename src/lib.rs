@@ -15,6 +15,7 @@
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 pub mod arch;
+pub mod hwdebug;
 pub mod pmu;
 pub mod probe;
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
