@@ -118,3 +118,31 @@ fn a_zero_capacity_buffer_drops_everything_and_says_so() {
     assert!(!buffer.push(Sample::new(1, 0)));
     assert_eq!(buffer.dropped(), 1);
 }
+
+#[test]
+fn a_sampler_with_sync_listeners_can_be_shared_with_an_interrupt_handler() {
+    use pmprobe::probe::sync::IrqMutex;
+    use std::cell::RefCell;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    struct Seen(AtomicU64);
+    impl Listener<Sample> for Seen {
+        fn notify(&self, sample: &Sample) {
+            self.0.store(sample.pc, Ordering::Relaxed);
+        }
+    }
+    static SEEN: Seen = Seen(AtomicU64::new(0));
+    type IrqSampler = Sampler<'static, 8, 2, dyn Listener<Sample> + Sync>;
+    // Compiles only if the sampler may move into an interrupt handler's context.
+    fn assert_send<T: Send>() {}
+    assert_send::<IrqSampler>();
+    let shared = IrqMutex::new(RefCell::new(IrqSampler::new(
+        SampleSource::PmuOverflow,
+        0x11,
+        1000,
+    )));
+    shared.lock(|sampler| sampler.borrow().point().add_object(&SEEN).unwrap());
+    shared.lock(|sampler| sampler.borrow_mut().record(Sample::new(0x4008_0040, 2)));
+    assert_eq!(SEEN.0.load(Ordering::Relaxed), 0x4008_0040);
+    assert_eq!(shared.lock(|sampler| sampler.borrow().buffer().len()), 1);
+}

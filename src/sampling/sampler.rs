@@ -5,7 +5,7 @@ use super::frame_walk::{StackBounds, StackMemory, walk_frames};
 use super::sample::{MAX_STACK_DEPTH, Sample};
 use super::skid::SkidHistogram;
 use super::wire::{ProfileHeader, SampleSource};
-use crate::probe::ProbePoint;
+use crate::probe::{Listener, ProbePoint};
 
 /// What the handler read from the interrupted context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,18 +21,26 @@ pub struct InterruptedContext {
 
 /// Samples with a call stack into a fixed buffer, and notifies a probe point with each one.
 ///
-/// `N` is the buffer capacity, `L` the listener capacity of the probe point.
-pub struct Sampler<'a, const N: usize, const L: usize = 4> {
+/// `N` is the buffer capacity, `L` the listener capacity of the probe point, `S` its listener
+/// object type: a sampler shared with the interrupt handler through
+/// [`IrqMutex`](crate::probe::sync::IrqMutex) uses `dyn Listener<Sample> + Sync`, which makes it
+/// `Send`.
+pub struct Sampler<
+    'a,
+    const N: usize,
+    const L: usize = 4,
+    S: ?Sized + Listener<Sample> + 'a = dyn Listener<Sample> + 'a,
+> {
     source: SampleSource,
     event: u16,
     period: u64,
     max_depth: usize,
     buffer: SampleBuffer<N>,
     skid: SkidHistogram,
-    point: ProbePoint<'a, Sample, L>,
+    point: ProbePoint<'a, Sample, L, S>,
 }
 
-impl<'a, const N: usize, const L: usize> Sampler<'a, N, L> {
+impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Sampler<'a, N, L, S> {
     /// A sampler for `period` events of PMU event `event`, or `period` ticks of the generic
     /// timer; stacks up to [`MAX_STACK_DEPTH`] frames.
     pub const fn new(source: SampleSource, event: u16, period: u64) -> Self {
@@ -89,7 +97,7 @@ impl<'a, const N: usize, const L: usize> Sampler<'a, N, L> {
     }
 
     /// Notified with every sample.
-    pub fn point(&self) -> &ProbePoint<'a, Sample, L> {
+    pub fn point(&self) -> &ProbePoint<'a, Sample, L, S> {
         &self.point
     }
 
