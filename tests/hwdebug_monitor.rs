@@ -327,3 +327,27 @@ fn a_full_pc_event_queue_leaks_no_comparator() {
         }))
     );
 }
+
+#[test]
+fn removing_frees_the_comparator_and_a_reinstall_counts_from_zero() {
+    let unit = EmulatedDebug::new(1, 1, 1);
+    let mut monitor = monitor(&unit);
+    let first = monitor.install_breakpoint(0x1000).unwrap();
+    execute(&unit, &mut monitor, 0x1000, SPSR_EL1H);
+    execute(&unit, &mut monitor, 0x1000, SPSR_EL1H);
+    assert_eq!(monitor.breakpoint_hits(first), 2);
+    monitor.remove_breakpoint(first).unwrap();
+    assert_eq!(unit.breakpoint_hit(0x1000), None);
+    let second = monitor.install_breakpoint(0x2000).unwrap();
+    assert_eq!(second.comparator(), first.comparator());
+    assert_eq!(monitor.breakpoint_hits(second), 0);
+    assert_eq!(
+        monitor.remove_breakpoint(first),
+        Err(HwDebugError::NotInstalled)
+    );
+    let watch = monitor
+        .install_watchpoint(0x3000, 2, WatchKind::Read)
+        .unwrap();
+    monitor.remove_watchpoint(watch).unwrap();
+    assert_eq!(unit.watchpoint_hit(0x3000, 2, false), None);
+}

@@ -172,14 +172,10 @@ impl<'a, B: DebugBackend, const L: usize, const E: usize> DebugMonitor<'a, B, L,
         }
     }
 
-    /// The comparators (install and remove breakpoints and watchpoints here).
+    /// The comparators: counts, installed breakpoints and watchpoints, enabling debug
+    /// exceptions. Install and remove through the monitor, which keeps the hit counts.
     pub fn debug(&self) -> &HwDebug<B> {
         &self.debug
-    }
-
-    /// The comparators, mutably.
-    pub fn debug_mut(&mut self) -> &mut HwDebug<B> {
-        &mut self.debug
     }
 
     /// Notified at every breakpoint hit, before the step past it.
@@ -187,15 +183,15 @@ impl<'a, B: DebugBackend, const L: usize, const E: usize> DebugMonitor<'a, B, L,
         &self.breakpoint_hits
     }
 
-    /// Notified at every watchpoint hit with the access: FAR as address, the decoded size,
-    /// read or write from ESR.WnR, ELR as PC and the monitor's hit sequence number as tick. The
+    /// Notified at every watchpoint hit with the access: FAR as address, the decoded size (0
+    /// when the instruction could not be decoded or is a cache maintenance instruction), read
+    /// or write from ESR.WnR, ELR as PC and the monitor's hit sequence number as tick. The
     /// memory-access listeners (`StackDistance`, `MemTrace`) attach here unchanged.
     pub fn watchpoint_point(&self) -> &ProbePoint<'a, MemAccess, L> {
         &self.watchpoint_hits
     }
 
-    /// Hits of `breakpoint` since it was installed in its comparator (or since the comparator
-    /// was last reused).
+    /// Hits of `breakpoint` since it was installed.
     pub fn breakpoint_hits(&self, breakpoint: Breakpoint) -> u64 {
         self.breakpoint_counts
             .get(usize::from(breakpoint.comparator()))
@@ -238,6 +234,19 @@ impl<'a, B: DebugBackend, const L: usize, const E: usize> DebugMonitor<'a, B, L,
             *count = 0;
         }
         Ok(watchpoint)
+    }
+
+    /// Removes a breakpoint (also one placed for PC events; those stay scheduled but no longer
+    /// run until a breakpoint is back at their address).
+    pub fn remove_breakpoint(&mut self, breakpoint: Breakpoint) -> Result<(), HwDebugError> {
+        self.debug.remove_breakpoint(breakpoint)?;
+        self.event_breakpoints &= !(1u16 << breakpoint.comparator());
+        Ok(())
+    }
+
+    /// Removes a watchpoint.
+    pub fn remove_watchpoint(&mut self, watchpoint: Watchpoint) -> Result<(), HwDebugError> {
+        self.debug.remove_watchpoint(watchpoint)
     }
 
     /// Schedules a PC event on real code: installs a breakpoint at `event.pc()` unless one is
