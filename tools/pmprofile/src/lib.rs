@@ -5,6 +5,8 @@
 //! included, Rust names demangled), and produces a top-N table of self and total shares,
 //! folded stacks and a flamegraph SVG rendered with `inferno`.
 
+#![warn(missing_docs)]
+
 pub mod profile;
 pub mod report;
 pub mod symbolize;
