@@ -15,10 +15,12 @@
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 pub mod arch;
+pub mod hwdebug;
 pub mod pmu;
 pub mod probe;
 #[cfg(all(feature = "rt", target_arch = "aarch64", target_os = "none"))]
 pub mod rt;
+pub mod sampling;
 pub mod spu;
 
 /// The README's Rust examples are compiled and run as doc tests.

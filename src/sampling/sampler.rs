@@ -1,0 +1,128 @@
+//! The firmware side of sampling: what the sampling interrupt handler calls.
+
+use super::buffer::SampleBuffer;
+use super::frame_walk::{StackBounds, StackMemory, walk_frames};
+use super::sample::{MAX_STACK_DEPTH, Sample};
+use super::skid::SkidHistogram;
+use super::wire::{ProfileHeader, SampleSource};
+use crate::probe::{Listener, ProbePoint};
+
+/// What the handler read from the interrupted context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct InterruptedContext {
+    /// ELR_EL1: the interrupted instruction.
+    pub pc: u64,
+    /// x29 of the interrupted code: the innermost frame record.
+    pub fp: u64,
+    /// The sampling counter, read before it is reloaded (see [`Sample::counter`]).
+    pub counter: u64,
+}
+
+/// Samples with a call stack into a fixed buffer, and notifies a probe point with each one.
+///
+/// `N` is the buffer capacity, `L` the listener capacity of the probe point, `S` its listener
+/// object type: a sampler shared with the interrupt handler through
+/// [`IrqMutex`](crate::probe::sync::IrqMutex) uses `dyn Listener<Sample> + Sync`, which makes it
+/// `Send`.
+pub struct Sampler<
+    'a,
+    const N: usize,
+    const L: usize = 4,
+    S: ?Sized + Listener<Sample> + 'a = dyn Listener<Sample> + 'a,
+> {
+    source: SampleSource,
+    event: u16,
+    period: u64,
+    max_depth: usize,
+    buffer: SampleBuffer<N>,
+    skid: SkidHistogram,
+    point: ProbePoint<'a, Sample, L, S>,
+}
+
+impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Sampler<'a, N, L, S> {
+    /// A sampler for `period` events of PMU event `event`, or `period` ticks of the generic
+    /// timer; stacks up to [`MAX_STACK_DEPTH`] frames.
+    pub const fn new(source: SampleSource, event: u16, period: u64) -> Self {
+        Self {
+            source,
+            event,
+            period,
+            max_depth: MAX_STACK_DEPTH,
+            buffer: SampleBuffer::new(),
+            skid: SkidHistogram::new(),
+            point: ProbePoint::new(),
+        }
+    }
+
+    /// Limits the stack walk to `depth` frames (0: PC only; at most [`MAX_STACK_DEPTH`]).
+    pub fn set_max_depth(&mut self, depth: usize) {
+        self.max_depth = depth.min(MAX_STACK_DEPTH);
+    }
+
+    /// The period between samples.
+    pub fn period(&self) -> u64 {
+        self.period
+    }
+
+    /// The value to load into a `width`-bit sampling counter so it wraps through zero after
+    /// `period` events: `2^width - period` (a period of 0 or larger than the counter is clamped
+    /// to 1 or to the full range).
+    pub fn reload_value(&self, width: u32) -> u64 {
+        let width = width.clamp(1, 64);
+        let modulus_minus_one = u64::MAX >> (64 - width);
+        let period = self.period.clamp(1, modulus_minus_one);
+        (modulus_minus_one - period).wrapping_add(1) & modulus_minus_one
+    }
+
+    /// The interrupt handler's call: walks the stack, records the sample (or counts it as
+    /// dropped when the buffer is full), updates the skid statistics and notifies the probe
+    /// point. Returns whether the buffer kept the sample; listeners see it either way.
+    pub fn take_sample(
+        &mut self,
+        context: InterruptedContext,
+        bounds: StackBounds,
+        memory: &impl StackMemory,
+    ) -> bool {
+        let mut sample = Sample::new(context.pc, context.counter);
+        walk_frames(&mut sample, context.fp, bounds, memory, self.max_depth);
+        self.record(sample)
+    }
+
+    /// Records a sample built elsewhere (see [`take_sample`](Self::take_sample)).
+    pub fn record(&mut self, sample: Sample) -> bool {
+        self.skid.record(sample.counter);
+        self.point.notify(&sample);
+        self.buffer.push(sample)
+    }
+
+    /// Notified with every sample.
+    pub fn point(&self) -> &ProbePoint<'a, Sample, L, S> {
+        &self.point
+    }
+
+    /// The samples kept and the drop count.
+    pub fn buffer(&self) -> &SampleBuffer<N> {
+        &self.buffer
+    }
+
+    /// Empties the buffer (after writing it out) and resets its drop count.
+    pub fn reset_buffer(&mut self) {
+        self.buffer.reset();
+    }
+
+    /// The skid of every sample taken (kept or dropped).
+    pub fn skid(&self) -> &SkidHistogram {
+        &self.skid
+    }
+
+    /// The wire-format header describing this sampler and its drop count.
+    pub fn header(&self) -> ProfileHeader {
+        ProfileHeader {
+            source: self.source,
+            event: self.event,
+            period: self.period,
+            dropped: self.buffer.dropped(),
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! pmprofile: the host side of pmprobe's sampling profiler.
+//!
+//! Reads a `PMPS` sample file written by the firmware (`pmprobe::sampling::wire`) and the
+//! firmware ELF, symbolizes every PC and return address with `addr2line` (inlined frames
+//! included, Rust names demangled), and produces a top-N table of self and total shares,
+//! folded stacks and a flamegraph SVG rendered with `inferno`.
+
+#![warn(missing_docs)]
+
+pub mod profile;
+pub mod report;
+pub mod symbolize;
+
+pub use profile::{FunctionShare, Profile, Resolve, stack_of};
+pub use symbolize::{Frame, FunctionSymbol, Symbolizer, UNKNOWN, demangle};

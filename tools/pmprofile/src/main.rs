@@ -1,0 +1,122 @@
+//! `pmprofile [--top N] [--folded FILE] [--svg FILE] FIRMWARE.elf SAMPLES.pmps`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use pmprobe::sampling::{ProfileDecoder, SkidHistogram};
+use pmprofile::{Profile, Symbolizer, report};
+
+const USAGE: &str =
+    "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] FIRMWARE.elf SAMPLES.pmps
+
+Symbolizes the samples of a pmprobe profile against the firmware ELF and prints the functions
+with the largest share of samples (self: the sample was in the function itself; total: the
+function was anywhere on the call stack).
+
+  --top N        rows of the table (default 20)
+  --folded FILE  also write folded stacks (`root;...;leaf count` lines)
+  --svg FILE     also write a flamegraph SVG
+";
+
+const EXIT_USAGE: u8 = 2;
+const EXIT_INPUT: u8 = 3;
+
+struct Options {
+    top: usize,
+    folded: Option<PathBuf>,
+    svg: Option<PathBuf>,
+    elf: PathBuf,
+    samples: PathBuf,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut top = 20;
+    let (mut folded, mut svg) = (None, None);
+    let mut positional = Vec::new();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--top" => {
+                let n = value("--top")?;
+                top = n
+                    .parse()
+                    .map_err(|_| format!("--top needs a number, not `{n}`"))?;
+            }
+            "--folded" => folded = Some(PathBuf::from(value("--folded")?)),
+            "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
+            other if other.starts_with("--") => return Err(format!("unknown option `{other}`")),
+            _ => positional.push(PathBuf::from(arg)),
+        }
+    }
+    let [elf, samples]: [PathBuf; 2] = positional
+        .try_into()
+        .map_err(|_| "expected FIRMWARE.elf and SAMPLES.pmps".to_string())?;
+    Ok(Some(Options {
+        top,
+        folded,
+        svg,
+        elf,
+        samples,
+    }))
+}
+
+fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
+}
+
+fn run(options: &Options) -> Result<(), String> {
+    let elf = read(&options.elf)?;
+    let symbolizer =
+        Symbolizer::new(&elf).map_err(|e| format!("`{}`: {e}", options.elf.display()))?;
+    let bytes = read(&options.samples)?;
+    let decoder =
+        ProfileDecoder::new(&bytes).map_err(|e| format!("`{}`: {e}", options.samples.display()))?;
+    let header = decoder.header();
+    let samples: Vec<_> = decoder
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("`{}`: {e}", options.samples.display()))?;
+    let profile = Profile::build(&samples, &symbolizer);
+    print!("{}", report::top_table(&profile, &header, options.top));
+    let mut skid = SkidHistogram::new();
+    samples.iter().for_each(|s| skid.record(s.counter));
+    if let Some(line) = report::skid_summary(&skid, &header) {
+        println!("{line}");
+    }
+    if let Some(path) = &options.folded {
+        let mut text = profile.folded().join("\n");
+        text.push('\n');
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        println!("wrote {} ({} stacks)", path.display(), profile.stacks.len());
+    }
+    if let Some(path) = &options.svg {
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        let title = format!("pmprobe profile: {}", report::describe_source(&header));
+        report::flamegraph(&profile, &title, std::io::BufWriter::new(file))
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match parse(std::env::args().skip(1)) {
+        Ok(None) => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(Some(options)) => match run(&options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pmprofile: {e}");
+                ExitCode::from(EXIT_INPUT)
+            }
+        },
+        Err(e) => {
+            eprintln!("pmprofile: {e}\n\n{USAGE}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Samples to call stacks, and the aggregates a profile report shows.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use pmprobe::sampling::Sample;
+
+use crate::symbolize::{Frame, Symbolizer};
+
+/// Resolves an address to its frames, innermost first (the [`Symbolizer`], or a stand-in in
+/// tests).
+pub trait Resolve {
+    /// The frames at `address`, innermost first; never empty.
+    fn frames(&self, address: u64) -> Vec<Frame>;
+}
+
+impl Resolve for Symbolizer {
+    fn frames(&self, address: u64) -> Vec<Frame> {
+        Symbolizer::frames(self, address)
+    }
+}
+
+/// The call stack of one sample as function names, outermost (root) first.
+///
+/// The PC resolves as is; a return address resolves one byte earlier, inside the call
+/// instruction, so the caller's line is the call's, not the next statement's. Each address
+/// expands into its inlined frames.
+pub fn stack_of(sample: &Sample, resolve: &impl Resolve) -> Vec<String> {
+    let mut innermost_first: Vec<String> = resolve
+        .frames(sample.pc)
+        .into_iter()
+        .map(|f| f.function)
+        .collect();
+    for &return_address in sample.frames() {
+        innermost_first.extend(
+            resolve
+                .frames(return_address.saturating_sub(1))
+                .into_iter()
+                .map(|f| f.function),
+        );
+    }
+    innermost_first.reverse();
+    innermost_first
+}
+
+/// One row of the top-N table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionShare {
+    /// The function.
+    pub function: String,
+    /// Samples whose innermost frame is this function.
+    pub self_samples: u64,
+    /// Samples with this function anywhere in the stack (counted once per sample).
+    pub total_samples: u64,
+}
+
+/// A symbolized profile.
+#[derive(Debug, Default, Clone)]
+pub struct Profile {
+    /// Identical stacks merged, with their sample counts.
+    pub stacks: BTreeMap<Vec<String>, u64>,
+    /// Samples in the profile.
+    pub samples: u64,
+}
+
+impl Profile {
+    /// Symbolizes `samples` and merges identical stacks.
+    pub fn build<'s>(
+        samples: impl IntoIterator<Item = &'s Sample>,
+        resolve: &impl Resolve,
+    ) -> Self {
+        let mut profile = Self::default();
+        for sample in samples {
+            *profile.stacks.entry(stack_of(sample, resolve)).or_insert(0) += 1;
+            profile.samples += 1;
+        }
+        profile
+    }
+
+    /// Functions by total samples (then self samples, then name), at most `n`.
+    pub fn top(&self, n: usize) -> Vec<FunctionShare> {
+        let mut shares: HashMap<&str, (u64, u64)> = HashMap::new();
+        for (stack, &count) in &self.stacks {
+            if let Some(leaf) = stack.last() {
+                shares.entry(leaf).or_default().0 += count;
+            }
+            let distinct: HashSet<&str> = stack.iter().map(String::as_str).collect();
+            for function in distinct {
+                shares.entry(function).or_default().1 += count;
+            }
+        }
+        let mut rows: Vec<FunctionShare> = shares
+            .into_iter()
+            .map(|(function, (self_samples, total_samples))| FunctionShare {
+                function: function.to_string(),
+                self_samples,
+                total_samples,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            (b.total_samples, b.self_samples)
+                .cmp(&(a.total_samples, a.self_samples))
+                .then_with(|| a.function.cmp(&b.function))
+        });
+        rows.truncate(n);
+        rows
+    }
+
+    /// Folded stacks, one `root;...;leaf count` line per distinct stack (the input format of
+    /// flamegraph tools). A `;` inside a name (Rust array types) becomes `,` so it cannot split
+    /// the frame.
+    pub fn folded(&self) -> Vec<String> {
+        self.stacks
+            .iter()
+            .map(|(stack, count)| {
+                let frames: Vec<String> = stack.iter().map(|f| f.replace(';', ",")).collect();
+                format!("{} {count}", frames.join(";"))
+            })
+            .collect()
+    }
+}

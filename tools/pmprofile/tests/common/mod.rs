@@ -1,0 +1,53 @@
+//! Shared by the pmprofile tests: a real aarch64 firmware ELF and sample files.
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, encode_profile};
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds the demo firmware (release, aarch64-unknown-none) once per test process, in the same
+/// target directory as the QEMU tests' demo build so `cargo test-all` builds it once.
+pub fn firmware_elf() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let target_dir = repo().join("target").join("guest-demo");
+            let out = Command::new(env!("CARGO"))
+                .current_dir(repo())
+                .env("CARGO_TARGET_DIR", &target_dir)
+                .args(["build", "--release", "--target", "aarch64-unknown-none"])
+                .args(["-p", "pmprobe", "--bin", "pmprobe"])
+                .output()
+                .expect("run cargo");
+            assert!(
+                out.status.success(),
+                "building the firmware failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            target_dir
+                .join("aarch64-unknown-none")
+                .join("release")
+                .join("pmprobe")
+        })
+        .clone()
+}
+
+/// Encodes `samples` as a PMPS file.
+pub fn sample_file(samples: &[Sample], period: u64) -> Vec<u8> {
+    let header = ProfileHeader {
+        source: SampleSource::PmuOverflow,
+        event: 0x08,
+        period,
+        dropped: 0,
+    };
+    let mut bytes = vec![0u8; 64 + samples.len() * 400];
+    let len = encode_profile(&header, samples, &mut bytes).expect("buffer large enough");
+    bytes.truncate(len);
+    bytes
+}

@@ -1,0 +1,160 @@
+//! Stacks, top-N shares, folded lines and the SVG, from samples resolved by a stand-in table
+//! (no ELF): the aggregation is checked against counts worked out by hand.
+use std::collections::HashMap;
+
+use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, WalkEnd};
+use pmprofile::{Frame, Profile, Resolve, report};
+
+/// Addresses to (function, inlined-into) names.
+struct Table(HashMap<u64, Vec<&'static str>>);
+
+impl Resolve for Table {
+    fn frames(&self, address: u64) -> Vec<Frame> {
+        let names = self.0.get(&address).cloned().unwrap_or(vec!["[unknown]"]);
+        let last = names.len() - 1;
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, function)| Frame {
+                function: function.to_string(),
+                file: None,
+                line: None,
+                inlined: i != last,
+            })
+            .collect()
+    }
+}
+
+fn table() -> Table {
+    Table(HashMap::from([
+        (0x100, vec!["hot_loop"]),
+        (0x104, vec!["inlined_helper", "hot_loop"]),
+        (0x200, vec!["cold"]),
+        // Return addresses are looked up one byte earlier.
+        (0x2ff, vec!["main"]),
+        (0x3ff, vec!["driver"]),
+        (0x4ff, vec!["recursive"]),
+    ]))
+}
+
+fn samples() -> Vec<Sample> {
+    let mut samples = Vec::new();
+    // 6 in hot_loop itself, 2 in a helper inlined into it; both called from driver <- main.
+    for _ in 0..6 {
+        samples.push(Sample::with_frames(
+            0x100,
+            0,
+            &[0x400, 0x300],
+            WalkEnd::Complete,
+        ));
+    }
+    for _ in 0..2 {
+        samples.push(Sample::with_frames(
+            0x104,
+            0,
+            &[0x400, 0x300],
+            WalkEnd::Complete,
+        ));
+    }
+    // 1 in cold, called from main directly.
+    samples.push(Sample::with_frames(0x200, 0, &[0x300], WalkEnd::Complete));
+    // 1 in recursive <- recursive <- main: counts once toward recursive's total.
+    samples.push(Sample::with_frames(
+        0x4ff,
+        0,
+        &[0x500, 0x300],
+        WalkEnd::Complete,
+    ));
+    samples
+}
+
+#[test]
+fn stacks_are_root_first_with_inlined_frames_expanded() {
+    let profile = Profile::build(&samples(), &table());
+    assert_eq!(profile.samples, 10);
+    let stack = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(profile.stacks[&stack(&["main", "driver", "hot_loop"])], 6);
+    assert_eq!(
+        profile.stacks[&stack(&["main", "driver", "hot_loop", "inlined_helper"])],
+        2
+    );
+    assert_eq!(profile.stacks[&stack(&["main", "cold"])], 1);
+}
+
+#[test]
+fn self_and_total_shares() {
+    let profile = Profile::build(&samples(), &table());
+    let top = profile.top(10);
+    let row = |name: &str| {
+        let r = top.iter().find(|r| r.function == name).unwrap();
+        (r.self_samples, r.total_samples)
+    };
+    assert_eq!(row("main"), (0, 10));
+    assert_eq!(row("driver"), (0, 8));
+    assert_eq!(row("hot_loop"), (6, 8));
+    assert_eq!(row("inlined_helper"), (2, 2));
+    assert_eq!(row("cold"), (1, 1));
+    assert_eq!(
+        row("recursive"),
+        (1, 1),
+        "a recursive function counts once per sample"
+    );
+    assert_eq!(top[0].function, "main", "sorted by total");
+    assert_eq!(profile.top(2).len(), 2);
+}
+
+#[test]
+fn the_table_names_the_sample_count_and_percentages() {
+    let profile = Profile::build(&samples(), &table());
+    let header = ProfileHeader {
+        source: SampleSource::PmuOverflow,
+        event: 0x08,
+        period: 10_000,
+        dropped: 3,
+    };
+    let text = report::top_table(&profile, &header, 3);
+    assert!(
+        text.starts_with(
+            "# 10 samples of INST_RETIRED (event 0x0008) every 10000 events, 3 dropped by the firmware\n"
+        ),
+        "{text}"
+    );
+    let hot = text.lines().find(|l| l.ends_with(" hot_loop")).unwrap();
+    assert_eq!(
+        hot.split_whitespace().collect::<Vec<_>>(),
+        ["60.00%", "80.00%", "8", "hot_loop"]
+    );
+    assert_eq!(text.lines().count(), 2 + 3);
+}
+
+#[test]
+fn folded_lines_and_flamegraph() {
+    let mut samples = samples();
+    samples.push(Sample::new(0x900, 0));
+    let profile = Profile::build(&samples, &table());
+    let folded = profile.folded();
+    assert!(folded.contains(&"main;driver;hot_loop 6".to_string()));
+    assert!(folded.contains(&"main;driver;hot_loop;inlined_helper 2".to_string()));
+    assert!(folded.contains(&"main;cold 1".to_string()));
+    assert!(folded.contains(&"[unknown] 1".to_string()));
+    let total: u64 = folded
+        .iter()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 11);
+
+    let mut svg = Vec::new();
+    report::flamegraph(&profile, "test profile", &mut svg).unwrap();
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(svg.contains("<svg"));
+    assert!(svg.contains("hot_loop"));
+    assert!(svg.contains("test profile"));
+    assert!(svg.contains("samples"));
+}
+
+#[test]
+fn semicolons_in_names_cannot_split_frames() {
+    let table = Table(HashMap::from([(0x10, vec!["<[u8; 4] as Foo>::bar"])]));
+    let profile = Profile::build(&[Sample::new(0x10, 0)], &table);
+    assert_eq!(profile.folded(), ["<[u8, 4] as Foo>::bar 1"]);
+}
