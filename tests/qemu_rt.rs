@@ -142,3 +142,8 @@ fn defmt_build_is_decoded_by_the_runner() {
     assert_eq!(panic.exit_code, Some(101));
     panic.assert_output_contains("deliberate guest panic, value = 42");
 }
+
+#[test]
+fn irq_mutex_masks_interrupts_also_while_formatting() {
+    run_guest("irq_mutex", &Options::default()).assert_passed();
+}

@@ -3,7 +3,6 @@
 //!
 //! Handlers run in IRQ context with further IRQs masked. Useful INTIDs on `virt`: 30 = EL1
 //! physical timer (PPI 14), 27 = virtual timer (PPI 11), 23 = PMU overflow (PPI 7).
-use core::arch::asm;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use tock_registers::interfaces::{Readable, Writeable};
 use tock_registers::register_structs;
@@ -115,38 +114,18 @@ pub(crate) fn dispatch() {
 }
 
 /// Unmasks IRQs at the CPU (clears PSTATE.I).
-pub fn unmask() {
-    // SAFETY: only changes PSTATE.I; the vector table is installed at boot. Not `nomem`: the
-    // compiler must not move memory accesses across the point where interrupts start.
-    unsafe { asm!("msr daifclr, #2", options(nostack)) };
+///
+/// # Safety
+/// Must not be called inside a critical section ([`crate::arch::interrupts::free`], an
+/// [`IrqMutex`](crate::probe::sync::IrqMutex) lock): that would let an interrupt handler in while
+/// the critical section still holds its references.
+pub unsafe fn unmask() {
+    // SAFETY: the caller's contract is that of `enable_irq`; the vector table is installed at
+    // boot, before any Rust code runs.
+    unsafe { crate::arch::interrupts::enable_irq() }
 }
 
 /// Masks IRQs at the CPU (sets PSTATE.I).
 pub fn mask() {
-    // SAFETY: only changes PSTATE.I. Not `nomem`: acts as a compiler barrier.
-    unsafe { asm!("msr daifset, #2", options(nostack)) };
-}
-
-/// Masks IRQs and returns the previous DAIF value for [`restore`].
-pub fn mask_save() -> u64 {
-    let daif: u64;
-    // SAFETY: reads DAIF, then sets PSTATE.I. Not `nomem`: it opens a critical section, so it must
-    // be a compiler barrier for the memory accesses inside it.
-    unsafe { asm!("mrs {0}, daif", "msr daifset, #2", out(reg) daif, options(nostack)) };
-    daif
-}
-
-/// Restores a DAIF value saved by [`mask_save`].
-pub fn restore(daif: u64) {
-    // SAFETY: writes back a DAIF value previously read from the same CPU. Not `nomem`: it closes
-    // a critical section, so it must be a compiler barrier.
-    unsafe { asm!("msr daif, {0}", in(reg) daif, options(nostack)) };
-}
-
-/// Runs `f` with IRQs masked (a critical section on this single-core runtime).
-pub fn free<R>(f: impl FnOnce() -> R) -> R {
-    let daif = mask_save();
-    let r = f();
-    restore(daif);
-    r
+    crate::arch::interrupts::disable_irq();
 }
