@@ -17,6 +17,8 @@ pub struct Options {
     pub timeout_s: u32,
     /// Cargo features of the guest crate (e.g. `&["defmt"]`).
     pub features: &'static [&'static str],
+    /// Extra QEMU arguments, e.g. `&["-M", "virt,gic-version=3"]` or `&["-smp", "4"]`.
+    pub extra: &'static [&'static str],
 }
 
 impl Default for Options {
@@ -26,6 +28,7 @@ impl Default for Options {
             icount: true,
             timeout_s: 60,
             features: &[],
+            extra: &[],
         }
     }
 }
@@ -172,6 +175,8 @@ pub fn run_image(name: &str, image: &Path, opts: &Options) -> GuestRun {
     if !opts.icount {
         cmd.arg("--no-icount");
     }
+    // QEMU takes the last -M; qemu/run puts these after its own.
+    cmd.env("PMPROBE_QEMU_EXTRA", opts.extra.join(" "));
     let out = cmd.arg(image).output().expect("run qemu/run");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let checks = stdout
