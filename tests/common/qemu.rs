@@ -157,6 +157,22 @@ pub fn demo_elf() -> PathBuf {
         .clone()
 }
 
+/// Builds the embedding example (`examples/embedded`, release) once and returns its ELF path.
+/// Built on its own (`-p pmprobe-embedded`), so pmprobe's `rt` feature stays off for it.
+pub fn embedded_elf() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let target_dir = repo().join("target").join("guest-embedded");
+            cargo_build(&["-p", "pmprobe-embedded"], &target_dir);
+            target_dir
+                .join("aarch64-unknown-none")
+                .join("release")
+                .join("pmprobe-embedded")
+        })
+        .clone()
+}
+
 /// Boots the guest program `name` (a binary of tests/guest) and collects its output.
 pub fn run_guest(name: &str, opts: &Options) -> GuestRun {
     let elf = guest_dir(opts.features).join(name);
