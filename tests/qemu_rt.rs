@@ -13,39 +13,13 @@ fn raw_binary_image_boots_like_the_elf() {
     // The same program, objcopy'd to a raw image, must boot at 0x4008_0000 too.
     let elf = common::qemu::guest_dir(&[]).join("boot");
     let raw = elf.with_extension("bin");
-    let sysroot = std::process::Command::new("rustc")
-        .arg("--print")
-        .arg("sysroot")
-        .current_dir(repo())
-        .output()
-        .expect("rustc");
-    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
-    let version = std::process::Command::new("rustc")
-        .arg("-vV")
-        .current_dir(repo())
-        .output()
-        .expect("rustc -vV");
-    let version = String::from_utf8_lossy(&version.stdout).into_owned();
-    let host = version
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .expect("host line")
-        .to_string();
-    let objcopy = std::path::Path::new(&sysroot)
-        .join("lib/rustlib")
-        .join(&host)
-        .join("bin/llvm-objcopy");
+    let objcopy = common::toolchain::llvm_tool(repo(), "llvm-objcopy");
     let status = std::process::Command::new(&objcopy)
         .args(["-O", "binary"])
         .arg(&elf)
         .arg(&raw)
         .status()
-        .unwrap_or_else(|e| {
-            panic!(
-                "run {}: {e} (rustup component llvm-tools)",
-                objcopy.display()
-            )
-        });
+        .unwrap_or_else(|e| panic!("run {}: {e}", objcopy.display()));
     assert!(status.success());
     run_image("boot (raw image)", &raw, &Options::default()).assert_passed();
 }

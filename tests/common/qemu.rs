@@ -95,6 +95,7 @@ pub fn repo() -> &'static Path {
 }
 
 fn cargo_build(args: &[&str], target_dir: &Path) {
+    super::toolchain::require_target(repo());
     let out = Command::new(env!("CARGO"))
         .current_dir(repo())
         .env("CARGO_TARGET_DIR", target_dir)
