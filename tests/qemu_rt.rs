@@ -194,3 +194,10 @@ fn only_the_boot_core_runs_main_with_a_second_cluster() {
     let run = one_core_runs_main(&["-M", "virt,gic-version=3", "-smp", "18"], 18);
     run.assert_output_contains("cluster 1 core with Aff0 = 0: true");
 }
+
+#[test]
+fn console_benchmark_prints_its_figures() {
+    let run = run_guest("console_bench", &Options::default());
+    run.assert_passed();
+    run.assert_output_contains("bytes of println! =");
+}

@@ -11,7 +11,7 @@
 //!    ([`aarch64_rt::start_core`]), which does not pass through here.
 //! 2. aarch64-rt's `entry` enables FP/SIMD (before any Rust code: the compiler may use SIMD
 //!    registers in any function), zeroes `.bss`, sets the boot stack and the exception vectors.
-//! 3. [`rust_main`] sets up the console and calls the function named by [`entry!`](crate::entry),
+//! 3. The runtime's main sets up the console and calls the function named by [`entry!`](crate::entry),
 //!    then exits QEMU with its status.
 use core::arch::global_asm;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};

@@ -2,7 +2,7 @@
 //! of handlers indexed by INTID.
 //!
 //! [`enable`] installs a handler and enables its interrupt (setting the GIC up on first use);
-//! [`dispatch`], called from the IRQ vector, acknowledges the interrupt, runs its handler with
+//! the dispatcher, called from the IRQ vector, acknowledges the interrupt, runs its handler with
 //! IRQs masked and ends it. Useful INTIDs on `virt`: 30 = EL1 physical timer (PPI 14), 27 =
 //! virtual timer (PPI 11), 23 = PMU overflow (PPI 7). Private interrupts (SGIs and PPIs) are
 //! enabled for the calling core: each core enables its own PMU overflow PPI, with the same
