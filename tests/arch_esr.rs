@@ -63,3 +63,26 @@ fn vector_kinds() {
     assert_eq!(VectorKind(11).to_string(), "SError from lower EL (AArch64)");
     assert_eq!(VectorKind(14).to_string(), "FIQ from lower EL (AArch32)");
 }
+
+#[test]
+fn vector_kind_from_the_interrupted_spsr() {
+    use pmprobe::arch::esr::ExceptionKind;
+    // SPSR.M = EL1h (0b0101): the current EL on SP_EL1; EL1t (0b0100): on SP_EL0.
+    assert_eq!(
+        VectorKind::from_spsr(ExceptionKind::Synchronous, false, 0x6000_03c5).to_string(),
+        "Synchronous from current EL with SP_ELx"
+    );
+    assert_eq!(
+        VectorKind::from_spsr(ExceptionKind::Irq, false, 0x3c4).to_string(),
+        "IRQ from current EL with SP_EL0"
+    );
+    // A lower EL: EL0t in AArch64 (M = 0b00000), or AArch32 user mode (M = 0b10000).
+    assert_eq!(
+        VectorKind::from_spsr(ExceptionKind::SError, true, 0x0).to_string(),
+        "SError from lower EL (AArch64)"
+    );
+    assert_eq!(
+        VectorKind::from_spsr(ExceptionKind::Fiq, true, 0x10).to_string(),
+        "FIQ from lower EL (AArch32)"
+    );
+}

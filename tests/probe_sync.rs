@@ -41,3 +41,10 @@ fn a_shared_point_is_used_through_critical_sections() {
 fn free_returns_the_closures_value() {
     assert_eq!(free(|_| 41 + 1), 42);
 }
+
+#[test]
+fn debug_shows_the_value() {
+    // The value is formatted inside a critical section (checked on the real core by the QEMU
+    // guest `irq_mutex`); here, that the text is the value's.
+    assert_eq!(format!("{:?}", IrqMutex::new(5u8)), "IrqMutex(5)");
+}

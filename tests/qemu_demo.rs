@@ -1,9 +1,9 @@
 //! The demo firmware (`cargo run`) under QEMU.
 //!
-//! - Its banner must show what QEMU's CPU models report (facts from pmu-reference.md:
-//!   cortex-a57 = MIDR 0x411fd070, PMUv3, PMCR.N = 6, PMCEID0 = 0x20101; `-cpu max` =
-//!   PMUVer 6).
-//! - Issue 8: every section is present and consistent — the test parses the printed numbers
+//! - Its banner must show what QEMU's CPU models report (cortex-a57 = MIDR 0x411fd070, PMUv3,
+//!   PMCR.N = 6, PMCEID0 = 0x20101; `-cpu max` = PMUVer 6), that the MMU and caches are on, and
+//!   which GIC and PSCI the board has (GICv2 by default, GICv3 with `gic-version=3`).
+//! - Every section is present and consistent — the test parses the printed numbers
 //!   itself: each SPU's PMU table against its own statistics block, the stack distance chart
 //!   against the PMU's load/store counts, the memory trace file written through semihosting
 //!   against the traced SPU's counts (Dinero din syntax: `<0|1|2> <hex address>`), and the
@@ -28,9 +28,27 @@ fn banner_on_cortex_a57() {
         "PMU      PMUv3 (PMUVer 1)",
         "counters N = 6 event counters",
         "events   3 implemented common events: {SW_INCR, INST_RETIRED, CPU_CYCLES}",
+        "memory   MMU on, caches on (SCTLR_EL1 0x",
+        "GIC      GICv2 (288 INTIDs)",
+        "PSCI     1.1 through hvc",
     ] {
         run.assert_output_contains(line);
     }
+}
+
+#[test]
+fn banner_on_gicv3_names_it_and_the_demo_passes() {
+    let run = run_image(
+        "demo (gic-version=3)",
+        &demo_elf(),
+        &Options {
+            extra: &["-M", "virt,gic-version=3"],
+            ..Options::default()
+        },
+    );
+    assert_eq!(run.exit_code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    run.assert_output_contains("GIC      GICv3 (256 INTIDs)");
+    run.assert_output_contains("memory   MMU on, caches on (SCTLR_EL1 0x");
 }
 
 #[test]

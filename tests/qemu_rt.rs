@@ -13,39 +13,13 @@ fn raw_binary_image_boots_like_the_elf() {
     // The same program, objcopy'd to a raw image, must boot at 0x4008_0000 too.
     let elf = common::qemu::guest_dir(&[]).join("boot");
     let raw = elf.with_extension("bin");
-    let sysroot = std::process::Command::new("rustc")
-        .arg("--print")
-        .arg("sysroot")
-        .current_dir(repo())
-        .output()
-        .expect("rustc");
-    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
-    let version = std::process::Command::new("rustc")
-        .arg("-vV")
-        .current_dir(repo())
-        .output()
-        .expect("rustc -vV");
-    let version = String::from_utf8_lossy(&version.stdout).into_owned();
-    let host = version
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .expect("host line")
-        .to_string();
-    let objcopy = std::path::Path::new(&sysroot)
-        .join("lib/rustlib")
-        .join(&host)
-        .join("bin/llvm-objcopy");
+    let objcopy = common::toolchain::llvm_tool(repo(), "llvm-objcopy");
     let status = std::process::Command::new(&objcopy)
         .args(["-O", "binary"])
         .arg(&elf)
         .arg(&raw)
         .status()
-        .unwrap_or_else(|e| {
-            panic!(
-                "run {}: {e} (rustup component llvm-tools)",
-                objcopy.display()
-            )
-        });
+        .unwrap_or_else(|e| panic!("run {}: {e}", objcopy.display()));
     assert!(status.success());
     run_image("boot (raw image)", &raw, &Options::default()).assert_passed();
 }
@@ -141,4 +115,89 @@ fn defmt_build_is_decoded_by_the_runner() {
     let panic = run_guest("panic", &opts);
     assert_eq!(panic.exit_code, Some(101));
     panic.assert_output_contains("deliberate guest panic, value = 42");
+}
+
+#[test]
+fn irq_mutex_masks_interrupts_also_while_formatting() {
+    run_guest("irq_mutex", &Options::default()).assert_passed();
+}
+
+/// QEMU options for the GICv3 model of `virt`.
+fn gicv3() -> Options {
+    Options {
+        extra: &["-M", "virt,gic-version=3"],
+        ..Options::default()
+    }
+}
+
+#[test]
+fn timer_interrupts_on_gicv3() {
+    run_guest("timer_irq", &gicv3()).assert_passed();
+}
+
+#[test]
+fn pmu_overflow_interrupt_on_gicv3() {
+    run_guest("pmu_irq", &gicv3()).assert_passed();
+}
+
+#[test]
+fn gic_register_indexing_past_intid_64_on_gicv2() {
+    let run = run_guest("gic_spi", &Options::default());
+    run.assert_passed();
+    run.assert_output_contains("GIC: Ok(V2), 288 INTIDs");
+}
+
+#[test]
+fn gic_register_indexing_past_intid_64_on_gicv3() {
+    let run = run_guest("gic_spi", &gicv3());
+    run.assert_passed();
+    run.assert_output_contains("GIC: Ok(V3), 256 INTIDs");
+}
+
+#[test]
+fn psci_answers_and_a_missing_conduit_is_an_error() {
+    run_guest("psci", &Options::default()).assert_passed();
+}
+
+/// Boots `boot_smp` with `extra` and checks that main ran once and every other core was parked.
+fn one_core_runs_main(extra: &'static [&'static str], cores: usize) -> common::qemu::GuestRun {
+    let run = run_guest(
+        "boot_smp",
+        &Options {
+            extra,
+            ..Options::default()
+        },
+    );
+    run.assert_passed();
+    assert_eq!(
+        run.stdout.matches("guest boot_smp: start").count(),
+        1,
+        "main ran more than once:\n{}",
+        run.stdout
+    );
+    run.assert_output_contains(&format!(
+        "started {} cores, turned away {}",
+        cores - 1,
+        cores - 1
+    ));
+    run
+}
+
+#[test]
+fn only_the_boot_core_runs_main_with_4_cores() {
+    one_core_runs_main(&["-smp", "4"], 4);
+}
+
+#[test]
+fn only_the_boot_core_runs_main_with_a_second_cluster() {
+    // GICv3 `virt` puts 16 cores in a cluster (MPIDR Aff0 0..15): core 16 is Aff1 = 1, Aff0 = 0.
+    let run = one_core_runs_main(&["-M", "virt,gic-version=3", "-smp", "18"], 18);
+    run.assert_output_contains("cluster 1 core with Aff0 = 0: true");
+}
+
+#[test]
+fn console_benchmark_prints_its_figures() {
+    let run = run_guest("console_bench", &Options::default());
+    run.assert_passed();
+    run.assert_output_contains("bytes of println! =");
 }

@@ -205,6 +205,36 @@ impl fmt::Display for ExceptionClass {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct VectorKind(pub u8);
 
+/// The four kinds of exception, in vector table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ExceptionKind {
+    /// A synchronous exception (a fault, a trap, `svc`/`hvc`/`brk`...).
+    Synchronous = 0,
+    /// IRQ.
+    Irq = 1,
+    /// FIQ.
+    Fiq = 2,
+    /// SError (asynchronous abort).
+    SError = 3,
+}
+
+impl VectorKind {
+    /// The vector entry taken for an exception of `kind`, from the current EL or a lower one,
+    /// given the interrupted `SPSR_ELx`: which stack pointer the current EL used (SPSR.M\[0\],
+    /// SPSel) or which execution state the lower EL was in (SPSR.M\[4\]). For handlers that
+    /// share one entry point between vector entries.
+    pub const fn from_spsr(kind: ExceptionKind, from_lower_el: bool, spsr: u64) -> Self {
+        let source = match (from_lower_el, spsr & 1 != 0, spsr & (1 << 4) != 0) {
+            (false, false, _) => 0,
+            (false, true, _) => 1,
+            (true, _, false) => 2,
+            (true, _, true) => 3,
+        };
+        Self(source * 4 + kind as u8)
+    }
+}
+
 impl fmt::Display for VectorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const KIND: [&str; 4] = ["Synchronous", "IRQ", "FIQ", "SError"];

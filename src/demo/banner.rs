@@ -1,4 +1,5 @@
-//! Section 1: what this core is and what its PMU offers.
+//! Section 1: what this core is, how its memory is set up, its interrupt controller and power
+//! firmware, and what its PMU offers.
 
 use pmprobe::pmu::{PmuBackend, detect, sysreg::SysRegPmu};
 use pmprobe::println;
@@ -13,6 +14,16 @@ pub fn print() -> bool {
         real.midr()
     );
     println!("  EL       {}", real.current_el());
+    println!("  memory   {}", pmprobe::rt::pagetable::MemoryState::read());
+    match (pmprobe::rt::irq::version(), pmprobe::rt::irq::lines()) {
+        (Ok(version), Ok(lines)) => println!("  GIC      {version} ({lines} INTIDs)"),
+        (Err(e), _) | (_, Err(e)) => println!("  GIC      none: {e}"),
+    }
+    let psci = pmprobe::rt::psci::Psci::default();
+    match psci.version() {
+        Ok(version) => println!("  PSCI     {version} through {}", psci.conduit()),
+        Err(e) => println!("  PSCI     none: {e}"),
+    }
     match detect(&real) {
         Ok(info) => {
             println!(

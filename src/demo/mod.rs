@@ -1,8 +1,13 @@
 //! The demo firmware's pieces (firmware only, not part of the library): what `cargo run` shows.
 //!
-//! [`run`] is the whole story in order: banner, the SPU kernels on the static arena under
-//! probes and emulated PMUs, the host core measured with its real PMU, the stack distance
-//! chart, the trace files, and the verdict of every cross-check.
+//! The story in order: [`banner::print`], then [`scenario::run`] (the SPU kernels of
+//! [`plan::PLANS`] on the static arena under probes and emulated PMUs, the host core measured
+//! with its real PMU, the stack distance chart, the trace files), then the verdict of every
+//! cross-check ([`checks::Checks::finish`]).
+//!
+//! Dependencies run one way: `scenario` drives `spu_run` (one SPU) and `reports` (the tables
+//! and files after the runs); all three read the leaf `plan` (what runs where) and the helpers
+//! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`).
 
 pub mod banner;
 pub mod chart;
@@ -12,6 +17,7 @@ pub mod host;
 pub mod kernels;
 pub mod options;
 pub mod output;
+pub mod plan;
 pub mod reports;
 pub mod scenario;
 pub mod spu_pmu;

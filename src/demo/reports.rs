@@ -8,12 +8,10 @@ use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, PerCycle};
 use super::output::heading;
-use super::scenario::{DISTANCE_LINE_BYTES, Distances, SMALL_TRACE_RECORDS, SmallTrace, Trace};
-use super::spu_run::mode_name;
-
-/// The memory trace file (Dinero IV "din") and the Konata pipeline log.
-pub const DIN_FILE: &str = "pmprobe-demo-spu3.din";
-pub const KONATA_FILE: &str = "pmprobe-demo-spu2.konata";
+use super::plan::{
+    DIN_FILE, DISTANCE_LINE_BYTES, Distances, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace,
+    mode_name,
+};
 
 /// One SPU's figures for the host table.
 pub(super) struct HostRow {

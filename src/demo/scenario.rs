@@ -10,116 +10,33 @@ use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::spu::arena::Arena;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
 use super::host::HostMeter;
-use super::kernels::{self, IMAGE_BYTES, Kernel};
+use super::kernels::IMAGE_BYTES;
 use super::options::Options;
 use super::output::heading;
+use super::plan::{DISTANCE_LINE_BYTES, Distances, PLANS, Role, SmallTrace, Trace};
 use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
 use super::spu_run::{Extras, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 
-/// Records the big trace ring holds (enough for the traced SPU's whole run).
-pub const TRACE_RECORDS: usize = 16 * 1024;
-/// Records of the small ring attached next to it, which overflows on purpose.
-pub const SMALL_TRACE_RECORDS: usize = 256;
-/// Lines the stack distance calculator tracks, and its linear bins.
-const DISTANCE_LINES: usize = 256;
-const DISTANCE_BINS: usize = 64;
-/// Line size of the stack distance calculator: one LS quadword (the SPU's load/store unit).
-pub(super) const DISTANCE_LINE_BYTES: u64 = 16;
-
-pub(super) type Trace = MutListener<MemTrace<TRACE_RECORDS>>;
-pub(super) type SmallTrace = MutListener<MemTrace<SMALL_TRACE_RECORDS>>;
-pub(super) type Distances = MutListener<StackDistance<DISTANCE_LINES, DISTANCE_BINS>>;
-
-/// The big objects live in static storage (no heap): eight SPUs of about 600 KiB each and
-/// the trace ring. A critical section hands them out (the demo takes no interrupts).
-struct Statics {
-    arena: RefCell<Arena>,
-    trace: Trace,
-}
-
-static STATICS: IrqMutex<Statics> = IrqMutex::new(Statics {
-    arena: RefCell::new(Arena::new()),
-    trace: MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)),
-});
-
-/// What a kernel's SPU carries besides its PMU.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    /// A `BreakPcEvent` at this label.
-    Breakpoint(&'static str),
-    /// The stack distance calculator on its data accesses.
-    StackDistance,
-    /// Nothing else.
-    Plain,
-    /// The memory trace recorders (the big ring and the small one).
-    Trace,
-}
-
-pub(super) struct Plan {
-    /// The fetch model in pipeline mode.
-    pub(super) fetch: FetchKind,
-    /// Write the Kanata log of run 2.
-    pub(super) konata: bool,
-    pub(super) spu: usize,
-    pub(super) kernel: Kernel,
-    pub(super) mode: Mode,
-    pub(super) role: Role,
-}
-
-const PLANS: [Plan; 4] = [
-    Plan {
-        spu: 0,
-        kernel: kernels::SAXPY,
-        mode: Mode::Pipeline,
-        // The real fetch unit: the hbrr-hinted loop shows hint hits and its exits mispredict.
-        fetch: FetchKind::Real,
-        konata: false,
-        role: Role::Breakpoint("saxpy_branch"),
-    },
-    Plan {
-        spu: 1,
-        kernel: kernels::CHAIN,
-        mode: Mode::Pipeline,
-        fetch: FetchKind::Real,
-        konata: false,
-        role: Role::StackDistance,
-    },
-    Plan {
-        spu: 2,
-        kernel: kernels::DOUBLE,
-        mode: Mode::Pipeline,
-        fetch: FetchKind::Real,
-        konata: true,
-        role: Role::Plain,
-    },
-    Plan {
-        spu: 3,
-        kernel: kernels::SAXPY,
-        mode: Mode::Instruction,
-        fetch: FetchKind::Ideal,
-        konata: false,
-        role: Role::Trace,
-    },
-];
+/// The big objects live in static storage (no heap): the SPUs of the arena and the trace ring.
+/// A critical section hands them out (the demo takes no interrupts). Both start as all-zero bits
+/// where their types allow it, so that they land in `.bss` rather than in the image.
+static ARENA: IrqMutex<RefCell<Arena>> = IrqMutex::new(RefCell::new(Arena::new()));
+static TRACE: IrqMutex<Trace> =
+    IrqMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
 
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
 pub fn run(options: &Options, checks: &mut Checks) {
-    free(|cs| {
-        let statics = STATICS.borrow(cs);
-        match statics.arena.try_borrow_mut() {
-            Ok(mut arena) => run_on(&mut arena, &statics.trace, options, checks),
-            Err(_) => checks.check(
-                format_args!("arena_available"),
-                false,
-                format_args!("the static arena is already in use"),
-            ),
-        }
+    free(|cs| match ARENA.borrow(cs).try_borrow_mut() {
+        Ok(mut arena) => run_on(&mut arena, TRACE.borrow(cs), options, checks),
+        Err(_) => checks.check(
+            format_args!("arena_available"),
+            false,
+            format_args!("the static arena is already in use"),
+        ),
     });
 }
 

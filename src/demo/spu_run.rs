@@ -23,8 +23,7 @@ use super::files::BufferedHostFile;
 use super::host::{HostDelta, HostMeter};
 use super::kernels::Assembled;
 use super::output::{Indented, heading};
-use super::reports::KONATA_FILE;
-use super::scenario::Plan;
+use super::plan::{KONATA_FILE, Plan, mode_name};
 use super::spu_pmu::{self, Counter, Fetch, GROUP_1, GROUP_2, SpuCounts, StallFeed};
 
 /// A kernel that has not stopped after this many cycles is a failure.
@@ -279,13 +278,6 @@ fn measure_bare(
             checks.check(format_args!("host_pmu_read"), false, format_args!("{e}"));
             None
         }
-    }
-}
-
-pub(super) fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Instruction => "instruction",
-        Mode::Pipeline => "pipeline",
     }
 }
 

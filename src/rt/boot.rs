@@ -1,56 +1,94 @@
-//! Reset entry: from `_start` to the user's main function.
+//! Reset entry: from the first instruction of the image to the user's main function.
 //!
-//! QEMU `virt` starts the (single) CPU at EL1 with the MMU and caches off. The assembly part sets
-//! the stack, enables FP/SIMD (CPACR_EL1.FPEN = 0b11: the compiler may use SIMD registers in any
-//! Rust function, so this must happen before the first one runs), zeroes `.bss` and installs the
-//! vector table; the Rust part calls main and exits with its status.
+//! 1. `__pmprobe_entry` (the image's first instruction) turns the MMU and caches on with the
+//!    identity map of [`super::pagetable`] (aarch64-rt's `enable_mmu`), then elects the boot
+//!    core: the first core to claim [`boot_core_mpidr`] with an exclusive store boots; any other
+//!    core that enters the image is counted in [`turned_away_cores`] and parked in `wfe` before it
+//!    touches the stack or `.bss`. With PSCI firmware (QEMU `virt`, Arm Trusted Firmware) only the
+//!    boot core enters the image; the election protects boards whose firmware releases every core
+//!    at the entry point, whatever their MPIDR (an Aff0 of 0 in another cluster is still another
+//!    core). Secondary cores are started later with PSCI `CPU_ON` on their own stacks
+//!    ([`aarch64_rt::start_core`]), which does not pass through here.
+//! 2. aarch64-rt's `entry` enables FP/SIMD (before any Rust code: the compiler may use SIMD
+//!    registers in any function), zeroes `.bss`, sets the boot stack and the exception vectors.
+//! 3. The runtime's main sets up the console and calls the function named by [`entry!`](crate::entry),
+//!    then exits QEMU with its status.
 use core::arch::global_asm;
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// Pages (4 KiB) of the boot core's stack: 1 MiB, as the demo keeps a 256 KiB SPU image on it.
+const BOOT_STACK_PAGES: usize = 256;
+
+/// MPIDR_EL1 of the core that claimed the boot (0 until then: MPIDR bit 31 is RES1, so a claimed
+/// value is never 0). In `.data`, not `.bss`: the boot core zeroes `.bss` after claiming, and a
+/// late core must still find the claim.
+#[unsafe(no_mangle)]
+#[unsafe(link_section = ".data.pmprobe_boot")]
+static PMPROBE_BOOT_CORE: AtomicU64 = AtomicU64::new(0);
+
+/// Cores that entered the image after the boot core and were parked.
+#[unsafe(no_mangle)]
+#[unsafe(link_section = ".data.pmprobe_boot")]
+static PMPROBE_TURNED_AWAY: AtomicU32 = AtomicU32::new(0);
 
 global_asm!(
     r#"
-    .section .text.boot, "ax"
-    .global _start
-_start:
-    // Secondary cores (only with -smp > 1) park: the runtime is single-core.
-    mrs     x1, mpidr_el1
-    and     x1, x1, #0xff
-    cbz     x1, 1f
-0:  wfe
-    b       0b
-1:
-    ldr     x1, =__pmprobe_stack_top
-    mov     sp, x1
-    // FP/SIMD on before any Rust code.
-    mov     x1, #(0x3 << 20)
-    msr     cpacr_el1, x1
-    isb
-    // Zero .bss (16-byte aligned by the linker script).
-    ldr     x1, =__pmprobe_bss_start
-    ldr     x2, =__pmprobe_bss_end
-2:  cmp     x1, x2
-    b.hs    3f
-    stp     xzr, xzr, [x1], #16
-    b       2b
-3:
-    ldr     x1, =__pmprobe_vectors
-    msr     vbar_el1, x1
-    isb
-    bl      __pmprobe_rust_start
-4:  b       4b
-    .ltorg
+    .section .init.pmprobe_entry, "ax"
+    .global __pmprobe_entry
+__pmprobe_entry:
+    // MMU and caches first: exclusives need Normal cacheable memory. Keeps x0-x3 (boot arguments).
+    bl      enable_mmu
+    adrp    x8, PMPROBE_BOOT_CORE
+    add     x8, x8, :lo12:PMPROBE_BOOT_CORE
+    mrs     x9, mpidr_el1
+0:  ldaxr   x10, [x8]
+    cbnz    x10, 1f
+    stxr    w11, x9, [x8]
+    cbnz    w11, 0b
+    b       entry
+    // Another core owns the boot: count this one and park it, off the boot stack and .bss.
+1:  clrex
+    adrp    x8, PMPROBE_TURNED_AWAY
+    add     x8, x8, :lo12:PMPROBE_TURNED_AWAY
+2:  ldxr    w10, [x8]
+    add     w10, w10, #1
+    stlxr   w11, w10, [x8]
+    cbnz    w11, 2b
+3:  wfe
+    b       3b
 "#
 );
+
+aarch64_rt::entry!(rust_main, BOOT_STACK_PAGES);
 
 unsafe extern "Rust" {
     /// Defined by [`entry!`](crate::entry).
     fn __pmprobe_main() -> i32;
 }
 
-#[unsafe(no_mangle)]
-extern "C" fn __pmprobe_rust_start() -> ! {
+/// MPIDR_EL1 of the boot core (the one that runs main).
+pub fn boot_core_mpidr() -> u64 {
+    PMPROBE_BOOT_CORE.load(Ordering::Acquire)
+}
+
+/// How many cores entered the image after the boot core and were parked at the entry.
+pub fn turned_away_cores() -> u32 {
+    PMPROBE_TURNED_AWAY.load(Ordering::Acquire)
+}
+
+/// The address of the image's first instruction, `__pmprobe_entry`: where a cold-booting core
+/// starts (and where a test sends extra cores with PSCI `CPU_ON` to check the election).
+pub fn image_entry() -> usize {
+    unsafe extern "C" {
+        fn __pmprobe_entry();
+    }
+    __pmprobe_entry as *const () as usize
+}
+
+/// aarch64-rt's main: the runtime is set up (MMU, caches, FP, `.bss`, stack, vectors).
+fn rust_main(_x0: u64, _x1: u64, _x2: u64, _x3: u64) -> ! {
     super::console::init();
-    // SAFETY: `__pmprobe_main` is the plain Rust function the `entry!` macro exports; the runtime
-    // is fully set up (stack, .bss, FP) at this point.
+    // SAFETY: `__pmprobe_main` is the plain Rust function that the `entry!` macro exports.
     let status = unsafe { __pmprobe_main() };
     super::exit(status as u32)
 }

@@ -1,166 +1,134 @@
-//! The EL1 exception vector table.
+//! The exception handlers behind aarch64-rt's vector table.
 //!
-//! Every entry saves the full register state (x0-x30, ELR, SPSR, FPSR, FPCR and q0-q31: Rust code
-//! in a handler may use SIMD registers, so an interrupted program's FP state must survive) and calls
-//! the exception dispatcher. IRQs are dispatched to [`super::irq`] and return to the interrupted
-//! code; every other exception prints a report and ends QEMU with
-//! [`EXIT_EXCEPTION`](super::EXIT_EXCEPTION) instead of hanging.
-use crate::arch::esr::{Syndrome, VectorKind};
+//! aarch64-rt's vectors save x0-x18, x29, x30, ELR and SPSR and call a handler per exception kind.
+//! They do not save the FP/SIMD registers, which the interrupted code may be using while a handler
+//! written in Rust may use them too (any `memcpy` does): the two handlers that *return* (IRQ, and
+//! a synchronous exception from the current EL, which a PSCI probe or a future breakpoint resumes
+//! from) therefore first save q0-q7, q16-q31, FPSR and FPCR (the registers AAPCS64 lets a callee
+//! change; d8-d15 are kept by the Rust code itself), in a naked wrapper.
+//!
+//! An IRQ is dispatched to [`super::irq`] and returns to the interrupted code. Every other
+//! exception prints a report (the exception class by name, ESR, ELR, FAR, SPSR) and ends QEMU
+//! with [`EXIT_EXCEPTION`](super::EXIT_EXCEPTION) instead of hanging; the one synchronous
+//! exception that returns is the fault a probe of the runtime expects (an `hvc`/`smc` that no
+//! firmware answers, a read where no device is).
+use crate::arch::esr::{ExceptionKind, Syndrome, VectorKind};
 use aarch64_cpu::registers::{ESR_EL1, FAR_EL1, Readable};
-use core::arch::global_asm;
+use aarch64_rt::{ExceptionHandlers, RegisterState, RegisterStateRef};
+use core::arch::naked_asm;
 
-/// Saved register state of an interrupted context, as laid out by the vector code.
-#[repr(C)]
-#[derive(Debug)]
-pub struct ExceptionFrame {
-    /// x0..x30.
-    pub x: [u64; 31],
-    /// ELR_EL1: the return address (the faulting instruction for a synchronous exception).
-    pub elr: u64,
-    /// SPSR_EL1: the interrupted PSTATE.
-    pub spsr: u64,
-    /// FPSR of the interrupted context.
-    pub fpsr: u64,
-    /// FPCR of the interrupted context.
-    pub fpcr: u64,
-    _pad: u64,
-    /// q0..q31.
-    pub q: [u128; 32],
+/// The vector table's handlers.
+struct Handlers;
+
+aarch64_rt::exception_handlers!(Handlers);
+
+/// Saves the caller-saved FP/SIMD state and the frame record, calls `$handler` with the
+/// register-state pointer still in x0, restores, returns. 416 bytes of stack.
+macro_rules! preserving_fp_state {
+    ($handler:path) => {
+        naked_asm!(
+            "stp x29, x30, [sp, #-416]!",
+            "mov x29, sp",
+            "stp q0, q1, [sp, #16]",
+            "stp q2, q3, [sp, #48]",
+            "stp q4, q5, [sp, #80]",
+            "stp q6, q7, [sp, #112]",
+            "stp q16, q17, [sp, #144]",
+            "stp q18, q19, [sp, #176]",
+            "stp q20, q21, [sp, #208]",
+            "stp q22, q23, [sp, #240]",
+            "stp q24, q25, [sp, #272]",
+            "stp q26, q27, [sp, #304]",
+            "stp q28, q29, [sp, #336]",
+            "stp q30, q31, [sp, #368]",
+            "mrs x9, fpsr",
+            "mrs x10, fpcr",
+            "stp x9, x10, [sp, #400]",
+            "bl {handler}",
+            "ldp x9, x10, [sp, #400]",
+            "msr fpsr, x9",
+            "msr fpcr, x10",
+            "ldp q0, q1, [sp, #16]",
+            "ldp q2, q3, [sp, #48]",
+            "ldp q4, q5, [sp, #80]",
+            "ldp q6, q7, [sp, #112]",
+            "ldp q16, q17, [sp, #144]",
+            "ldp q18, q19, [sp, #176]",
+            "ldp q20, q21, [sp, #208]",
+            "ldp q22, q23, [sp, #240]",
+            "ldp q24, q25, [sp, #272]",
+            "ldp q26, q27, [sp, #304]",
+            "ldp q28, q29, [sp, #336]",
+            "ldp q30, q31, [sp, #368]",
+            "ldp x29, x30, [sp], #416",
+            "ret",
+            handler = sym $handler,
+        )
+    };
 }
 
-const _: () = assert!(core::mem::size_of::<ExceptionFrame>() == 800);
+impl ExceptionHandlers for Handlers {
+    #[unsafe(naked)]
+    extern "C" fn sync_current(register_state: RegisterStateRef) {
+        preserving_fp_state!(synchronous)
+    }
 
-global_asm!(
-    r#"
-    .equ FRAME_SIZE, 800
+    #[unsafe(naked)]
+    extern "C" fn irq_current(register_state: RegisterStateRef) {
+        preserving_fp_state!(irq)
+    }
 
-.macro VECTOR kind
-    .balign 0x80
-    sub     sp, sp, #FRAME_SIZE
-    stp     x0, x1, [sp, #0]
-    mov     x0, #\kind
-    b       __pmprobe_vector_common
-.endm
+    extern "C" fn fiq_current(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::Fiq, false, &register_state)
+    }
 
-    .section .text.vectors, "ax"
-    .balign 0x800
-    .global __pmprobe_vectors
-__pmprobe_vectors:
-    VECTOR 0
-    VECTOR 1
-    VECTOR 2
-    VECTOR 3
-    VECTOR 4
-    VECTOR 5
-    VECTOR 6
-    VECTOR 7
-    VECTOR 8
-    VECTOR 9
-    VECTOR 10
-    VECTOR 11
-    VECTOR 12
-    VECTOR 13
-    VECTOR 14
-    VECTOR 15
+    extern "C" fn serror_current(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::SError, false, &register_state)
+    }
 
-__pmprobe_vector_common:
-    stp     x2, x3, [sp, #16]
-    stp     x4, x5, [sp, #32]
-    stp     x6, x7, [sp, #48]
-    stp     x8, x9, [sp, #64]
-    stp     x10, x11, [sp, #80]
-    stp     x12, x13, [sp, #96]
-    stp     x14, x15, [sp, #112]
-    stp     x16, x17, [sp, #128]
-    stp     x18, x19, [sp, #144]
-    stp     x20, x21, [sp, #160]
-    stp     x22, x23, [sp, #176]
-    stp     x24, x25, [sp, #192]
-    stp     x26, x27, [sp, #208]
-    stp     x28, x29, [sp, #224]
-    mrs     x1, elr_el1
-    stp     x30, x1, [sp, #240]
-    mrs     x1, spsr_el1
-    mrs     x2, fpsr
-    stp     x1, x2, [sp, #256]
-    mrs     x1, fpcr
-    str     x1, [sp, #272]
-    stp     q0, q1, [sp, #288]
-    stp     q2, q3, [sp, #320]
-    stp     q4, q5, [sp, #352]
-    stp     q6, q7, [sp, #384]
-    stp     q8, q9, [sp, #416]
-    stp     q10, q11, [sp, #448]
-    stp     q12, q13, [sp, #480]
-    stp     q14, q15, [sp, #512]
-    stp     q16, q17, [sp, #544]
-    stp     q18, q19, [sp, #576]
-    stp     q20, q21, [sp, #608]
-    stp     q22, q23, [sp, #640]
-    stp     q24, q25, [sp, #672]
-    stp     q26, q27, [sp, #704]
-    stp     q28, q29, [sp, #736]
-    stp     q30, q31, [sp, #768]
-    mov     x1, sp
-    bl      __pmprobe_exception
-    ldp     q0, q1, [sp, #288]
-    ldp     q2, q3, [sp, #320]
-    ldp     q4, q5, [sp, #352]
-    ldp     q6, q7, [sp, #384]
-    ldp     q8, q9, [sp, #416]
-    ldp     q10, q11, [sp, #448]
-    ldp     q12, q13, [sp, #480]
-    ldp     q14, q15, [sp, #512]
-    ldp     q16, q17, [sp, #544]
-    ldp     q18, q19, [sp, #576]
-    ldp     q20, q21, [sp, #608]
-    ldp     q22, q23, [sp, #640]
-    ldp     q24, q25, [sp, #672]
-    ldp     q26, q27, [sp, #704]
-    ldp     q28, q29, [sp, #736]
-    ldp     q30, q31, [sp, #768]
-    ldr     x1, [sp, #272]
-    msr     fpcr, x1
-    ldp     x1, x2, [sp, #256]
-    msr     spsr_el1, x1
-    msr     fpsr, x2
-    ldp     x30, x1, [sp, #240]
-    msr     elr_el1, x1
-    ldp     x0, x1, [sp, #0]
-    ldp     x2, x3, [sp, #16]
-    ldp     x4, x5, [sp, #32]
-    ldp     x6, x7, [sp, #48]
-    ldp     x8, x9, [sp, #64]
-    ldp     x10, x11, [sp, #80]
-    ldp     x12, x13, [sp, #96]
-    ldp     x14, x15, [sp, #112]
-    ldp     x16, x17, [sp, #128]
-    ldp     x18, x19, [sp, #144]
-    ldp     x20, x21, [sp, #160]
-    ldp     x22, x23, [sp, #176]
-    ldp     x24, x25, [sp, #192]
-    ldp     x26, x27, [sp, #208]
-    ldp     x28, x29, [sp, #224]
-    add     sp, sp, #FRAME_SIZE
-    eret
-"#
-);
+    extern "C" fn sync_lower(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::Synchronous, true, &register_state)
+    }
 
-/// IRQ taken from the current EL while using SP_ELx: the only vector that returns.
-const IRQ_CURRENT_EL_SPX: u64 = 5;
+    extern "C" fn irq_lower(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::Irq, true, &register_state)
+    }
 
-#[unsafe(no_mangle)]
-extern "C" fn __pmprobe_exception(kind: u64, frame: &mut ExceptionFrame) {
-    if kind == IRQ_CURRENT_EL_SPX {
-        super::irq::dispatch();
+    extern "C" fn fiq_lower(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::Fiq, true, &register_state)
+    }
+
+    extern "C" fn serror_lower(register_state: RegisterStateRef) {
+        fatal(ExceptionKind::SError, true, &register_state)
+    }
+}
+
+/// A synchronous exception from the current EL: resumed only when it is the fault a probe
+/// expected (no PSCI firmware, no device), otherwise reported.
+extern "C" fn synchronous(mut register_state: RegisterStateRef) {
+    // SAFETY: `skip_expected_fault` only moves ELR past the one probing instruction and sets x0,
+    // that instruction's only output, to a neutral result.
+    if super::fault_probe::skip_expected_fault(unsafe { register_state.get_mut() }) {
         return;
     }
-    report(VectorKind(kind as u8), frame);
-    super::exit(super::EXIT_EXCEPTION);
+    fatal(ExceptionKind::Synchronous, false, &register_state)
+}
+
+extern "C" fn irq(_register_state: RegisterStateRef) {
+    super::irq::dispatch();
+}
+
+/// Prints the report and ends QEMU.
+fn fatal(kind: ExceptionKind, from_lower_el: bool, state: &RegisterState) -> ! {
+    report(
+        VectorKind::from_spsr(kind, from_lower_el, state.spsr),
+        state,
+    );
+    super::exit(super::EXIT_EXCEPTION)
 }
 
 /// Prints the exception report (the format `qemu/run` users and the QEMU tests read).
-fn report(kind: VectorKind, frame: &ExceptionFrame) {
+fn report(kind: VectorKind, state: &RegisterState) {
     let esr = Syndrome(ESR_EL1.get());
     let far = FAR_EL1.get();
     crate::println!();
@@ -172,13 +140,14 @@ fn report(kind: VectorKind, frame: &ExceptionFrame) {
         u8::from(esr.il())
     );
     crate::println!("    ESR_EL1  = 0x{:016x} (ISS=0x{:07x})", esr.0, esr.iss());
-    crate::println!("    ELR_EL1  = 0x{:016x}", frame.elr);
+    crate::println!("    ELR_EL1  = 0x{:016x}", state.elr);
     crate::println!("    FAR_EL1  = 0x{:016x}", far);
-    crate::println!("    SPSR_EL1 = 0x{:016x}", frame.spsr);
+    crate::println!("    SPSR_EL1 = 0x{:016x}", state.spsr);
+    // aarch64-rt's `sp` field holds x30, the link register.
     crate::println!(
         "    x0 = 0x{:016x}  x1 = 0x{:016x}  lr = 0x{:016x}",
-        frame.x[0],
-        frame.x[1],
-        frame.x[30]
+        state.registers[0],
+        state.registers[1],
+        state.sp
     );
 }

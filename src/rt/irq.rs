@@ -1,104 +1,333 @@
-//! Interrupts on QEMU `virt`: the GICv2 (distributor at 0x0800_0000, CPU interface at
-//! 0x0801_0000) and a table of handlers indexed by INTID.
+//! Interrupts: the GIC (v2 or v3, found at run time, driven by the `arm-gic` crate) and a table
+//! of handlers indexed by INTID.
 //!
-//! Handlers run in IRQ context with further IRQs masked. Useful INTIDs on `virt`: 30 = EL1
-//! physical timer (PPI 14), 27 = virtual timer (PPI 11), 23 = PMU overflow (PPI 7).
-use core::arch::asm;
-use core::sync::atomic::{AtomicUsize, Ordering};
-use tock_registers::interfaces::{Readable, Writeable};
-use tock_registers::register_structs;
-use tock_registers::registers::{ReadOnly, ReadWrite, WriteOnly};
+//! [`enable`] installs a handler and enables its interrupt (setting the GIC up on first use);
+//! the dispatcher, called from the IRQ vector, acknowledges the interrupt, runs its handler with
+//! IRQs masked and ends it. Useful INTIDs on `virt`: 30 = EL1 physical timer (PPI 14), 27 =
+//! virtual timer (PPI 11), 23 = PMU overflow (PPI 7). Private interrupts (SGIs and PPIs) are
+//! enabled for the calling core: each core enables its own PMU overflow PPI, with the same
+//! handler table.
+//!
+//! The GIC is reached only inside a critical section, which makes the driver object unique on
+//! this core. The distributor is shared by all cores: once several cores configure interrupts
+//! concurrently, this needs a lock across cores as well.
+use crate::arch::interrupts::free;
+use arm_gic::gicv2::GicV2;
+use arm_gic::gicv3::registers::{Gicd, GicrSgi};
+use arm_gic::gicv3::{GicCpuInterface, GicRedistributorIterator, GicV3};
+use arm_gic::{IntId, InterruptGroup, UniqueMmioPointer};
+use core::fmt;
+use core::ptr::NonNull;
+use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
-/// Number of interrupt IDs with a handler slot (SGIs, PPIs and the first SPIs).
-pub const MAX_INTID: u32 = 64;
+use super::fault_probe;
+use super::platform::{GICC_BASE, GICD_BASE, GICR_BASE};
 
-register_structs! {
-    GicDistributor {
-        (0x000 => ctlr: ReadWrite<u32>),
-        (0x004 => _reserved0),
-        (0x100 => isenabler: [ReadWrite<u32>; 2]),
-        (0x108 => _reserved1),
-        (0x180 => icenabler: [ReadWrite<u32>; 2]),
-        (0x188 => _reserved2),
-        (0x400 => ipriorityr: [ReadWrite<u32>; 16]),
-        (0x440 => @END),
+/// Handler slots: every SGI, PPI and SPI INTID (0..1020). The GIC may implement fewer; see
+/// [`lines`].
+pub const HANDLER_SLOTS: u32 = 1020;
+
+/// The priority given to every enabled interrupt (lower is more urgent; the mask lets all
+/// through).
+const PRIORITY: u8 = 0x80;
+
+/// Which GIC architecture the board has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GicVersion {
+    /// GICv2: memory-mapped CPU interface.
+    V2,
+    /// GICv3 (or v4): system-register CPU interface and a redistributor per core.
+    V3,
+}
+
+impl fmt::Display for GicVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::V2 => "GICv2",
+            Self::V3 => "GICv3",
+        })
     }
 }
 
-register_structs! {
-    GicCpuInterface {
-        (0x00 => ctlr: ReadWrite<u32>),
-        (0x04 => pmr: ReadWrite<u32>),
-        (0x08 => _reserved0),
-        (0x0c => iar: ReadOnly<u32>),
-        (0x10 => eoir: WriteOnly<u32>),
-        (0x14 => @END),
+/// Why an interrupt could not be set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IrqError {
+    /// No GICv2 or GICv3 distributor answers at the platform's address (GICD_PIDR2 is shown).
+    NoGic {
+        /// The GICD_PIDR2 value read.
+        pidr2: u32,
+    },
+    /// The GICv3 has no redistributor for this core (its MPIDR is shown).
+    NoRedistributor {
+        /// MPIDR_EL1 of this core.
+        mpidr: u64,
+    },
+    /// The INTID is not one the GIC implements (or a special one, 1020 and above).
+    OutOfRange {
+        /// The INTID asked for.
+        intid: u32,
+        /// INTIDs the GIC implements: 0..lines.
+        lines: u32,
+    },
+    /// The GIC did not keep the enable bit (an INTID it does not implement).
+    Refused {
+        /// The INTID asked for.
+        intid: u32,
+    },
+}
+
+impl fmt::Display for IrqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoGic { pidr2 } => write!(
+                f,
+                "no GICv2 or GICv3 distributor at {GICD_BASE:#x} (GICD_PIDR2 = {pidr2:#x})"
+            ),
+            Self::NoRedistributor { mpidr } => {
+                write!(
+                    f,
+                    "no GICv3 redistributor for the core with MPIDR {mpidr:#x}"
+                )
+            }
+            Self::OutOfRange { intid, lines } => write!(
+                f,
+                "INTID {intid} out of range (this GIC implements INTIDs 0 to {})",
+                lines.saturating_sub(1)
+            ),
+            Self::Refused { intid } => write!(f, "the GIC refused to enable INTID {intid}"),
+        }
     }
-}
-
-const GICD_BASE: usize = 0x0800_0000;
-const GICC_BASE: usize = 0x0801_0000;
-const SPURIOUS: u32 = 1023;
-
-fn gicd() -> &'static GicDistributor {
-    // SAFETY: QEMU virt maps the GICv2 distributor at GICD_BASE; accessed only through volatile
-    // tock-registers accessors.
-    unsafe { &*(GICD_BASE as *const GicDistributor) }
-}
-
-fn gicc() -> &'static GicCpuInterface {
-    // SAFETY: QEMU virt maps the GICv2 CPU interface at GICC_BASE; volatile accesses only.
-    unsafe { &*(GICC_BASE as *const GicCpuInterface) }
 }
 
 /// Handler function pointers stored as `usize` (0 = none), so that an interrupt reading the table
 /// while the program installs a handler sees either the old or the new value, never a torn one.
-static HANDLERS: [AtomicUsize; MAX_INTID as usize] =
-    [const { AtomicUsize::new(0) }; MAX_INTID as usize];
+static HANDLERS: [AtomicUsize; HANDLER_SLOTS as usize] =
+    [const { AtomicUsize::new(0) }; HANDLER_SLOTS as usize];
 
-/// An INTID outside the handler table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IntIdOutOfRange(pub u32);
+/// 0 = not found (yet), 2 / 3 = the GIC version.
+static VERSION: AtomicU8 = AtomicU8::new(0);
+/// The GIC has been set up (groups, priorities, CPU interface).
+static SET_UP: AtomicBool = AtomicBool::new(false);
 
-impl core::fmt::Display for IntIdOutOfRange {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "INTID {} out of range (max {})", self.0, MAX_INTID - 1)
+/// The driver for this core, unique while it exists (only inside a critical section).
+enum Gic<'a> {
+    V2(GicV2<'a>),
+    V3 { gic: GicV3<'a>, core: usize },
+}
+
+/// Finds the GIC: a core with the GICv3 system-register CPU interface (ID_AA64PFR0_EL1.GIC) must
+/// have a GICv3/v4 distributor, whose GICD_PIDR2 sits at 0xFFE8 of its 64 KiB frame; otherwise a
+/// GICv2 distributor has it at 0xFE8 of its 4 KiB frame. Its ArchRev field (bits 7:4) must agree.
+/// The read is probed: no device there is an error, not a crash.
+fn detect() -> Result<GicVersion, IrqError> {
+    use aarch64_cpu::registers::{ID_AA64PFR0_EL1, Readable};
+    // ID_AA64PFR0_EL1.GIC, bits 27:24 (aarch64-cpu does not name the field).
+    let sysreg_interface = (ID_AA64PFR0_EL1.get() >> 24) & 0xF != 0;
+    let (offset, version) = if sysreg_interface {
+        (0xFFE8, GicVersion::V3)
+    } else {
+        (0xFE8, GicVersion::V2)
+    };
+    let pidr2 = fault_probe::read_u32(GICD_BASE + offset).unwrap_or(0);
+    match ((pidr2 >> 4) & 0xF, version) {
+        (2, GicVersion::V2) | (3 | 4, GicVersion::V3) => Ok(version),
+        _ => Err(IrqError::NoGic { pidr2 }),
     }
 }
 
-/// Installs `handler` for `intid` and enables that interrupt in the GIC (initialising the GIC on
-/// first use). IRQs stay masked at the CPU until [`unmask`].
-pub fn enable(intid: u32, handler: fn(u32)) -> Result<(), IntIdOutOfRange> {
-    let slot = HANDLERS.get(intid as usize).ok_or(IntIdOutOfRange(intid))?;
-    slot.store(handler as usize, Ordering::Release);
-    let d = gicd();
-    let c = gicc();
-    // Priority 0x80 (lower number = higher priority) beats the 0xF0 priority mask.
-    let reg = &d.ipriorityr[(intid / 4) as usize];
-    let shift = (intid % 4) * 8;
-    reg.set((reg.get() & !(0xFF << shift)) | (0x80 << shift));
-    d.isenabler[(intid / 32) as usize].set(1 << (intid % 32));
-    c.pmr.set(0xF0);
-    c.ctlr.set(1);
-    d.ctlr.set(1);
-    Ok(())
+/// The board's GIC version (found once).
+pub fn version() -> Result<GicVersion, IrqError> {
+    match VERSION.load(Ordering::Relaxed) {
+        2 => return Ok(GicVersion::V2),
+        3 => return Ok(GicVersion::V3),
+        _ => {}
+    }
+    let found = detect();
+    VERSION.store(
+        match found {
+            Ok(GicVersion::V2) => 2,
+            Ok(GicVersion::V3) => 3,
+            Err(_) => 0,
+        },
+        Ordering::Relaxed,
+    );
+    found
 }
 
-/// Disables `intid` in the GIC and removes its handler.
-pub fn disable(intid: u32) -> Result<(), IntIdOutOfRange> {
-    let slot = HANDLERS.get(intid as usize).ok_or(IntIdOutOfRange(intid))?;
-    gicd().icenabler[(intid / 32) as usize].set(1 << (intid % 32));
+fn mpidr() -> u64 {
+    use aarch64_cpu::registers::{MPIDR_EL1, Readable};
+    MPIDR_EL1.get()
+}
+
+/// Runs `f` on this core's GIC driver inside a critical section, setting the GIC up on first use.
+fn with_gic<R>(f: impl FnOnce(&mut Gic<'_>) -> R) -> Result<R, IrqError> {
+    let version = version()?;
+    free(|_| {
+        let mut gic = match version {
+            GicVersion::V2 => {
+                // SAFETY: the platform's GICv2 distributor and CPU interface frames, mapped as
+                // Device memory; no other driver object exists while this one does (critical
+                // section).
+                let gic = unsafe { GicV2::new(GICD_BASE as *mut _, GICC_BASE as *mut _) };
+                Gic::V2(gic)
+            }
+            GicVersion::V3 => {
+                let (gicd, gicr) = match (
+                    NonNull::new(GICD_BASE as *mut Gicd),
+                    NonNull::new(GICR_BASE as *mut GicrSgi),
+                ) {
+                    (Some(gicd), Some(gicr)) => (gicd, gicr),
+                    _ => return Err(IrqError::NoGic { pidr2: 0 }),
+                };
+                let mpidr = mpidr();
+                let (count, core) = redistributors(gicr, mpidr)?;
+                let core = core.ok_or(IrqError::NoRedistributor { mpidr })?;
+                // SAFETY: the platform's GICv3 distributor and redistributor frames, mapped as
+                // Device memory up to the redistributor marked Last; unique as above.
+                let gic = unsafe { GicV3::new(UniqueMmioPointer::new(gicd), gicr, count) }
+                    .map_err(|_| IrqError::NoRedistributor { mpidr })?;
+                Gic::V3 { gic, core }
+            }
+        };
+        if !SET_UP.swap(true, Ordering::Relaxed) {
+            match &mut gic {
+                Gic::V2(gic) => gic.setup(),
+                Gic::V3 { gic, core } => {
+                    gic.setup(*core);
+                    GicCpuInterface::set_priority_mask(0xFF);
+                }
+            }
+        }
+        Ok(f(&mut gic))
+    })
+}
+
+/// The number of redistributors and the index of the one whose affinity is `mpidr`'s.
+fn redistributors(gicr: NonNull<GicrSgi>, mpidr: u64) -> Result<(usize, Option<usize>), IrqError> {
+    // SAFETY: `gicr` is the redistributor region, mapped up to the frame marked Last; the
+    // iterator's pointers live only in this function, inside the caller's critical section.
+    let frames = unsafe { GicRedistributorIterator::new(gicr) }
+        .map_err(|_| IrqError::NoRedistributor { mpidr })?;
+    let affinity = mpidr & AFFINITY;
+    let mut count = 0;
+    let mut this_core = None;
+    for (index, frame) in frames.enumerate() {
+        count = index + 1;
+        if frame.typer().core_mpidr() & AFFINITY == affinity {
+            this_core = Some(index);
+        }
+    }
+    Ok((count, this_core))
+}
+
+/// INTIDs the GIC implements (SGIs, PPIs and SPIs): 0..lines.
+pub fn lines() -> Result<u32, IrqError> {
+    with_gic(|gic| match gic {
+        Gic::V2(gic) => gic.typer().num_irqs(),
+        Gic::V3 { gic, .. } => 32 + gic.typer().num_spis(),
+    })
+    .map(|lines| lines.min(HANDLER_SLOTS))
+}
+
+fn checked(intid: u32) -> Result<(IntId, &'static AtomicUsize), IrqError> {
+    let lines = lines()?;
+    let out_of_range = IrqError::OutOfRange { intid, lines };
+    if intid >= lines {
+        return Err(out_of_range);
+    }
+    let id = IntId::try_from(intid).map_err(|_| out_of_range)?;
+    let slot = HANDLERS.get(intid as usize).ok_or(out_of_range)?;
+    Ok((id, slot))
+}
+
+/// Installs `handler` for `intid` and enables that interrupt (for this core, if it is an SGI or
+/// a PPI). IRQs stay masked at the CPU until [`unmask`].
+pub fn enable(intid: u32, handler: fn(u32)) -> Result<(), IrqError> {
+    let (id, slot) = checked(intid)?;
+    slot.store(handler as usize, Ordering::Release);
+    let enabled = with_gic(|gic| match gic {
+        Gic::V2(gic) => {
+            gic.set_interrupt_priority(id, PRIORITY);
+            if id.is_spi() {
+                target_this_core_v2(intid);
+            }
+            gic.enable_interrupt(id, true).is_ok()
+        }
+        Gic::V3 { gic, core } => {
+            let core = Some(*core);
+            // arm-gic writes the MPIDR into GICD_IROUTER as given; MPIDR bit 31 (RES1) would
+            // select 1-of-N routing there, so only the affinity fields go in.
+            let routed = !id.is_spi()
+                || gic
+                    .distributor()
+                    .set_routing(id, Some(mpidr() & AFFINITY))
+                    .is_ok();
+            routed
+                && gic.set_interrupt_priority(id, core, PRIORITY).is_ok()
+                && gic.enable_interrupt(id, core, true).is_ok()
+        }
+    })?;
+    if enabled {
+        Ok(())
+    } else {
+        slot.store(0, Ordering::Release);
+        Err(IrqError::Refused { intid })
+    }
+}
+
+/// The affinity fields of MPIDR_EL1 (Aff3, Aff2, Aff1, Aff0).
+const AFFINITY: u64 = 0xFF_00FF_FFFF;
+
+/// GICv2: sends the SPI `intid` to this core's CPU interface (GICD_ITARGETSR<n>, one byte per
+/// INTID). arm-gic 0.10's GICv2 driver has no call for it. The first ITARGETSR bytes (SGIs) are
+/// banked and read as the reading core's own interface bit, as Linux's GIC driver uses them.
+fn target_this_core_v2(intid: u32) {
+    const GICD_ITARGETSR: usize = 0x800;
+    let base = GICD_BASE + GICD_ITARGETSR;
+    // SAFETY: byte accesses to GICD_ITARGETSR of the platform's GICv2 distributor (Device memory
+    // in the identity map), inside `with_gic`'s critical section; `intid` < 1020 keeps the byte
+    // inside the register array.
+    unsafe {
+        let this_core = core::ptr::read_volatile(base as *const u8);
+        core::ptr::write_volatile((base + intid as usize) as *mut u8, this_core);
+    }
+}
+
+/// Disables `intid` (for this core, if it is an SGI or a PPI) and removes its handler.
+pub fn disable(intid: u32) -> Result<(), IrqError> {
+    let (id, slot) = checked(intid)?;
+    disable_in_gic(id)?;
     slot.store(0, Ordering::Release);
     Ok(())
 }
 
-/// Called by the vector table for an IRQ: acknowledge, run the handler, end of interrupt.
+fn disable_in_gic(id: IntId) -> Result<(), IrqError> {
+    with_gic(|gic| match gic {
+        Gic::V2(gic) => gic.enable_interrupt(id, false).is_ok(),
+        Gic::V3 { gic, core } => gic.enable_interrupt(id, Some(*core), false).is_ok(),
+    })
+    .and_then(|ok| {
+        if ok {
+            Ok(())
+        } else {
+            Err(IrqError::Refused { intid: id.into() })
+        }
+    })
+}
+
+/// Called by the vector table for an IRQ: acknowledge, run the handler, end of interrupt. The
+/// driver is not held while the handler runs, so a handler may enable and disable interrupts.
 pub(crate) fn dispatch() {
-    let iar = gicc().iar.get();
-    let intid = iar & 0x3FF;
-    if intid == SPURIOUS {
+    // The GICv2 here runs without security extensions or in the non-secure state: both deliver
+    // through GICC_IAR / GICC_EOIR, which arm-gic calls group 0. The GICv3 runs group 1.
+    let acknowledged = with_gic(|gic| match gic {
+        Gic::V2(gic) => gic.get_and_acknowledge_interrupt(InterruptGroup::Group0),
+        Gic::V3 { .. } => GicCpuInterface::get_and_acknowledge_interrupt(InterruptGroup::Group1),
+    });
+    let Ok(Some(id)) = acknowledged else {
         return;
-    }
+    };
+    let intid = u32::from(id);
     let handler = HANDLERS
         .get(intid as usize)
         .map(|slot| slot.load(Ordering::Acquire))
@@ -109,44 +338,27 @@ pub(crate) fn dispatch() {
         handler(intid);
     } else {
         crate::println!("*** unexpected IRQ {intid} (no handler): disabling it");
-        gicd().icenabler[(intid / 32) as usize % 2].set(1 << (intid % 32));
+        let _ = disable_in_gic(id);
     }
-    gicc().eoir.set(iar);
+    let _ = with_gic(|gic| match gic {
+        Gic::V2(gic) => gic.end_interrupt(id, InterruptGroup::Group0),
+        Gic::V3 { .. } => GicCpuInterface::end_interrupt(id, InterruptGroup::Group1),
+    });
 }
 
 /// Unmasks IRQs at the CPU (clears PSTATE.I).
-pub fn unmask() {
-    // SAFETY: only changes PSTATE.I; the vector table is installed at boot. Not `nomem`: the
-    // compiler must not move memory accesses across the point where interrupts start.
-    unsafe { asm!("msr daifclr, #2", options(nostack)) };
+///
+/// # Safety
+/// Must not be called inside a critical section ([`crate::arch::interrupts::free`], an
+/// [`IrqMutex`](crate::probe::sync::IrqMutex) lock): that would let an interrupt handler in while
+/// the critical section still holds its references.
+pub unsafe fn unmask() {
+    // SAFETY: the caller's contract is that of `enable_irq`; the vector table is installed at
+    // boot, before any Rust code runs.
+    unsafe { crate::arch::interrupts::enable_irq() }
 }
 
 /// Masks IRQs at the CPU (sets PSTATE.I).
 pub fn mask() {
-    // SAFETY: only changes PSTATE.I. Not `nomem`: acts as a compiler barrier.
-    unsafe { asm!("msr daifset, #2", options(nostack)) };
-}
-
-/// Masks IRQs and returns the previous DAIF value for [`restore`].
-pub fn mask_save() -> u64 {
-    let daif: u64;
-    // SAFETY: reads DAIF, then sets PSTATE.I. Not `nomem`: it opens a critical section, so it must
-    // be a compiler barrier for the memory accesses inside it.
-    unsafe { asm!("mrs {0}, daif", "msr daifset, #2", out(reg) daif, options(nostack)) };
-    daif
-}
-
-/// Restores a DAIF value saved by [`mask_save`].
-pub fn restore(daif: u64) {
-    // SAFETY: writes back a DAIF value previously read from the same CPU. Not `nomem`: it closes
-    // a critical section, so it must be a compiler barrier.
-    unsafe { asm!("msr daif, {0}", in(reg) daif, options(nostack)) };
-}
-
-/// Runs `f` with IRQs masked (a critical section on this single-core runtime).
-pub fn free<R>(f: impl FnOnce() -> R) -> R {
-    let daif = mask_save();
-    let r = f();
-    restore(daif);
-    r
+    crate::arch::interrupts::disable_irq();
 }

@@ -1,29 +1,40 @@
-//! Bare-metal runtime for QEMU `-M virt` (AArch64, EL1).
+//! Bare-metal runtime for QEMU `-M virt` (AArch64, EL1), on well-kept platform crates:
+//! `aarch64-rt` (entry, exception vectors, initial page table), `arm-gic` (GICv2 and GICv3),
+//! `smccc` (PSCI), `arm-pl011-uart` (console) and `semihosting` (exit, host files, command line).
 //!
 //! Compiled only with the `rt` feature for `target_os = "none"`; firmware that embeds pmprobe and
 //! brings its own runtime disables the feature. What it provides:
 //!
-//! - [`boot`]: `_start` at 0x4008_0000 (ELF and raw image), stack, `.bss` zeroing, FP/SIMD enabled
-//!   before any Rust code, vector table installed, then the function named by [`entry!`](crate::entry).
-//! - [`exceptions`]: a vector table whose handlers print a report (exception class by name, ESR,
-//!   ELR, FAR, SPSR) and end QEMU with [`EXIT_EXCEPTION`]; IRQs are dispatched to [`irq`].
+//! - [`boot`]: the image's entry at 0x4008_0000 (ELF and raw image) turns the **MMU and caches
+//!   on** with the identity map of [`pagetable`] (RAM Normal cacheable, MMIO Device-nGnRE) before
+//!   anything else, elects the boot core, then aarch64-rt enables FP/SIMD, zeroes `.bss`, sets the
+//!   stack and the vectors and calls the function named by [`entry!`](crate::entry).
+//! - [`exceptions`]: handlers that print a report (exception class by name, ESR, ELR, FAR, SPSR)
+//!   and end QEMU with [`EXIT_EXCEPTION`]; IRQs are dispatched to [`irq`].
+//! - [`irq`]: the GIC (v2 or v3, detected) and a handler table for every INTID; [`timer`]: the
+//!   EL1 physical timer.
+//! - [`psci`]: version, system off/reset, `CPU_ON`, `AFFINITY_INFO`, with an error (not a crash)
+//!   when no firmware answers.
 //! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)); with the
 //!   `defmt` feature, text lines and `defmt` logs go out as defmt frames that `qemu/run` decodes.
-//! - [`semihosting`]: exit with a status code, host file output.
+//! - [`semihosting`]: exit with a status code, host file output, the command line.
 //! - A panic handler that prints the message and location and exits with [`EXIT_PANIC`].
-//! - [`irq`] (GICv2) and [`timer`] (EL1 physical timer) for interrupt-driven tests.
 //!
-//! Link with `-Tpmprobe-qemu-virt.ld` (pmprobe's build script puts it on the search path and adds
-//! it for this package's binaries; a dependent binary crate adds
-//! `cargo:rustc-link-arg-bins=-Tpmprobe-qemu-virt.ld` in its build.rs).
+//! Board addresses are in [`platform`]. Link with `-Tpmprobe-qemu-virt.ld` (pmprobe's build
+//! script puts it on the search path and adds it for this package's binaries; a dependent binary
+//! crate adds `cargo:rustc-link-arg-bins=-Tpmprobe-qemu-virt.ld` in its build.rs).
 
 pub mod boot;
 pub mod console;
 #[cfg(feature = "defmt")]
 mod defmt_logger;
 pub mod exceptions;
+mod fault_probe;
 pub mod irq;
+pub mod pagetable;
 mod panic;
+pub mod platform;
+pub mod psci;
 pub mod semihosting;
 pub mod timer;
 

@@ -2,3 +2,4 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 pub mod qemu;
+pub mod toolchain;

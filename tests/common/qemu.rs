@@ -17,6 +17,8 @@ pub struct Options {
     pub timeout_s: u32,
     /// Cargo features of the guest crate (e.g. `&["defmt"]`).
     pub features: &'static [&'static str],
+    /// Extra QEMU arguments, e.g. `&["-M", "virt,gic-version=3"]` or `&["-smp", "4"]`.
+    pub extra: &'static [&'static str],
 }
 
 impl Default for Options {
@@ -26,6 +28,7 @@ impl Default for Options {
             icount: true,
             timeout_s: 60,
             features: &[],
+            extra: &[],
         }
     }
 }
@@ -92,6 +95,7 @@ pub fn repo() -> &'static Path {
 }
 
 fn cargo_build(args: &[&str], target_dir: &Path) {
+    super::toolchain::require_target(repo());
     let out = Command::new(env!("CARGO"))
         .current_dir(repo())
         .env("CARGO_TARGET_DIR", target_dir)
@@ -154,6 +158,22 @@ pub fn demo_elf() -> PathBuf {
         .clone()
 }
 
+/// Builds the embedding example (`examples/embedded`, release) once and returns its ELF path.
+/// Built on its own (`-p pmprobe-embedded`), so pmprobe's `rt` feature stays off for it.
+pub fn embedded_elf() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let target_dir = repo().join("target").join("guest-embedded");
+            cargo_build(&["-p", "pmprobe-embedded"], &target_dir);
+            target_dir
+                .join("aarch64-unknown-none")
+                .join("release")
+                .join("pmprobe-embedded")
+        })
+        .clone()
+}
+
 /// Boots the guest program `name` (a binary of tests/guest) and collects its output.
 pub fn run_guest(name: &str, opts: &Options) -> GuestRun {
     let elf = guest_dir(opts.features).join(name);
@@ -172,6 +192,8 @@ pub fn run_image(name: &str, image: &Path, opts: &Options) -> GuestRun {
     if !opts.icount {
         cmd.arg("--no-icount");
     }
+    // QEMU takes the last -M; qemu/run puts these after its own.
+    cmd.env("PMPROBE_QEMU_EXTRA", opts.extra.join(" "));
     let out = cmd.arg(image).output().expect("run qemu/run");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let checks = stdout

@@ -62,7 +62,8 @@ fn main() -> i32 {
         "irq_enable_23",
         irq::enable(PMU_INTID, on_pmu_overflow).is_ok(),
     );
-    irq::unmask();
+    // SAFETY: not inside a critical section; the handler is installed.
+    unsafe { irq::unmask() };
 
     // Overflow without PMINTEN: flag only, no interrupt.
     t.check(

@@ -29,12 +29,24 @@ fn main() -> i32 {
         "irq_enable",
         irq::enable(timer::PHYSICAL_TIMER_INTID, on_timer).is_ok(),
     );
+    let lines = irq::lines().unwrap_or(0);
     t.check(
-        "irq_out_of_range_rejected",
-        irq::enable(irq::MAX_INTID, on_timer).is_err(),
+        "irq_past_the_gic_rejected",
+        matches!(
+            irq::enable(lines, on_timer),
+            Err(irq::IrqError::OutOfRange { .. })
+        ),
+    );
+    t.check(
+        "irq_special_intid_rejected",
+        matches!(
+            irq::enable(1023, on_timer),
+            Err(irq::IrqError::OutOfRange { .. })
+        ),
     );
     timer::arm(PERIOD);
-    irq::unmask();
+    // SAFETY: not inside a critical section; the handler is installed.
+    unsafe { irq::unmask() };
     // Sum 1.0 + 2.0 + ... exactly in f64 while interrupts arrive.
     let mut sum = 0.0f64;
     let mut int_sum = 0u64;
