@@ -5,6 +5,8 @@
 
 #[path = "../fuzz/checks/assemble.rs"]
 mod assemble;
+#[path = "../fuzz/checks/decode_execute.rs"]
+mod decode_execute;
 #[path = "../fuzz/checks/pipeline.rs"]
 mod pipeline;
 #[path = "../fuzz/checks/pmu.rs"]
@@ -93,6 +95,12 @@ fn exercise(
 fn assemble_checks_hold_on_seeds_and_random_text() {
     let runs = exercise("assemble", assemble::check, 500, 2000, 300);
     assert!(runs > 700);
+}
+
+#[test]
+fn decode_execute_checks_hold_on_seeds_and_random_images() {
+    let runs = exercise("decode_execute", decode_execute::check, 200, 1000, 2048);
+    assert!(runs > 1000);
 }
 
 #[test]
