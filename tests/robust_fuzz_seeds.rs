@@ -13,6 +13,8 @@ mod pipeline;
 mod pmu;
 #[path = "../fuzz/checks/probe.rs"]
 mod probe;
+#[path = "../fuzz/checks/trace_decode.rs"]
+mod trace_decode;
 
 use std::path::PathBuf;
 
@@ -119,4 +121,10 @@ fn pmu_checks_hold_on_seeds_and_random_operation_sequences() {
 fn probe_checks_hold_on_seeds_and_random_operation_sequences() {
     let runs = exercise("probe", probe::check, 500, 2000, 300);
     assert!(runs > 700);
+}
+
+#[test]
+fn trace_decode_checks_hold_on_seeds_and_random_bytes() {
+    let runs = exercise("trace_decode", trace_decode::check, 500, 3000, 400);
+    assert!(runs > 3000);
 }

@@ -34,13 +34,13 @@ pub fn check(data: &[u8]) {
     for step in 0..MAX_STEPS {
         let executed = spu.step();
         assert!(
-            executed.next_pc < LS_SIZE && executed.next_pc % 4 == 0,
+            executed.next_pc < LS_SIZE && executed.next_pc.is_multiple_of(4),
             "step {step}: next pc {:#x}",
             executed.next_pc
         );
         if let Some(access) = executed.access {
             assert!(
-                access.address < LS_SIZE && access.address % 16 == 0,
+                access.address < LS_SIZE && access.address.is_multiple_of(16),
                 "step {step}: access at {:#x}",
                 access.address
             );

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use pmprobe::pmu::driver::Pmu;
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::probe::listeners::mem_trace::DinRecord;
 use pmprobe::probe::listeners::{
     DistanceHistograms, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
 };
@@ -85,7 +86,7 @@ impl DinFile {
         self.trace.with(|t| {
             for access in t.drain() {
                 if result.is_ok() {
-                    result = writeln!(file, "{} {:x}", access.kind.dinero_label(), access.address);
+                    result = writeln!(file, "{}", DinRecord::from(&access));
                     *records += 1;
                 }
             }
