@@ -13,6 +13,8 @@ mod pipeline;
 mod pmu;
 #[path = "../fuzz/checks/probe.rs"]
 mod probe;
+#[path = "../fuzz/checks/stack_distance.rs"]
+mod stack_distance;
 #[path = "../fuzz/checks/trace_decode.rs"]
 mod trace_decode;
 
@@ -121,6 +123,12 @@ fn pmu_checks_hold_on_seeds_and_random_operation_sequences() {
 fn probe_checks_hold_on_seeds_and_random_operation_sequences() {
     let runs = exercise("probe", probe::check, 500, 2000, 300);
     assert!(runs > 700);
+}
+
+#[test]
+fn stack_distance_checks_hold_on_seeds_and_random_streams() {
+    let runs = exercise("stack_distance", stack_distance::check, 300, 2000, 1200);
+    assert!(runs > 2000);
 }
 
 #[test]
