@@ -3,6 +3,8 @@
 //! through the same `check` functions the targets run (`fuzz/checks/<target>.rs`), so CI
 //! exercises the invariants even where nightly is missing. Deterministic (xorshift PRNG).
 
+#[path = "../fuzz/checks/asm_roundtrip.rs"]
+mod asm_roundtrip;
 #[path = "../fuzz/checks/assemble.rs"]
 mod assemble;
 #[path = "../fuzz/checks/decode_execute.rs"]
@@ -99,6 +101,12 @@ fn exercise(
 fn assemble_checks_hold_on_seeds_and_random_text() {
     let runs = exercise("assemble", assemble::check, 500, 2000, 300);
     assert!(runs > 700);
+}
+
+#[test]
+fn asm_roundtrip_checks_hold_on_seeds_and_random_programs() {
+    let runs = exercise("asm_roundtrip", asm_roundtrip::check, 100, 300, 2000);
+    assert!(runs > 300);
 }
 
 #[test]
