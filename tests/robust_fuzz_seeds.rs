@@ -13,6 +13,8 @@ mod decode_execute;
 mod pipeline;
 #[path = "../fuzz/checks/pmu.rs"]
 mod pmu;
+#[path = "../fuzz/checks/pmu_extension.rs"]
+mod pmu_extension;
 #[path = "../fuzz/checks/probe.rs"]
 mod probe;
 #[path = "../fuzz/checks/stack_distance.rs"]
@@ -125,6 +127,12 @@ fn pipeline_checks_hold_on_seeds_and_random_images() {
 fn pmu_checks_hold_on_seeds_and_random_operation_sequences() {
     let runs = exercise("pmu", pmu::check, 300, 1000, 600);
     assert!(runs > 300);
+}
+
+#[test]
+fn pmu_extension_checks_hold_on_seeds_and_random_operation_sequences() {
+    let runs = exercise("pmu_extension", pmu_extension::check, 300, 2000, 600);
+    assert!(runs > 2000);
 }
 
 #[test]
