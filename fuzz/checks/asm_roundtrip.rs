@@ -20,7 +20,7 @@ use pmprobe::spu::isa::disasm::write_listing;
 use pmprobe::spu::isa::opcodes::{OPCODES, OperandKind, VARIANTS};
 
 /// Statements generated at most.
-const MAX_STATEMENTS: usize = 400;
+const MAX_STATEMENTS: usize = 160;
 /// Bytes a statement takes before its operands (4 more each).
 const STATEMENT_BYTES: usize = 3;
 
@@ -187,7 +187,7 @@ fn source(statements: &[Statement]) -> String {
 
 /// Assembles `text` (which must assemble) and returns its listing and its words.
 fn assemble_and_list(text: &str, what: &str) -> (String, Vec<u8>) {
-    let mut image = vec![0u8; 256 * 1024];
+    let mut image = vec![0u8; 4 * MAX_STATEMENTS];
     let program = assemble::<{ MAX_STATEMENTS }>(text, &mut image)
         .unwrap_or_else(|error| panic!("{what} does not assemble: {error}\n{text}"));
     let mut listing = String::new();
