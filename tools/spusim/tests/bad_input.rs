@@ -47,6 +47,8 @@ struct Case {
     unchanged: Vec<PathBuf>,
     /// Runs next to spusim (a pipe's writer); gets a message when spusim has exited.
     beside: Option<Box<dyn FnOnce(mpsc::Receiver<()>) + Send>>,
+    /// The named pipe `beside` writes to.
+    pipe: Option<PathBuf>,
 }
 
 fn case(name: &'static str, args: &[&str], exit: i32, stderr: &[&str]) -> Case {
@@ -57,6 +59,7 @@ fn case(name: &'static str, args: &[&str], exit: i32, stderr: &[&str]) -> Case {
         stderr: stderr.iter().map(|s| s.to_string()).collect(),
         unchanged: Vec::new(),
         beside: None,
+        pipe: None,
     }
 }
 
@@ -66,8 +69,14 @@ impl Case {
         self
     }
 
-    fn beside(mut self, writer: impl FnOnce(mpsc::Receiver<()>) + Send + 'static) -> Case {
+    /// `writer` writes to the named pipe `pipe` while spusim runs.
+    fn beside(
+        mut self,
+        pipe: &str,
+        writer: impl FnOnce(mpsc::Receiver<()>) + Send + 'static,
+    ) -> Case {
         self.beside = Some(Box::new(writer));
+        self.pipe = Some(PathBuf::from(pipe));
         self
     }
 }
@@ -92,6 +101,15 @@ fn check(row: Case) -> Vec<String> {
         .map(|writer| thread::spawn(move || writer(finished)));
     let output = spusim(&row.args);
     let _ = done.send(());
+    if let Some(pipe) = &row.pipe {
+        // Had spusim never opened the pipe, the writer would wait in `open` for good: opening
+        // both ends here (which never blocks on Linux) lets it go on; dropping them makes its
+        // next write fail.
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(pipe);
+    }
     if let Some(beside) = beside {
         beside.join().expect("the writer beside spusim ends");
     }
@@ -508,7 +526,7 @@ fn unix_rows(dir: &Path, good: &str) -> Vec<Case> {
             EXIT_USAGE,
             &["cannot read", &endless, "larger than the 16 MiB"],
         )
-        .beside(move |_| {
+        .beside(&endless, move |_| {
             // Opening blocks until spusim opens the other end; writing fails once it closed.
             let Ok(mut pipe) = std::fs::OpenOptions::new()
                 .write(true)
@@ -525,7 +543,7 @@ fn unix_rows(dir: &Path, good: &str) -> Vec<Case> {
             EXIT_USAGE,
             &["cannot read", &silent, "no data and no end of file for 1 s"],
         )
-        .beside(move |spusim_exited| {
+        .beside(&silent, move |spusim_exited| {
             let Ok(mut pipe) = std::fs::OpenOptions::new().write(true).open(&silent_writer) else {
                 return;
             };
