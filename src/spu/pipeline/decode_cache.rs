@@ -5,7 +5,7 @@
 //! and over, so the records are kept in a direct-mapped cache keyed by address and word (a
 //! word changed by a store misses and is decoded again).
 
-use super::fetch::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
+use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
 use crate::spu::exec::LS_ADDRESS_MASK;
 use crate::spu::exec::profile::checkpoint_number;
 use crate::spu::isa::decode::decode;

@@ -13,17 +13,10 @@
 //! `c + 1 .. c + d - 1`; a reader can issue in cycle `c + d`, so a chain of dependent class-C
 //! instructions issues one link every `depth(C)` cycles.
 
-use super::config::{Config, MAX_DEPTH};
-use super::fetch::{InFlight, NO_REGISTER};
+use super::config::Config;
+use super::inflight::{InFlight, NO_REGISTER};
+pub use super::sizes::{O_STAGE, RING};
 use crate::spu::isa::opcodes::IClass;
-
-/// Stages from `jj` (0) to `o`: `jj k l m n o`.
-pub const O_STAGE: u64 = 5;
-/// Names of the execution stages from the top.
-pub const STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
-/// Rows kept (a power of two above the longest depth).
-pub const RING: usize = 64;
-const _: () = assert!(RING > MAX_DEPTH as usize && RING > O_STAGE as usize);
 
 /// One instruction in an execution pipe: its sequence number (the record is in the issue
 /// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.

@@ -30,21 +30,15 @@
 
 use super::Pipeline;
 use super::decode_cache::{Decoded, EMPTY_DECODED};
-use super::execute::{ExecPipes, O_STAGE, RING};
-use super::fetch::{FetchModel, NO_REGISTER};
+use super::execute::ExecPipes;
+use super::fetch::FetchModel;
+use super::inflight::NO_REGISTER;
+use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
 use crate::spu::exec::{Spu as ArchState, Status};
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
-
-/// The longest repetition followed, in instructions. With the at most 18 instructions in
-/// flight before stage o and the rows kept for the views, `n` more fetches must not reuse a
-/// window entry still referenced (see [`window`](super::window)).
-pub const MAX_REPETITION: usize = 96;
-/// Fetches back from the newest whose address and word the timing state compares.
-const TRACKED: usize = 2 * RING + 16;
-const _: () = assert!(MAX_REPETITION + TRACKED < super::window::WINDOW);
 
 /// The timing state at the end of a cycle, relative to the clock and the fetch sequence
 /// number: an instruction is given by its *age* (1 = the newest fetched, 0 = none), a cycle

@@ -45,7 +45,7 @@
 //! instructions in this model, against the 8 instructions the compiler rules require).
 
 use super::decode_cache::DecodeCache;
-use super::fetch::Group;
+use super::inflight::Group;
 use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
 use crate::spu::probes::StallReason;
 

@@ -22,16 +22,12 @@
 
 use super::config::Config;
 use super::execute::ExecPipes;
-use super::fetch::{Group, InFlight, NO_REGISTER};
+use super::inflight::{Group, InFlight, NO_REGISTER};
+use super::sizes::J_STAGE;
 use super::window::{Effect, Window};
 use crate::spu::exec::Quadword;
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
-
-/// Index of stage j in the issue stages.
-pub const J_STAGE: usize = 3;
-/// Names of the issue stages from the top.
-pub const STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
 
 /// What stage j did in a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,8 +29,11 @@ pub mod execute;
 pub mod fast_forward;
 pub mod fetch;
 pub mod fetch_unit;
+pub mod ideal_fetch;
+pub mod inflight;
 pub mod issue;
 pub mod konata;
+pub mod sizes;
 pub mod stats;
 pub mod timing;
 pub mod trace;
@@ -39,10 +42,12 @@ pub mod window;
 use core::fmt;
 
 use self::config::Config;
-use self::execute::{ExecPipes, O_STAGE};
+use self::execute::ExecPipes;
 use self::fast_forward::FastForward;
-use self::fetch::{FetchKind, FetchModel, InFlight};
+use self::fetch::{FetchKind, FetchModel};
+use self::inflight::InFlight;
 use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use self::sizes::{O_STAGE, RING};
 use self::stats::Statistics;
 use self::window::Effect;
 use crate::spu::exec::{AccessKind, Executed, LsAccess, Spu as ArchState, Status, StopReason};
@@ -253,9 +258,9 @@ impl Pipeline {
     /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the
     /// trace shows it at the end of the current cycle: the instructions in pipe 0 and 1 and
     /// the article's P0/P1 dependency columns (target register, -1 for none or a bubble, 128
-    /// once released). `None` beyond the rows kept ([`execute::RING`]).
+    /// once released). `None` beyond the rows kept ([`RING`]).
     pub fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
-        if stage >= execute::RING as u64 || stage > self.clock {
+        if stage >= RING as u64 || stage > self.clock {
             return None;
         }
         let entered = self.clock - stage;
@@ -374,9 +379,9 @@ impl Pipeline {
     }
 
     /// The instructions that entered execution stage `jj` in `cycle` (pipe 0 and 1; `None`
-    /// for a bubble), while the model keeps that row ([`execute::RING`] cycles).
+    /// for a bubble), while the model keeps that row ([`RING`] cycles).
     pub fn entered_jj(&self, cycle: u64) -> [Option<InFlight>; 2] {
-        if cycle > self.clock || self.clock - cycle >= execute::RING as u64 {
+        if cycle > self.clock || self.clock - cycle >= RING as u64 {
             return [None, None];
         }
         self.exec

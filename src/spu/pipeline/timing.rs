@@ -30,8 +30,9 @@ use core::fmt;
 
 use super::config::Config;
 use super::execute::ExecPipes;
-use super::fetch::{Group, InFlight};
-use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes, J_STAGE};
+use super::inflight::{Group, InFlight};
+use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use super::sizes::J_STAGE;
 use crate::spu::isa::decode::decode;
 
 /// Width of the cycle ruler.

@@ -51,10 +51,9 @@
 use core::fmt;
 
 use super::Pipeline;
-use super::execute::{O_STAGE, STAGE_NAMES as EXEC_STAGES};
-use super::fetch::InFlight;
 use super::fetch_unit::{Destination, HalfLine, LineRequest};
-use super::issue::STAGE_NAMES as ISSUE_STAGES;
+use super::inflight::InFlight;
+use super::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
 use crate::spu::exec::Spu as ArchState;
 
 /// Width of one pipe column in the issue and execution regions.
@@ -200,7 +199,7 @@ pub fn write_frame(
             writeln!(out, "ideal fetch")?;
         }
     }
-    for (stage, name) in ISSUE_STAGES.iter().enumerate() {
+    for (stage, name) in ISSUE_STAGE_NAMES.iter().enumerate() {
         let group = pipeline.issue_pipes().stage(stage);
         write!(out, "{name:<3} ")?;
         write_slot(out, group[0].as_ref())?;
@@ -212,7 +211,7 @@ pub fn write_frame(
         let Some(view) = pipeline.exec_stage(stage) else {
             break;
         };
-        let name = EXEC_STAGES.get(stage as usize).copied().unwrap_or("");
+        let name = EXEC_STAGE_NAMES.get(stage as usize).copied().unwrap_or("");
         let marker = if stage == 0 { "*" } else { "" };
         let mut label: heapless::String<8> = heapless::String::new();
         if name.is_empty() {

@@ -1,0 +1,293 @@
+//! The ideal fetch model ([`FetchKind::Ideal`](super::fetch::FetchKind::Ideal)).
+//!
+//! The correct path is always available, two instructions per cycle, and a taken branch
+//! redirects at once: what spu_timing assumes. Because instructions take effect at stage o,
+//! several cycles after they are fetched, the ideal model needs an oracle for the path. It is
+//! a *run-ahead functional shadow*: a second copy of the architectural state that executes each
+//! instruction when it is fetched. The shadow's next PC goes with the instruction; stage o
+//! compares it with the next PC the real execution computes, and a difference is a typed
+//! [`ModelError::PathMismatch`](super::ModelError::PathMismatch), never a panic.
+//!
+//! The shadow cannot know what the host will put into a mailbox, so channel instructions
+//! (`rdch`, `wrch`, `rchcnt`) are not executed in the shadow; like `stop`, halts and faults
+//! they are *serializing*: fetch stops after them and resumes (re-syncing the shadow from the
+//! architectural state) once they completed at stage o. The cycles issue spends waiting for
+//! them count as channel stalls.
+//!
+//! The shadow *is* the architectural state run in program order, a few cycles early, so what
+//! it sees an instruction do is what stage o would compute. For every instruction whose effect
+//! is one register write or one quadword store (plus the next PC), the shadow records that
+//! effect in the instruction window and stage o applies it instead of interpreting the
+//! instruction a second time. Instructions with other state (channels, SPRs, `fscrwr`, `iret`,
+//! `bisled`, the interrupt enable/disable branch forms) and profiling checkpoints (whose
+//! counts depend on the cycle at stage o) are still interpreted at stage o.
+
+use super::decode_cache::{DecodeCache, Decoded, Replay};
+use super::inflight::NO_REGISTER;
+use super::issue::IssuePipes;
+use super::window::Effect;
+use crate::spu::exec::{Quadword, RunAhead, Spu as ArchState, Status};
+use crate::spu::probes::StallReason;
+
+/// No pending instructions.
+const NO_PENDING: (u64, u64) = (1, 0);
+
+/// The ideal fetch model (see the module documentation).
+#[derive(Clone)]
+pub struct IdealFetch {
+    shadow: ArchState,
+    /// Decoding (operand lists, class) is done once per address and word, not per fetch.
+    decoded: DecodeCache,
+    /// The shadow must be copied from the architectural state before fetching.
+    stale: bool,
+    /// Fetch waits for a serializing instruction to complete.
+    waiting: bool,
+    starve_reason: StallReason,
+    /// Instructions the shadow ran ahead into the window during a fast-forward that fetch
+    /// has not put into stage g yet (sequence numbers `.0 ..= .1`; empty when `.0 > .1`).
+    pending: (u64, u64),
+    /// The target of a backward taken branch fetched in the last cycle (a loop head).
+    loop_head: Option<u32>,
+}
+
+impl IdealFetch {
+    pub(super) const fn new(id: u8) -> Self {
+        IdealFetch {
+            shadow: ArchState::new(id),
+            decoded: DecodeCache::new(),
+            stale: true,
+            waiting: false,
+            starve_reason: StallReason::Initialisation,
+            pending: NO_PENDING,
+            loop_head: None,
+        }
+    }
+
+    pub(super) fn restart(&mut self) {
+        self.restart_reason(StallReason::Initialisation);
+    }
+
+    pub(super) fn restart_reason(&mut self, reason: StallReason) {
+        self.stale = true;
+        self.waiting = false;
+        self.starve_reason = reason;
+        self.pending = NO_PENDING;
+        self.loop_head = None;
+    }
+
+    /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
+    /// waits for a serializing instruction or the SPU stopped).
+    #[inline(never)]
+    pub(super) fn fetch_group(&mut self, arch: &ArchState, issue: &mut IssuePipes) -> bool {
+        if self.waiting {
+            return false;
+        }
+        if !self.has_pending() {
+            if self.stale {
+                self.shadow.clone_from(arch);
+                self.stale = false;
+            }
+            if let Status::Stopped(_) = self.shadow.status() {
+                // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
+                // retries its channel instruction, which fetch treats as serializing.)
+                self.waiting = true;
+                self.starve_reason = StallReason::Channel;
+                return false;
+            }
+        }
+        loop {
+            let (seq, pc, next, serializing) = if self.has_pending() {
+                // Run ahead already (a fast-forward stopped in the middle of a repetition).
+                let seq = self.pending.0;
+                self.pending.0 += 1;
+                let record = issue.in_flight(seq);
+                (seq, record.pc, record.predicted_next, record.serializing)
+            } else {
+                let pc = self.shadow.pc();
+                let fetched = self.fetch_one(pc, issue);
+                (issue.last_seq(), pc, fetched.next, fetched.serializing)
+            };
+            let slot = ((pc >> 2) & 1) as usize;
+            issue.place(slot, seq);
+            if serializing {
+                self.waiting = true;
+                self.starve_reason = StallReason::Channel;
+                break;
+            }
+            if slot == 0 && next == pc.wrapping_add(4) {
+                continue;
+            }
+            break;
+        }
+        true
+    }
+
+    /// Why stage g stays empty when fetch has nothing to put there.
+    #[inline(always)]
+    pub(super) fn starve_reason(&self) -> StallReason {
+        self.starve_reason
+    }
+
+    /// The loop head fetch passed in the last cycle, once.
+    #[inline(always)]
+    pub(super) fn take_loop_head(&mut self) -> Option<u32> {
+        self.loop_head.take()
+    }
+
+    #[inline(always)]
+    fn has_pending(&self) -> bool {
+        self.pending.0 <= self.pending.1
+    }
+
+    /// Fast-forward: runs `entry`, the instruction expected at the shadow's PC, ahead into
+    /// the window without putting it into a stage (it is pending until fetch places it,
+    /// unless [`forget_pending`](Self::forget_pending) says its repetition was skipped).
+    /// Returns whether it was that instruction, was followed by `next`, had its effect
+    /// recorded and stored nothing into `code` (the quadwords from `.0` to `.1` holding the
+    /// repetition's instructions).
+    #[inline(always)]
+    pub(super) fn run_ahead_pending(
+        &mut self,
+        issue: &mut IssuePipes,
+        entry: &Decoded,
+        next: u32,
+        code: (u32, u32),
+    ) -> bool {
+        let pc = self.shadow.pc();
+        if pc != entry.pc() {
+            return false;
+        }
+        let fetched = run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue);
+        let seq = issue.last_seq();
+        if self.has_pending() {
+            self.pending.1 = seq;
+        } else {
+            self.pending = (seq, seq);
+        }
+        fetched.next == next
+            && fetched.recorded
+            && !fetched.serializing
+            && !fetched
+                .stored
+                .is_some_and(|address| (code.0..=code.1).contains(&address))
+    }
+
+    /// Fast-forward: the pending instructions belong to a skipped repetition (the timing
+    /// state moved past them), so fetch does not place them.
+    #[inline(always)]
+    pub(super) fn forget_pending(&mut self) {
+        self.pending = NO_PENDING;
+        self.loop_head = None;
+    }
+
+    /// Whether fetch runs with nothing pending, not waiting, not stale (the state a
+    /// fast-forward starts from), and the shadow's PC and starve reason.
+    pub(super) fn steady(&self) -> Option<(u32, StallReason)> {
+        (!self.has_pending() && !self.waiting && !self.stale)
+            .then(|| (self.shadow.pc(), self.starve_reason))
+    }
+
+    /// Fetches the instruction at `pc` into the window (the caller places it into a stage)
+    /// and runs it in the shadow (unless it serializes).
+    #[inline(always)]
+    fn fetch_one(&mut self, pc: u32, issue: &mut IssuePipes) -> Fetched {
+        let word = self.shadow.local_store().load_word(pc);
+        let entry = self.decoded.get(pc, word);
+        run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue)
+    }
+
+    /// Fast-forward: the decoded form of the instruction at `pc` if the shadow's local store
+    /// still holds `word` there (a repetition's instructions are checked once, then guarded
+    /// by watching the shadow's stores).
+    pub(super) fn decoded_at(&mut self, pc: u32, word: u32) -> Option<Decoded> {
+        (self.shadow.local_store().load_word(pc) == word).then(|| *self.decoded.get(pc, word))
+    }
+}
+
+/// What fetching one instruction did.
+#[derive(Clone, Copy)]
+struct Fetched {
+    /// The address that follows it.
+    next: u32,
+    /// Fetch must wait for it to complete.
+    serializing: bool,
+    /// Its effect was recorded for stage o.
+    recorded: bool,
+    /// The quadword it stored to, if it was a store.
+    stored: Option<u32>,
+}
+
+/// Appends `entry` (the instruction at `pc`) to the window and runs it in `shadow`, recording
+/// its effect where stage o may replay it; notes a backward taken branch's target in
+/// `loop_head`.
+#[inline(always)]
+fn run_entry(
+    shadow: &mut ArchState,
+    loop_head: &mut Option<u32>,
+    pc: u32,
+    entry: &Decoded,
+    issue: &mut IssuePipes,
+) -> Fetched {
+    let replay = entry.replay;
+    let record = issue.append(&entry.inflight);
+    if replay == Replay::Serializing {
+        return Fetched {
+            next: record.predicted_next,
+            serializing: true,
+            recorded: false,
+            stored: None,
+        };
+    }
+    let ahead = shadow.run_ahead(&record.instruction);
+    let (seq, target) = (record.seq, record.target);
+    let (flags, address) = match ahead {
+        RunAhead::Unusual => {
+            // A checkpoint completes with the SPU running; the others (stop, halt, a blocked
+            // channel access, a fault) stop fetch.
+            let next = shadow.pc();
+            record.predicted_next = next;
+            record.serializing = !matches!(shadow.status(), Status::Running);
+            return Fetched {
+                next,
+                serializing: record.serializing,
+                recorded: false,
+                stored: None,
+            };
+        }
+        RunAhead::Next => (0, 0),
+        RunAhead::Nop => (Effect::NOP, 0),
+        RunAhead::Load(address) => (Effect::LOADS, address),
+        RunAhead::Store(address) => (Effect::STORES, address),
+        RunAhead::Branch(target) => {
+            if target <= pc {
+                *loop_head = Some(target);
+            }
+            (Effect::BRANCH_TAKEN, 0)
+        }
+    };
+    let next = shadow.pc();
+    record.predicted_next = next;
+    let stored = (flags & Effect::STORES != 0).then_some(address);
+    if replay == Replay::Never {
+        return Fetched {
+            next,
+            serializing: false,
+            recorded: false,
+            stored,
+        };
+    }
+    let (flags, value) = if stored.is_some() {
+        (flags, shadow.local_store().load_quadword(address))
+    } else if target != NO_REGISTER {
+        (flags | Effect::WRITES_TARGET, shadow.register(target))
+    } else {
+        (flags, Quadword::ZERO)
+    };
+    issue.set_effect(seq, Effect::new(flags), value, address);
+    Fetched {
+        next,
+        serializing: false,
+        recorded: true,
+        stored,
+    }
+}
