@@ -29,6 +29,7 @@ pub mod float_double;
 mod float_exact;
 pub mod float_single;
 mod float_single_exact;
+mod instructions;
 mod local_store;
 pub mod ops_integer;
 pub mod ops_shift;

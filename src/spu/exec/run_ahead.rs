@@ -6,7 +6,7 @@
 //! counters (stage o counts on the real state), so [`Spu::run_ahead`] skips both on the
 //! everyday paths.
 
-use super::execute::{Flow, instruction_address};
+use super::instructions::{Flow, instruction_address};
 use super::outcome::Status;
 use super::state::Spu;
 use crate::spu::isa::decode::Instruction;

@@ -83,26 +83,27 @@ impl Spu {
     where
         F: FnMut(&Executed) -> Result<(), core::fmt::Error>,
     {
-        let mut retired = 0u64;
+        // Counted from the retirement counter rather than per step: one value fewer live
+        // across the interpreter in the loop (every retired instruction advances it by one).
+        let retired_before = self.retired;
         let mut attempts = 0u64;
         while attempts < max_instructions {
             attempts += 1;
             let executed = self.step();
-            retired += u64::from(executed.retired);
             observer(&executed)?;
             match executed.status {
                 Status::Running => {}
                 Status::Blocked { channel } => {
                     return Ok(RunOutcome {
                         end: RunEnd::Blocked { channel },
-                        instructions: retired,
+                        instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
                 }
                 Status::Stopped(reason) => {
                     return Ok(RunOutcome {
                         end: RunEnd::Stopped(reason),
-                        instructions: retired,
+                        instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
                 }
@@ -114,7 +115,7 @@ impl Spu {
                 Status::Blocked { channel } => RunEnd::Blocked { channel },
                 Status::Running => RunEnd::InstructionLimit,
             },
-            instructions: retired,
+            instructions: self.retired.wrapping_sub(retired_before),
             pc: self.pc,
         })
     }

@@ -1,0 +1,179 @@
+//! Loads, stores and the insertion controls (the SPU ISA's load/store chapter).
+//!
+//! Every data access is one quadword: the address is wrapped into the local store and its low
+//! four bits are ignored. `lqd`/`stqd` take a quadword offset, `lqa`/`lqr` and `stqa`/`stqr`
+//! a word address (absolute or relative to the PC). The insertion controls (`cbd` .. `cdx`)
+//! compute the `shufb` control that inserts a byte, halfword, word or doubleword at an
+//! address's position in a quadword.
+
+use super::super::local_store::LS_ADDRESS_MASK;
+use super::super::permute::{self, InsertSize};
+use super::super::state::Spu;
+use super::{Flow, word_offset};
+use crate::spu::isa::decode::Instruction;
+
+/// Quadword-aligned LS address.
+fn quadword_address(address: u32) -> u32 {
+    address & LS_ADDRESS_MASK & !0xf
+}
+
+#[inline(always)]
+pub(super) fn lqa(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.load(insn.rt, word_offset(insn.imm))
+}
+
+#[inline(always)]
+pub(super) fn lqr(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+    spu.load(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+}
+
+#[inline(always)]
+pub(super) fn lqd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.load(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn lqx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.load(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+    )
+}
+
+#[inline(always)]
+pub(super) fn stqa(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.store(insn.rt, word_offset(insn.imm))
+}
+
+#[inline(always)]
+pub(super) fn stqr(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+    spu.store(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+}
+
+#[inline(always)]
+pub(super) fn stqd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.store(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn stqx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.store(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+    )
+}
+
+#[inline(always)]
+pub(super) fn cbd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Byte,
+    )
+}
+
+#[inline(always)]
+pub(super) fn chd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Halfword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cwd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Word,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cdd(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Doubleword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cbx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Byte,
+    )
+}
+
+#[inline(always)]
+pub(super) fn chx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Halfword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cwx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Word,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cdx(spu: &mut Spu, insn: &Instruction) -> Flow {
+    spu.insertion(
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Doubleword,
+    )
+}
+
+impl Spu {
+    fn load(&mut self, rt: u8, address: u32) -> Flow {
+        let address = quadword_address(address);
+        let value = self.local_store.load_quadword(address);
+        self.set_register(rt, value);
+        Flow::Load(address)
+    }
+
+    fn store(&mut self, rt: u8, address: u32) -> Flow {
+        let address = quadword_address(address);
+        let value = self.register(rt);
+        self.local_store.store_quadword(address, value);
+        Flow::Store(address)
+    }
+
+    #[inline]
+    fn insertion(&mut self, rt: u8, address: u32, size: InsertSize) -> Flow {
+        self.write(rt, permute::insertion_control(address, size))
+    }
+}
