@@ -51,7 +51,7 @@
 use core::fmt;
 
 use super::Pipeline;
-use super::fetch_unit::{Destination, HalfLine, LineRequest};
+use super::fetch_buffers::{Destination, HalfLine, LineRequest};
 use super::inflight::InFlight;
 use super::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
 use crate::spu::exec::Spu as ArchState;
