@@ -115,6 +115,20 @@ fn write_slot(out: &mut impl fmt::Write, slot: Option<&InFlight>) -> fmt::Result
     write!(out, "{:<width$}", text.as_str(), width = COLUMN)
 }
 
+/// Writes the `pre-fetch` line: the queued requests `oldest_first`, oldest on the right.
+/// Reversing the iterator needs no buffer, so any queue depth fits.
+fn write_prefetch_queue<'r>(
+    out: &mut impl fmt::Write,
+    oldest_first: impl DoubleEndedIterator<Item = &'r LineRequest>,
+) -> fmt::Result {
+    write!(out, "pre-fetch")?;
+    for request in oldest_first.rev() {
+        write!(out, " ")?;
+        write_request(out, request)?;
+    }
+    writeln!(out)
+}
+
 /// Writes the trace frame of the cycle that just ended.
 pub fn write_frame(
     pipeline: &Pipeline,
@@ -145,14 +159,7 @@ pub fn write_frame(
                 )?,
                 None => writeln!(out, "hint none")?,
             }
-            write!(out, "pre-fetch")?;
-            // Oldest on the right.
-            let queued: heapless::Vec<LineRequest, 4> = unit.queue().copied().collect();
-            for request in queued.iter().rev() {
-                write!(out, " ")?;
-                write_request(out, request)?;
-            }
-            writeln!(out)?;
+            write_prefetch_queue(out, unit.queue())?;
             write!(out, "pre-fetch ls")?;
             for stage in unit.ls_pipe() {
                 match stage {
@@ -229,4 +236,34 @@ pub fn write_frame(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spu::pipeline::fetch_buffers::QUEUE_DEPTH;
+
+    fn request(line: u32) -> LineRequest {
+        LineRequest {
+            line,
+            destination: Destination::Ilb1,
+            stale: false,
+        }
+    }
+
+    /// The queue line once held its requests in a fixed four-entry buffer whose collection
+    /// panics on overflow; it must show every request of a queue of any depth, oldest on the
+    /// right.
+    #[test]
+    fn prefetch_line_shows_every_request_of_a_deeper_queue() {
+        let depth = 2 * QUEUE_DEPTH + 1;
+        let requests: [LineRequest; 2 * QUEUE_DEPTH + 1] =
+            core::array::from_fn(|i| request(0x80 * i as u32));
+        let mut text = heapless::String::<256>::new();
+        write_prefetch_queue(&mut text, requests.iter()).unwrap();
+        let shown = || text.trim_end().split(' ').skip(1);
+        assert_eq!(shown().count(), depth);
+        assert_eq!(shown().next(), Some("1-0x00400"), "newest on the left");
+        assert_eq!(shown().last(), Some("1-0x00000"), "oldest on the right");
+    }
 }
