@@ -111,7 +111,7 @@ fn measure_step(name: &str, source: &str) {
     let start = Instant::now();
     while start.elapsed() < MEASURE_FOR {
         let outcome = spu.run(black_box(SLICE));
-        assert_eq!(outcome.end, RunEnd::InstructionLimit, "{name} runs forever");
+        assert_eq!(outcome.end, RunEnd::CycleLimit, "{name} runs forever");
         instructions += outcome.instructions;
     }
     report(name, "step", instructions, elapsed(start, cpu_start));

@@ -321,7 +321,7 @@ fn runaway_program_is_bounded_by_the_instruction_budget() {
     let mut spu = Box::new(Spu::new(0));
     spu.load_program_words(&[ri16(M::Br, 0, 0)], 0).unwrap(); // br . (forever)
     let outcome = spu.run(1000);
-    assert_eq!(outcome.end, RunEnd::InstructionLimit);
+    assert_eq!(outcome.end, RunEnd::CycleLimit);
     assert_eq!(outcome.instructions, 1000);
     // An empty local store is all zeros = `stop 0`: running off the end stops.
     let mut spu = Box::new(Spu::new(0));

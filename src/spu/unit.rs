@@ -175,6 +175,7 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             end: RunEnd::Stopped(reason),
             cycles,
             instructions,
+            pc: arch.pc(),
         });
     }
     while cycles < max_cycles {
@@ -206,5 +207,6 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
         end,
         cycles,
         instructions,
+        pc: arch.pc(),
     })
 }

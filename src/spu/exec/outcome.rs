@@ -193,29 +193,35 @@ impl Executed {
     }
 }
 
-/// Why [`run`](super::Spu::run) returned.
+/// Why a run returned: instruction mode's [`Spu::run`](super::Spu::run), the pipeline's
+/// [`Pipeline::run`](crate::spu::pipeline::Pipeline::run) and
+/// [`SpuUnit::run`](crate::spu::unit::SpuUnit::run) in either mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RunEnd {
-    /// The SPU stopped.
+    /// The SPU stopped (`stop`, halt, fault).
     Stopped(StopReason),
-    /// The SPU waits on a channel; service the mailbox and call `run` again.
+    /// The SPU waits on a channel; service the mailbox and run again.
     Blocked {
         /// The channel waited on.
         channel: u8,
     },
-    /// The instruction budget ran out while the SPU was still running.
-    InstructionLimit,
+    /// The run's budget of cycles is used up while the SPU still runs. In instruction mode
+    /// every instruction takes one cycle, so there the budget counts instructions.
+    CycleLimit,
 }
 
-/// Result of [`run`](super::Spu::run).
+/// Result of a run (see [`RunEnd`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RunOutcome {
     /// Why the run ended.
     pub end: RunEnd,
-    /// Instructions retired during this call.
+    /// Cycles simulated in this call (instruction mode: instructions attempted, including
+    /// one that waited on a channel).
+    pub cycles: u64,
+    /// Instructions completed (retired) in this call.
     pub instructions: u64,
-    /// The PC when the run ended (for a stop, the next instruction's address).
+    /// The PC when the run ended (after a stop, the next instruction's address).
     pub pc: u32,
 }

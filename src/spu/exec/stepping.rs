@@ -41,7 +41,8 @@ impl Spu {
             Ok(outcome) => outcome,
             // The observer above never fails.
             Err(core::fmt::Error) => RunOutcome {
-                end: RunEnd::InstructionLimit,
+                end: RunEnd::CycleLimit,
+                cycles: 0,
                 instructions: 0,
                 pc: self.pc,
             },
@@ -96,6 +97,7 @@ impl Spu {
                 Status::Blocked { channel } => {
                     return Ok(RunOutcome {
                         end: RunEnd::Blocked { channel },
+                        cycles: attempts,
                         instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
@@ -103,6 +105,7 @@ impl Spu {
                 Status::Stopped(reason) => {
                     return Ok(RunOutcome {
                         end: RunEnd::Stopped(reason),
+                        cycles: attempts,
                         instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
@@ -113,8 +116,9 @@ impl Spu {
             end: match self.status {
                 Status::Stopped(reason) => RunEnd::Stopped(reason),
                 Status::Blocked { channel } => RunEnd::Blocked { channel },
-                Status::Running => RunEnd::InstructionLimit,
+                Status::Running => RunEnd::CycleLimit,
             },
+            cycles: attempts,
             instructions: self.retired.wrapping_sub(retired_before),
             pc: self.pc,
         })

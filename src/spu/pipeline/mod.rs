@@ -51,7 +51,8 @@ use self::inflight::InFlight;
 use self::issue::IssuePipes;
 use self::sizes::RING;
 use self::stats::Statistics;
-use crate::spu::exec::{Spu as ArchState, Status, StopReason};
+pub use crate::spu::exec::{RunEnd, RunOutcome};
+use crate::spu::exec::{Spu as ArchState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
@@ -88,33 +89,6 @@ impl fmt::Display for ModelError {
             Self::Output => f.write_str("writing a prof_cp line failed"),
         }
     }
-}
-
-/// Why a pipeline run returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum RunEnd {
-    /// The SPU stopped (`stop`, halt, fault); the pipeline is empty.
-    Stopped(StopReason),
-    /// A channel instruction at stage o waits on `channel`; service it and run again.
-    Blocked {
-        /// The channel.
-        channel: u8,
-    },
-    /// The cycle budget is used up.
-    CycleLimit,
-}
-
-/// Result of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RunOutcome {
-    /// Why the run ended.
-    pub end: RunEnd,
-    /// Cycles simulated in this call.
-    pub cycles: u64,
-    /// Instructions completed in this call.
-    pub instructions: u64,
 }
 
 /// The pipeline state of one SPU (everything but the architectural state).
@@ -318,6 +292,7 @@ impl Pipeline {
                 end: RunEnd::Stopped(reason),
                 cycles: 0,
                 instructions: 0,
+                pc: arch.pc(),
             });
         }
         let start_instructions = self.stats.instructions;
@@ -340,6 +315,7 @@ impl Pipeline {
             end: end.unwrap_or(RunEnd::CycleLimit),
             cycles,
             instructions: self.stats.instructions - start_instructions,
+            pc: arch.pc(),
         })
     }
 

@@ -119,7 +119,7 @@ impl Engine for InstructionEngine {
                 RunEnd::Stopped(reason) => {
                     return Ok(summary(spu, End::Stopped(reason), reason.pc()));
                 }
-                RunEnd::InstructionLimit => {}
+                RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
                     // Drained: resume; nothing to drain: the SPU waits for good.
                     if !drain_outbound_mailbox(spu, channel, out)? {
