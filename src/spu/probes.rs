@@ -23,9 +23,9 @@
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
 
-use crate::probe::listeners::{AccessKind as TraceAccessKind, MemAccess};
+use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
-use crate::spu::exec::{AccessKind, Executed};
+use crate::spu::exec::Executed;
 use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::IClass;
 
@@ -248,6 +248,8 @@ impl SpuObserver for SpuProbes<'_> {
             match access.kind {
                 AccessKind::Read => self.retired_loads.notify(&1),
                 AccessKind::Write => self.retired_stores.notify(&1),
+                // An SPU load or store is never an instruction fetch.
+                AccessKind::InstructionFetch => {}
             }
             if self.data_access.has_listeners() {
                 self.data_access.notify(&MemAccess {
@@ -255,10 +257,7 @@ impl SpuObserver for SpuProbes<'_> {
                     pc: u64::from(executed.pc),
                     address: u64::from(access.address),
                     size: access.size,
-                    kind: match access.kind {
-                        AccessKind::Read => TraceAccessKind::Read,
-                        AccessKind::Write => TraceAccessKind::Write,
-                    },
+                    kind: access.kind,
                 });
             }
         }

@@ -3,9 +3,10 @@
 //! one file per family) and retire it: counters, clock, PC and the [`Executed`] report.
 
 use super::instructions::{Flow, instruction_address};
-use super::outcome::{AccessKind, Executed, Fault, LsAccess, Status, StopReason};
+use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::Spu;
+use crate::probe::listeners::AccessKind;
 use crate::spu::isa::decode::Instruction;
 
 /// The report of a quadword load or store (every SPU data access is one quadword).

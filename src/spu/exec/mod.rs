@@ -42,6 +42,9 @@ mod run_ahead;
 mod state;
 mod stepping;
 
+/// The direction of an [`LsAccess`]: the probe framework's access kind, whose `Read` and
+/// `Write` an SPU load and store report (they are never `InstructionFetch`).
+pub use crate::probe::listeners::AccessKind;
 pub use channels::{
     ChannelAccess, Channels, INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull,
     OUTBOUND_MAILBOX_CAPACITY, SPU_RD_IN_MBOX, SPU_RD_SRR0, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
@@ -49,8 +52,7 @@ pub use channels::{
 };
 pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 pub use outcome::{
-    AccessKind, ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status,
-    StopReason,
+    ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status, StopReason,
 };
 pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;

@@ -1,16 +1,7 @@
 //! What executing an instruction did, and why an SPU stopped.
 
 use super::profile::ProfileCheckpoint;
-
-/// Direction of a local-store data access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum AccessKind {
-    /// A quadword load.
-    Read,
-    /// A quadword store.
-    Write,
-}
+use crate::probe::listeners::AccessKind;
 
 /// The local-store data access of a load or store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +11,7 @@ pub struct LsAccess {
     pub address: u32,
     /// Access size in bytes (always 16 on the SPU).
     pub size: u32,
-    /// Read or write.
+    /// Read (a load) or write (a store); never an instruction fetch.
     pub kind: AccessKind,
 }
 
