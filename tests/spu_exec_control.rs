@@ -3,7 +3,7 @@
 mod spu_exec_support;
 
 use pmprobe::spu::exec::{
-    AccessKind, ChannelOperation, Fault, FaultKind, LS_SIZE, LsAccess, Quadword, RunEnd, Spu,
+    AccessKind, ChannelOperation, Fault, FaultKind, LS_SIZE, LsAccess, Quadword, RunEnd, SpuState,
     Status, StopReason,
 };
 use pmprobe::spu::isa::opcodes::Mnemonic as M;
@@ -300,7 +300,7 @@ fn unsupported_channels_fault_with_pc_and_word() {
 
 #[test]
 fn illegal_word_faults_in_step() {
-    let mut spu = Box::new(Spu::new(3));
+    let mut spu = Box::new(SpuState::new(3));
     spu.load_program_words(&[ri16(M::Il, 3, 1), 0x0080_0000], 0)
         .unwrap();
     assert!(spu.step().retired);
@@ -318,13 +318,13 @@ fn illegal_word_faults_in_step() {
 
 #[test]
 fn runaway_program_is_bounded_by_the_instruction_budget() {
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     spu.load_program_words(&[ri16(M::Br, 0, 0)], 0).unwrap(); // br . (forever)
     let outcome = spu.run(1000);
     assert_eq!(outcome.end, RunEnd::CycleLimit);
     assert_eq!(outcome.instructions, 1000);
     // An empty local store is all zeros = `stop 0`: running off the end stops.
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     let outcome = spu.run(10);
     assert_eq!(
         outcome.end,
@@ -334,7 +334,7 @@ fn runaway_program_is_bounded_by_the_instruction_budget() {
 
 #[test]
 fn reset_state_follows_the_abi() {
-    let spu = Box::new(Spu::new(7));
+    let spu = Box::new(SpuState::new(7));
     assert_eq!(spu.register(1).words(), [LS_SIZE - 16, 0, 0, 0]);
     assert_eq!(spu.register(0).words(), [0; 4]);
     assert_eq!(spu.pc(), 0);
@@ -363,7 +363,7 @@ fn profiling_checkpoints_clear_start_stop_and_print() {
         prof_cp(7),
         rr(M::Stop, 0, 0, 0),
     ];
-    let mut spu = Box::new(Spu::new(2));
+    let mut spu = Box::new(SpuState::new(2));
     spu.load_program_words(&program, 0).unwrap();
     let mut out = String::new();
     let outcome = spu.run_with_output(100, &mut out).unwrap();

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pmprobe::spu::exec::{LS_SIZE, Quadword, Spu, Status, StopReason};
+use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status, StopReason};
 
 const MAX_STEPS: u32 = 4096;
 /// Stops (`stop`, halts) resumed before giving up: zero-filled memory is all `stop 0`.
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         .take(4096)
         .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     if spu.load_program_words(&words, 0).is_err() {
         return;
     }

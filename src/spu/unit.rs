@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use super::exec::{ImageTooLarge, Spu as ArchState, Status};
+use super::exec::{ImageTooLarge, SpuState, Status};
 use super::isa::decode::decode;
 use super::pipeline::config::Config;
 use super::pipeline::fetch::FetchKind;
@@ -53,7 +53,7 @@ impl fmt::Write for Discard {
 /// (see [`arena`](super::arena)) or on the heap of a hosted program.
 #[derive(Clone)]
 pub struct SpuUnit {
-    arch: ArchState,
+    arch: SpuState,
     mode: Mode,
     pipeline: Pipeline,
 }
@@ -62,7 +62,7 @@ impl SpuUnit {
     /// SPU number `id`, reset, in pipeline mode with the `cell` configuration and ideal fetch.
     pub const fn new(id: u8) -> Self {
         SpuUnit {
-            arch: ArchState::new(id),
+            arch: SpuState::new(id),
             mode: Mode::Pipeline,
             pipeline: Pipeline::new(id),
         }
@@ -74,13 +74,13 @@ impl SpuUnit {
     }
 
     /// The architectural state.
-    pub fn arch(&self) -> &ArchState {
+    pub fn arch(&self) -> &SpuState {
         &self.arch
     }
 
     /// The architectural state, to change it (load data, set registers, service mailboxes).
     /// The pipeline is flushed, so the change is seen by every instruction not yet completed.
-    pub fn arch_mut(&mut self) -> &mut ArchState {
+    pub fn arch_mut(&mut self) -> &mut SpuState {
         self.pipeline.flush();
         &mut self.arch
     }
@@ -162,7 +162,7 @@ impl SpuUnit {
 
 /// Instruction mode: one instruction per cycle, with the same probe points.
 fn run_functional<O: SpuObserver, W: fmt::Write>(
-    arch: &mut ArchState,
+    arch: &mut SpuState,
     max_cycles: u64,
     observer: &O,
     output: &mut W,

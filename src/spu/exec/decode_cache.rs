@@ -1,4 +1,4 @@
-//! A small direct-mapped cache of decoded instructions for [`Spu::step`](super::Spu::step).
+//! A small direct-mapped cache of decoded instructions for [`SpuState::step`](super::SpuState::step).
 //!
 //! Slots are chosen by the instruction address; a slot hits only when it holds the decode of
 //! the very word just fetched, so self-modifying code and reloaded images never see a stale

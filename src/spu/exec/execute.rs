@@ -1,11 +1,11 @@
-//! The interpreter's entry points: [`Spu::execute`] and [`Spu::execute_at_cycle`] apply one
+//! The interpreter's entry points: [`SpuState::execute`] and [`SpuState::execute_at_cycle`] apply one
 //! decoded instruction (what each instruction does is in [`instructions`](super::instructions),
 //! one file per family) and retire it: counters, clock, PC and the [`Executed`] report.
 
 use super::instructions::{Flow, instruction_address};
 use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
-use super::state::Spu;
+use super::state::SpuState;
 use crate::probe::listeners::AccessKind;
 use crate::spu::isa::decode::Instruction;
 
@@ -18,12 +18,12 @@ fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
     }
 }
 
-impl Spu {
+impl SpuState {
     /// Executes one decoded instruction at the current PC, in instruction mode (every
     /// retired instruction takes one cycle for the profiling counters), and reports its
     /// effect. A stopped SPU does nothing and reports `retired: false`.
     ///
-    /// The caller is responsible for `insn` being the instruction at [`pc`](Spu::pc)
+    /// The caller is responsible for `insn` being the instruction at [`pc`](SpuState::pc)
     /// (`step` fetches it); relative branches and `lqr`/`stqr` use the current PC.
     // Inline hint: a caller that loops over `execute` gets the interpreter inline, as `step`
     // and the pipeline's stage o do.

@@ -1,14 +1,14 @@
 //! Functional execution of SPU programs ("instruction mode").
 //!
-//! An [`Spu`] holds the architectural state of one SPU (128 × 128-bit registers, 256 KiB
+//! An [`SpuState`] holds the architectural state of one SPU (128 × 128-bit registers, 256 KiB
 //! local store, mailbox channels) in caller-owned or static storage; nothing allocates.
 //!
 //! Entry points:
-//! - [`Spu::execute`] applies one decoded instruction at the current PC and reports what it
+//! - [`SpuState::execute`] applies one decoded instruction at the current PC and reports what it
 //!   did ([`Executed`]: next PC, branch taken, LS access, profiling checkpoint, stop/fault).
 //!   The cycle-level pipeline model calls it when an instruction completes.
-//! - [`Spu::step`] fetches, decodes and executes the instruction at the PC.
-//! - [`Spu::run`] / [`Spu::run_with_output`] step until the SPU stops, blocks on a channel or
+//! - [`SpuState::step`] fetches, decodes and executes the instruction at the PC.
+//! - [`SpuState::run`] / [`SpuState::run_with_output`] step until the SPU stops, blocks on a channel or
 //!   a budget of instructions is used up; the latter writes `prof_cp` lines to a
 //!   `core::fmt::Write` sink.
 //!
@@ -58,4 +58,4 @@ pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;
 pub(crate) use retire::StateWrite;
 pub(crate) use run_ahead::RunAhead;
-pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, Spu};
+pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};

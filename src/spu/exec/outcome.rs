@@ -130,7 +130,7 @@ pub enum Status {
         /// The channel waited on.
         channel: u8,
     },
-    /// Stopped; `step` does nothing until [`resume`](super::Spu::resume).
+    /// Stopped; `step` does nothing until [`resume`](super::SpuState::resume).
     Stopped(StopReason),
 }
 
@@ -184,7 +184,7 @@ impl Executed {
     }
 }
 
-/// Why a run returned: instruction mode's [`Spu::run`](super::Spu::run), the pipeline's
+/// Why a run returned: instruction mode's [`SpuState::run`](super::SpuState::run), the pipeline's
 /// [`Pipeline::run`](crate::spu::pipeline::Pipeline::run) and
 /// [`SpuUnit::run`](crate::spu::unit::SpuUnit::run) in either mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,14 +1,14 @@
 //! Executing an instruction ahead of its completion, for a timing model's functional shadow.
 //!
 //! The pipeline's ideal fetch runs each instruction in a copy of the SPU when it fetches it,
-//! to know the path and the effect stage o will apply ([`Spu::retire_replayed`]). That copy
-//! needs the effect and the next PC, not the report [`Spu::execute`] builds nor the retirement
-//! counters (stage o counts on the real state), so [`Spu::run_ahead`] skips both on the
+//! to know the path and the effect stage o will apply ([`SpuState::retire_replayed`]). That copy
+//! needs the effect and the next PC, not the report [`SpuState::execute`] builds nor the retirement
+//! counters (stage o counts on the real state), so [`SpuState::run_ahead`] skips both on the
 //! everyday paths.
 
 use super::instructions::{Flow, instruction_address};
 use super::outcome::Status;
-use super::state::Spu;
+use super::state::SpuState;
 use crate::spu::isa::decode::Instruction;
 
 /// What an instruction run ahead did (the PC has moved on to the next instruction, or stays
@@ -31,7 +31,7 @@ pub(crate) enum RunAhead {
     Unusual,
 }
 
-impl Spu {
+impl SpuState {
     /// Executes `insn` at the PC like [`execute`](Self::execute), without advancing the
     /// retirement counters and the clock on the everyday paths (fall-through, load, store,
     /// taken branch, NOP).

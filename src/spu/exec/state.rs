@@ -16,22 +16,23 @@ pub const LINK_REGISTER: u8 = 0;
 /// Initial stack pointer: the top of the local store minus one quadword, as the SPU ABI does.
 pub const INITIAL_STACK_POINTER: u32 = LS_SIZE - 16;
 
-/// One SPU: registers, local store, channels and execution status.
+/// The architectural state of one SPU: registers, local store, channels, execution status
+/// and the counters that retirement advances.
 ///
 /// The value is large (about 262 KiB: the local store, plus 4 KiB of decode cache for
-/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`Spu::new`] inside
+/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`SpuState::new`] inside
 /// a `static` or another caller-owned place.
 ///
 /// ```
-/// use pmprobe::spu::exec::{Spu, Quadword, INITIAL_STACK_POINTER};
-/// static SPU: std::sync::Mutex<Spu> = std::sync::Mutex::new(Spu::new(0));
+/// use pmprobe::spu::exec::{SpuState, Quadword, INITIAL_STACK_POINTER};
+/// static SPU: std::sync::Mutex<SpuState> = std::sync::Mutex::new(SpuState::new(0));
 /// let spu = SPU.lock().unwrap();
 /// assert_eq!(spu.register(1).preferred_word(), INITIAL_STACK_POINTER);
 /// assert_eq!(spu.pc(), 0);
 /// # let _ = Quadword::ZERO;
 /// ```
 #[derive(Clone)]
-pub struct Spu {
+pub struct SpuState {
     pub(super) id: u8,
     pub(super) pc: u32,
     pub(super) registers: [Quadword; REGISTER_COUNT],
@@ -48,9 +49,9 @@ pub struct Spu {
     pub(super) decode_cache: DecodeCache,
 }
 
-impl core::fmt::Debug for Spu {
+impl core::fmt::Debug for SpuState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Spu")
+        f.debug_struct("SpuState")
             .field("id", &self.id)
             .field("pc", &self.pc)
             .field("status", &self.status)
@@ -65,11 +66,11 @@ const fn initial_registers() -> [Quadword; REGISTER_COUNT] {
     registers
 }
 
-impl Spu {
+impl SpuState {
     /// A reset SPU number `id`: PC 0, registers zero except `$1` = top of LS - 16, empty
     /// local store and mailboxes, interrupts disabled, counters zero.
     pub const fn new(id: u8) -> Self {
-        Spu {
+        SpuState {
             id,
             pc: 0,
             registers: initial_registers(),

@@ -1,9 +1,9 @@
-//! Fetch, decode and execute loops: [`Spu::step`] and [`Spu::run`].
+//! Fetch, decode and execute loops: [`SpuState::step`] and [`SpuState::run`].
 
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
-use super::state::Spu;
+use super::state::SpuState;
 
-impl Spu {
+impl SpuState {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
     /// with a [`FaultKind::IllegalInstruction`] fault carrying the PC and the word.
     ///
@@ -52,8 +52,8 @@ impl Spu {
     /// Like [`run`](Self::run), writing each `prof_cp` line (plus a newline) to `output`.
     ///
     /// ```
-    /// use pmprobe::spu::exec::{Spu, RunEnd, StopReason};
-    /// let mut spu = Box::new(Spu::new(0));
+    /// use pmprobe::spu::exec::{SpuState, RunEnd, StopReason};
+    /// let mut spu = Box::new(SpuState::new(0));
     /// // prof_cp30 (and $30,$30,$30), il $3,5, prof_cp31, stop 0x2000
     /// spu.load_program_words(&[0x1827_8f1e, 0x4080_0283, 0x1827_cf9f, 0x0000_2000], 0).unwrap();
     /// let mut text = String::new();

@@ -12,7 +12,7 @@ use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
 use super::{CycleEnd, ModelError, Pipeline, RunEnd};
-use crate::spu::exec::{AccessKind, Executed, LsAccess, Spu as ArchState, Status};
+use crate::spu::exec::{AccessKind, Executed, LsAccess, SpuState, Status};
 use crate::spu::isa::opcodes::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
@@ -21,7 +21,7 @@ impl Pipeline {
     #[inline(always)]
     pub fn step_cycle<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         observer: &O,
         output: &mut W,
     ) -> Result<CycleEnd, ModelError> {
@@ -97,7 +97,7 @@ impl Pipeline {
     #[inline]
     fn complete<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         seq: u64,
         position: Option<(u64, usize)>,
         now: u64,
@@ -169,7 +169,7 @@ impl Pipeline {
     #[inline(always)]
     fn retire_replayed<O: SpuObserver>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         seq: u64,
         now: u64,
         observer: &O,
@@ -287,12 +287,12 @@ impl Pipeline {
 }
 
 /// Applies the effect the ideal fetch's shadow recorded for instruction `seq` to `arch` as
-/// its completion at cycle `now` (see [`ArchState::retire_replayed`]). Returns the effect and
+/// its completion at cycle `now` (see [`SpuState::retire_replayed`]). Returns the effect and
 /// its address; `None` (and nothing changed) when none was recorded or the SPU is stopped.
 #[inline(always)]
 fn apply_recorded(
     issue: &IssuePipes,
-    arch: &mut ArchState,
+    arch: &mut SpuState,
     seq: u64,
     now: u64,
 ) -> Option<(Effect, u32)> {
@@ -337,7 +337,7 @@ fn count_retired(
 
 /// The hinted branch address and the target of a hint at stage o (`arch` holds the
 /// register values the hint reads).
-fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
+fn hint_operands(inflight: &InFlight, arch: &SpuState) -> (u32, u32) {
     let instruction = &inflight.instruction;
     let pc = inflight.pc;
     let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);

@@ -36,7 +36,7 @@ use super::inflight::NO_REGISTER;
 use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
-use crate::spu::exec::{Spu as ArchState, Status};
+use crate::spu::exec::{SpuState, Status};
 use crate::spu::isa::opcodes::IClass;
 use crate::spu::probes::StallReason;
 
@@ -176,7 +176,7 @@ impl Pipeline {
     /// Called at the end of a cycle in which ideal fetch passed loop head `head`, with no
     /// listener attached; skips whole repetitions (at most `budget` cycles). Returns the
     /// cycles skipped.
-    pub(super) fn loop_head_passed(&mut self, arch: &mut ArchState, head: u32, budget: u64) -> u64 {
+    pub(super) fn loop_head_passed(&mut self, arch: &mut SpuState, head: u32, budget: u64) -> u64 {
         let last_seq = self.issue.last_seq();
         let ff = &mut self.fast_forward;
         if ff.head != Some(head) {
@@ -244,7 +244,7 @@ impl Pipeline {
 
     /// No repetition from the anchor: wait twice as many passes as last time (at most 63)
     /// before comparing again, so code that never repeats pays little, and anchor here.
-    fn mismatch(&mut self, arch: &ArchState) {
+    fn mismatch(&mut self, arch: &SpuState) {
         let ff = &mut self.fast_forward;
         ff.mismatches = (ff.mismatches + 1).min(6);
         ff.wait = (1 << ff.mismatches) - 1;
@@ -253,7 +253,7 @@ impl Pipeline {
 
     /// Remembers the timing state now as the head's anchor (or forgets the head if the state
     /// is not one a fast-forward can start from).
-    fn anchor_here(&mut self, arch: &ArchState) {
+    fn anchor_here(&mut self, arch: &SpuState) {
         if capture(self, arch, Remembered) {
             self.fast_forward.anchor = Anchor {
                 clock: self.clock,
@@ -269,7 +269,7 @@ impl Pipeline {
     /// Reads the repetition's `n` instructions (fetched since the anchor) from the window;
     /// `false` if one is gone, has no recorded effect or is no longer in the local store, or
     /// the counters do not show one repetition of `n` completions.
-    fn read_path(&mut self, arch: &ArchState, n: usize) -> bool {
+    fn read_path(&mut self, arch: &SpuState, n: usize) -> bool {
         let ff = &mut self.fast_forward;
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return false;
@@ -309,7 +309,7 @@ impl Pipeline {
     /// Runs up to `times` repetitions of the remembered `n`-instruction path functionally
     /// (see the module documentation); returns how many completed. The timing state is moved
     /// on by the caller.
-    fn repeat(&mut self, arch: &mut ArchState, n: usize, cycles: u64, times: u64) -> u64 {
+    fn repeat(&mut self, arch: &mut SpuState, n: usize, cycles: u64, times: u64) -> u64 {
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return 0;
         };
@@ -383,7 +383,7 @@ use Slot::{Remembered, Scratch};
 /// it is not one a fast-forward can start from (real fetch, a blocked channel instruction,
 /// fetch waiting or holding run-ahead instructions, a stopped SPU, an instruction referenced
 /// that the window no longer holds).
-fn capture(pipeline: &mut Pipeline, arch: &ArchState, slot: Slot) -> bool {
+fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
     let FetchModel::Ideal(fetch) = &pipeline.fetch else {
         return false;
     };

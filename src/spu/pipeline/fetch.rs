@@ -20,7 +20,7 @@ use super::fetch_unit::FetchUnit;
 use super::ideal_fetch::IdealFetch;
 pub use super::inflight::{Group, InFlight, NO_REGISTER};
 use super::issue::IssuePipes;
-use crate::spu::exec::Spu as ArchState;
+use crate::spu::exec::SpuState;
 use crate::spu::probes::StallReason;
 
 /// Which fetch model to use.
@@ -110,7 +110,7 @@ impl FetchModel {
     #[inline(always)]
     pub(crate) fn step(
         &mut self,
-        arch: &ArchState,
+        arch: &SpuState,
         issue: &mut IssuePipes,
         ls_in_stage_n: bool,
     ) -> bool {

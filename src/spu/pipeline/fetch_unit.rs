@@ -50,7 +50,7 @@ use super::fetch_buffers::{
     LineRequest, PathBuffer, RequestQueue,
 };
 use super::inflight::Group;
-use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
+use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
 use crate::spu::probes::StallReason;
 
 /// The real fetch unit's state.
@@ -222,7 +222,7 @@ impl FetchUnit {
     /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
     pub(crate) fn cycle(
         &mut self,
-        arch: &ArchState,
+        arch: &SpuState,
         g_free: bool,
         ls_in_stage_n: bool,
         decoded: &mut DecodeCache,
@@ -416,7 +416,7 @@ impl FetchUnit {
         false
     }
 
-    fn load_line(&mut self, arch: &ArchState, request: LineRequest) {
+    fn load_line(&mut self, arch: &SpuState, request: LineRequest) {
         let mut halves = [EMPTY_HALF; 2];
         for (half, slot) in halves.iter_mut().enumerate() {
             let address = (request.line + half as u32 * HALF_BYTES) & LS_ADDRESS_MASK;

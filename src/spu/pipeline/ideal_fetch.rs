@@ -26,7 +26,7 @@ use super::decode_cache::{DecodeCache, Decoded, Replay};
 use super::inflight::NO_REGISTER;
 use super::issue::IssuePipes;
 use super::window::Effect;
-use crate::spu::exec::{Quadword, RunAhead, Spu as ArchState, Status};
+use crate::spu::exec::{Quadword, RunAhead, SpuState, Status};
 use crate::spu::probes::StallReason;
 
 /// No pending instructions.
@@ -35,7 +35,7 @@ const NO_PENDING: (u64, u64) = (1, 0);
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
 pub struct IdealFetch {
-    shadow: ArchState,
+    shadow: SpuState,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
     decoded: DecodeCache,
     /// The shadow must be copied from the architectural state before fetching.
@@ -53,7 +53,7 @@ pub struct IdealFetch {
 impl IdealFetch {
     pub(super) const fn new(id: u8) -> Self {
         IdealFetch {
-            shadow: ArchState::new(id),
+            shadow: SpuState::new(id),
             decoded: DecodeCache::new(),
             stale: true,
             waiting: false,
@@ -78,7 +78,7 @@ impl IdealFetch {
     /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
     /// waits for a serializing instruction or the SPU stopped).
     #[inline(never)]
-    pub(super) fn fetch_group(&mut self, arch: &ArchState, issue: &mut IssuePipes) -> bool {
+    pub(super) fn fetch_group(&mut self, arch: &SpuState, issue: &mut IssuePipes) -> bool {
         if self.waiting {
             return false;
         }
@@ -222,7 +222,7 @@ struct Fetched {
 /// `loop_head`.
 #[inline(always)]
 fn run_entry(
-    shadow: &mut ArchState,
+    shadow: &mut SpuState,
     loop_head: &mut Option<u32>,
     pc: u32,
     entry: &Decoded,

@@ -3,7 +3,7 @@
 //! The model is clock-synchronous and updated in reverse pipeline order each cycle:
 //! 1. **execution pipes** ([`execute`]): the instructions that entered stage `jj` five cycles
 //!    ago are at stage `o`; they take their functional effect there (through
-//!    [`exec::Spu::execute_at_cycle`](crate::spu::exec::Spu::execute_at_cycle), or, under
+//!    [`exec::SpuState::execute_at_cycle`](crate::spu::exec::SpuState::execute_at_cycle), or, under
 //!    ideal fetch, by applying the effect its run-ahead shadow recorded: see [`fetch`]), even
 //!    pipe first (it holds the older of a dual-issued pair), and the instruction count grows;
 //! 2. **issue** ([`issue`]): stage j issues zero, one or two instructions into `jj` following
@@ -52,7 +52,7 @@ use self::issue::IssuePipes;
 use self::sizes::RING;
 use self::stats::Statistics;
 pub use crate::spu::exec::{RunEnd, RunOutcome};
-use crate::spu::exec::{Spu as ArchState, Status};
+use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
@@ -261,7 +261,7 @@ impl Pipeline {
 
     /// Prints the statistics block (`spu N stats print`) with the performance counters of
     /// `arch`.
-    pub fn print_stats(&self, arch: &ArchState, out: &mut impl fmt::Write) -> fmt::Result {
+    pub fn print_stats(&self, arch: &SpuState, out: &mut impl fmt::Write) -> fmt::Result {
         let profile = arch.profile_counters();
         self.stats.print(&profile, self.clock, out)
     }
@@ -273,7 +273,7 @@ impl Pipeline {
     /// model runs ahead of it). [`SpuUnit`](crate::spu::unit::SpuUnit) does this itself.
     pub fn run<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         max_cycles: u64,
         observer: &O,
         output: &mut W,
@@ -326,7 +326,7 @@ impl Pipeline {
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         budget: u64,
         observer: &O,
         output: &mut W,

@@ -54,7 +54,7 @@ use super::Pipeline;
 use super::fetch_buffers::{Destination, HalfLine, LineRequest};
 use super::inflight::InFlight;
 use super::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
-use crate::spu::exec::Spu as ArchState;
+use crate::spu::exec::SpuState;
 
 /// Width of one pipe column in the issue and execution regions.
 const COLUMN: usize = 40;
@@ -130,11 +130,7 @@ fn write_prefetch_queue<'r>(
 }
 
 /// Writes the trace frame of the cycle that just ended.
-pub fn write_frame(
-    pipeline: &Pipeline,
-    arch: &ArchState,
-    out: &mut impl fmt::Write,
-) -> fmt::Result {
+pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Write) -> fmt::Result {
     writeln!(
         out,
         "cycle {} instructions {}",

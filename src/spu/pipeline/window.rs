@@ -16,7 +16,7 @@ use crate::spu::exec::{Quadword, StateWrite};
 
 /// What the ideal fetch's shadow saw an instruction do, for stage o to apply instead of
 /// interpreting the instruction a second time (see
-/// [`Spu::retire_replayed`](crate::spu::exec::Spu::retire_replayed)): bit flags, with the
+/// [`SpuState::retire_replayed`](crate::spu::exec::SpuState::retire_replayed)): bit flags, with the
 /// value and the address kept beside them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Effect(u8);

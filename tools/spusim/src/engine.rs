@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 use pmprobe::spu::exec::{
-    Executed, RunEnd, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu, StopReason,
+    Executed, RunEnd, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SpuState, StopReason,
 };
 
 use crate::options::{Mode, Options};
@@ -51,7 +51,12 @@ impl fmt::Display for Unavailable {
 pub trait Engine {
     /// Runs `spu` for at most `max_cycles` cycles, writing checkpoint and mailbox lines to
     /// `out`.
-    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary>;
+    fn run(
+        &mut self,
+        spu: &mut SpuState,
+        max_cycles: u64,
+        out: &mut dyn Write,
+    ) -> io::Result<Summary>;
 }
 
 /// The engine for `mode`.
@@ -88,7 +93,12 @@ pub fn engine_for_options(options: &Options) -> Result<Box<dyn Engine>, String> 
 pub struct InstructionEngine;
 
 impl Engine for InstructionEngine {
-    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary> {
+    fn run(
+        &mut self,
+        spu: &mut SpuState,
+        max_cycles: u64,
+        out: &mut dyn Write,
+    ) -> io::Result<Summary> {
         let mut io_error = None;
         loop {
             let remaining = max_cycles.saturating_sub(spu.cycle_count());
@@ -135,7 +145,7 @@ impl Engine for InstructionEngine {
 /// prints it as `SPU<n>: mailbox 0x...` and pops it (so the blocked write can complete);
 /// returns whether a value was drained.
 pub(crate) fn drain_outbound_mailbox(
-    spu: &mut Spu,
+    spu: &mut SpuState,
     channel: u8,
     out: &mut dyn Write,
 ) -> io::Result<bool> {
@@ -155,7 +165,7 @@ pub(crate) fn drain_outbound_mailbox(
     }
 }
 
-fn summary(spu: &Spu, end: End, pc: u32) -> Summary {
+fn summary(spu: &SpuState, end: End, pc: u32) -> Summary {
     Summary {
         end,
         pc,

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::Spu;
+use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::asm::Program;
 use pmprobe::spu::isa::disasm::write_listing;
 
@@ -37,7 +37,7 @@ pub fn print_listing<const SYMS: usize>(
 }
 
 /// Prints every register that is not all zeros.
-pub fn print_registers(out: &mut dyn Write, spu: &Spu) -> io::Result<()> {
+pub fn print_registers(out: &mut dyn Write, spu: &SpuState) -> io::Result<()> {
     for (index, value) in spu.registers().iter().enumerate() {
         if value.0 != 0 {
             writeln!(out, "${index:<3} {value}")?;

@@ -11,7 +11,7 @@ mod pipeline_engine;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, Spu, StopReason};
+use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, SpuState, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::unit::SpuUnit;
 
@@ -97,7 +97,7 @@ fn simulate(options: &Options) -> Result<u8, String> {
         }
         summary
     } else {
-        let mut spu = Box::new(Spu::new(0));
+        let mut spu = Box::new(SpuState::new(0));
         spu.load_program(image, program.entry)
             .map_err(|error| error.to_string())?;
         let summary = engine

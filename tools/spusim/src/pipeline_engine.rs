@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::Spu;
+use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::pipeline::config::Config;
 use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::pipeline::konata::KonataWriter;
@@ -74,7 +74,12 @@ impl std::fmt::Write for IoFmt<'_> {
 }
 
 impl Engine for PipelineEngine {
-    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary> {
+    fn run(
+        &mut self,
+        spu: &mut SpuState,
+        max_cycles: u64,
+        out: &mut dyn Write,
+    ) -> io::Result<Summary> {
         let mut cycles = 0u64;
         let end = loop {
             let remaining = max_cycles.saturating_sub(cycles);

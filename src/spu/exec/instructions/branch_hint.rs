@@ -11,7 +11,7 @@
 
 use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
-use super::super::state::Spu;
+use super::super::state::SpuState;
 use super::{Flow, instruction_address, word_offset};
 use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E};
@@ -27,19 +27,19 @@ pub(super) fn bra(insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn brsl(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brsl(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     spu.set_register(insn.rt, link_value(pc));
     Flow::Branch(instruction_address(pc.wrapping_add(word_offset(insn.imm))))
 }
 
 #[inline(always)]
-pub(super) fn brasl(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brasl(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     spu.set_register(insn.rt, link_value(pc));
     Flow::Branch(instruction_address(word_offset(insn.imm)))
 }
 
 #[inline(always)]
-pub(super) fn brz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brz(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_word() == 0,
         pc.wrapping_add(word_offset(insn.imm)),
@@ -47,7 +47,7 @@ pub(super) fn brz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn brnz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brnz(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_word() != 0,
         pc.wrapping_add(word_offset(insn.imm)),
@@ -55,7 +55,7 @@ pub(super) fn brnz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn brhz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brhz(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_halfword() == 0,
         pc.wrapping_add(word_offset(insn.imm)),
@@ -63,7 +63,7 @@ pub(super) fn brhz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn brhnz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brhnz(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_halfword() != 0,
         pc.wrapping_add(word_offset(insn.imm)),
@@ -71,12 +71,12 @@ pub(super) fn brhnz(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn bi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.branch_indirect(insn.feature_bits(), true, spu.ra(insn).preferred_word())
 }
 
 #[inline(always)]
-pub(super) fn bisl(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn bisl(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     // The target is read before the link register is written (insn.rt may equal ra).
     let flow = spu.branch_indirect(insn.feature_bits(), true, spu.ra(insn).preferred_word());
     if let Flow::Branch(_) = flow {
@@ -86,13 +86,13 @@ pub(super) fn bisl(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn iret(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn iret(spu: &mut SpuState, insn: &Instruction) -> Flow {
     let srr0 = spu.channels.srr0;
     spu.branch_indirect(insn.feature_bits(), true, srr0)
 }
 
 #[inline(always)]
-pub(super) fn bisled(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn bisled(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     // No external events are modelled, so the branch is never taken; the link
     // register is written regardless, as the ISA specifies.
     let flow = spu.branch_indirect(insn.feature_bits(), false, spu.ra(insn).preferred_word());
@@ -103,7 +103,7 @@ pub(super) fn bisled(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn biz(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn biz(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.branch_indirect(
         insn.feature_bits(),
         spu.rt(insn).preferred_word() == 0,
@@ -112,7 +112,7 @@ pub(super) fn biz(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn binz(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn binz(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.branch_indirect(
         insn.feature_bits(),
         spu.rt(insn).preferred_word() != 0,
@@ -121,7 +121,7 @@ pub(super) fn binz(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bihz(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn bihz(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.branch_indirect(
         insn.feature_bits(),
         spu.rt(insn).preferred_halfword() == 0,
@@ -130,7 +130,7 @@ pub(super) fn bihz(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bihnz(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn bihnz(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.branch_indirect(
         insn.feature_bits(),
         spu.rt(insn).preferred_halfword() != 0,
@@ -143,7 +143,7 @@ pub(super) fn hint() -> Flow {
     Flow::Nop
 }
 
-impl Spu {
+impl SpuState {
     fn set_interrupt_state(&mut self, bits: u8) -> Result<(), FaultKind> {
         let enable = bits & FEATURE_E != 0;
         let disable = bits & FEATURE_D != 0;

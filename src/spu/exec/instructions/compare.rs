@@ -4,14 +4,14 @@
 
 use super::super::ops_integer::{self as int, Compare, Width};
 use super::super::quadword::Quadword;
-use super::super::state::Spu;
+use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::decode::Instruction;
 
 // compares with immediates
 
 #[inline(always)]
-pub(super) fn cgtbi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -22,7 +22,7 @@ pub(super) fn cgtbi(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgthi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -33,7 +33,7 @@ pub(super) fn cgthi(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgti(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -44,7 +44,7 @@ pub(super) fn cgti(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgtbi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -55,7 +55,7 @@ pub(super) fn clgtbi(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgthi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -66,7 +66,7 @@ pub(super) fn clgthi(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgti(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -77,12 +77,12 @@ pub(super) fn clgti(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqbi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(insn.rt, spu.ra(insn), insn.imm, Width::Byte, Compare::Equal)
 }
 
 #[inline(always)]
-pub(super) fn ceqhi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceqhi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(
         insn.rt,
         spu.ra(insn),
@@ -93,14 +93,14 @@ pub(super) fn ceqhi(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceqi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.compare_immediate(insn.rt, spu.ra(insn), insn.imm, Width::Word, Compare::Equal)
 }
 
 // register compares
 
 #[inline(always)]
-pub(super) fn cgt(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Greater),
@@ -108,7 +108,7 @@ pub(super) fn cgt(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgtb(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Greater),
@@ -116,7 +116,7 @@ pub(super) fn cgtb(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgth(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -129,7 +129,7 @@ pub(super) fn cgth(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgt(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -142,7 +142,7 @@ pub(super) fn clgt(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgtb(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -155,7 +155,7 @@ pub(super) fn clgtb(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgth(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn clgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -168,7 +168,7 @@ pub(super) fn clgth(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceq(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Equal),
@@ -176,7 +176,7 @@ pub(super) fn ceq(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqb(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceqb(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Equal),
@@ -184,14 +184,14 @@ pub(super) fn ceqb(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqh(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn ceqh(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Halfword, Compare::Equal),
     )
 }
 
-impl Spu {
+impl SpuState {
     #[inline(always)]
     fn compare_immediate(
         &mut self,

@@ -10,7 +10,7 @@
 use super::super::channels::ChannelAccess;
 use super::super::outcome::{ChannelOperation, FaultKind};
 use super::super::quadword::Quadword;
-use super::super::state::Spu;
+use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::decode::Instruction;
 
@@ -34,39 +34,39 @@ pub(super) fn stop(insn: &Instruction) -> Flow {
 // halts
 
 #[inline(always)]
-pub(super) fn hgti(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn hgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if((spu.ra(insn).preferred_word() as i32) > insn.imm)
 }
 
 #[inline(always)]
-pub(super) fn hlgti(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn hlgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() > insn.imm as u32)
 }
 
 #[inline(always)]
-pub(super) fn heqi(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn heqi(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() as i32 == insn.imm)
 }
 
 #[inline(always)]
-pub(super) fn hgt(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn hgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if((spu.ra(insn).preferred_word() as i32) > (spu.rb(insn).preferred_word() as i32))
 }
 
 #[inline(always)]
-pub(super) fn hlgt(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn hlgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() > spu.rb(insn).preferred_word())
 }
 
 #[inline(always)]
-pub(super) fn heq(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn heq(spu: &mut SpuState, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() == spu.rb(insn).preferred_word())
 }
 
 // special-purpose registers: none is modelled
 
 #[inline(always)]
-pub(super) fn mfspr(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn mfspr(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.write(insn.rt, Quadword::ZERO)
 }
 
@@ -78,7 +78,7 @@ pub(super) fn mtspr() -> Flow {
 // channels (the channel number is in the RA field)
 
 #[inline(always)]
-pub(super) fn rdch(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn rdch(spu: &mut SpuState, insn: &Instruction) -> Flow {
     match spu.channels.read(insn.ra) {
         ChannelAccess::Done(value) => spu.write(insn.rt, Quadword::from_preferred_word(value)),
         ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
@@ -90,7 +90,7 @@ pub(super) fn rdch(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn wrch(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn wrch(spu: &mut SpuState, insn: &Instruction) -> Flow {
     match spu.channels.write(insn.ra, spu.rt(insn).preferred_word()) {
         ChannelAccess::Done(_) => Flow::Next,
         ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
@@ -102,7 +102,7 @@ pub(super) fn wrch(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rchcnt(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn rchcnt(spu: &mut SpuState, insn: &Instruction) -> Flow {
     match spu.channels.count(insn.ra) {
         Some(count) => spu.write(insn.rt, Quadword::from_preferred_word(count)),
         None => Flow::Fault(FaultKind::UnsupportedChannel {
@@ -112,7 +112,7 @@ pub(super) fn rchcnt(spu: &mut Spu, insn: &Instruction) -> Flow {
     }
 }
 
-impl Spu {}
+impl SpuState {}
 
 /// A halt's effect: the SPU stops when `condition` holds.
 fn halt_if(condition: bool) -> Flow {

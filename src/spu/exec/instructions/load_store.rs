@@ -8,7 +8,7 @@
 
 use super::super::local_store::LS_ADDRESS_MASK;
 use super::super::permute::{self, InsertSize};
-use super::super::state::Spu;
+use super::super::state::SpuState;
 use super::{Flow, word_offset};
 use crate::spu::isa::decode::Instruction;
 
@@ -18,17 +18,17 @@ fn quadword_address(address: u32) -> u32 {
 }
 
 #[inline(always)]
-pub(super) fn lqa(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn lqa(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.load(insn.rt, word_offset(insn.imm))
 }
 
 #[inline(always)]
-pub(super) fn lqr(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn lqr(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     spu.load(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
 }
 
 #[inline(always)]
-pub(super) fn lqd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn lqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.load(
         insn.rt,
         spu.ra(insn)
@@ -38,7 +38,7 @@ pub(super) fn lqd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn lqx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn lqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.load(
         insn.rt,
         spu.ra(insn)
@@ -48,17 +48,17 @@ pub(super) fn lqx(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn stqa(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn stqa(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.store(insn.rt, word_offset(insn.imm))
 }
 
 #[inline(always)]
-pub(super) fn stqr(spu: &mut Spu, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn stqr(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
     spu.store(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
 }
 
 #[inline(always)]
-pub(super) fn stqd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn stqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.store(
         insn.rt,
         spu.ra(insn)
@@ -68,7 +68,7 @@ pub(super) fn stqd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn stqx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn stqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.store(
         insn.rt,
         spu.ra(insn)
@@ -78,7 +78,7 @@ pub(super) fn stqx(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cbd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cbd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
@@ -87,7 +87,7 @@ pub(super) fn cbd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn chd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn chd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
@@ -96,7 +96,7 @@ pub(super) fn chd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cwd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cwd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
@@ -105,7 +105,7 @@ pub(super) fn cwd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cdd(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cdd(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
@@ -114,7 +114,7 @@ pub(super) fn cdd(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cbx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cbx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn)
@@ -125,7 +125,7 @@ pub(super) fn cbx(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn chx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn chx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn)
@@ -136,7 +136,7 @@ pub(super) fn chx(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cwx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cwx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn)
@@ -147,7 +147,7 @@ pub(super) fn cwx(spu: &mut Spu, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cdx(spu: &mut Spu, insn: &Instruction) -> Flow {
+pub(super) fn cdx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     spu.insertion(
         insn.rt,
         spu.ra(insn)
@@ -157,7 +157,7 @@ pub(super) fn cdx(spu: &mut Spu, insn: &Instruction) -> Flow {
     )
 }
 
-impl Spu {
+impl SpuState {
     fn load(&mut self, rt: u8, address: u32) -> Flow {
         let address = quadword_address(address);
         let value = self.local_store.load_quadword(address);

@@ -16,9 +16,9 @@
 //! The element arithmetic they use is in `ops_integer`, `ops_shift`, `permute`,
 //! `float_single` and `float_double`, next to this folder.
 //!
-//! This file is the dispatch, in two tables. [`apply`](Spu::apply) maps the everyday
+//! This file is the dispatch, in two tables. [`apply`](SpuState::apply) maps the everyday
 //! instructions to their functions inline: one match on the mnemonic, compiled to one jump.
-//! The rest go to [`apply_rare`](Spu::apply_rare), out of line, so the body that the
+//! The rest go to [`apply_rare`](SpuState::apply_rare), out of line, so the body that the
 //! interpreter's entry points inline stays small (with every instruction inline the
 //! interpreter executed about a fifth more host instructions per SPU instruction, for every
 //! instruction). Each table calls the instruction's function directly: a family function
@@ -38,7 +38,7 @@ mod shift_rotate;
 use super::local_store::LS_ADDRESS_MASK;
 use super::outcome::FaultKind;
 use super::quadword::Quadword;
-use super::state::Spu;
+use super::state::SpuState;
 use crate::spu::isa::decode::Instruction;
 use crate::spu::isa::opcodes::Mnemonic;
 
@@ -77,7 +77,7 @@ fn word_offset(imm: i32) -> u32 {
 }
 
 /// RT, RA, RB and RC packed into one word, to hand an instruction to the out-of-line
-/// [`apply_rare`](Spu::apply_rare) in registers: an `Instruction` passed whole goes through memory, and the
+/// [`apply_rare`](SpuState::apply_rare) in registers: an `Instruction` passed whole goes through memory, and the
 /// interpreter would then read its fields right after storing it (a store-forwarding stall on
 /// every instruction).
 #[derive(Clone, Copy)]
@@ -107,7 +107,7 @@ impl RegisterFields {
     }
 }
 
-impl Spu {
+impl SpuState {
     /// The effect of `insn` on registers, local store and channels; the caller retires it.
     ///
     /// The everyday instructions, inline: one match on the mnemonic (a jump table), each arm
