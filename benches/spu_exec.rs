@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use pmprobe::spu::exec::{RunEnd, SpuState};
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::decode::{Instruction, decode};
+use pmprobe::spu::isa::{Instruction, decode};
 
 #[path = "support/workloads.rs"]
 mod workloads;

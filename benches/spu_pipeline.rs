@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, SpuProbes, StallReason};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 

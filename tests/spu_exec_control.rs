@@ -6,7 +6,7 @@ use pmprobe::spu::exec::{
     AccessKind, ChannelOperation, Fault, FaultKind, LS_SIZE, LsAccess, Quadword, RunEnd, SpuState,
     Status, StopReason,
 };
-use pmprobe::spu::isa::opcodes::Mnemonic as M;
+use pmprobe::spu::isa::Mnemonic as M;
 use spu_exec_support::*;
 
 const FEATURE_E: u32 = 0x10 << 14;
@@ -401,7 +401,7 @@ fn and_with_distinct_registers_is_not_a_checkpoint() {
 fn a_timing_model_supplies_the_cycle_clock() {
     // execute_at_cycle: the checkpoint cycles come from the caller's clock.
     let mut h = Harness::new();
-    let insn = |word| pmprobe::spu::isa::decode::decode(word).unwrap();
+    let insn = |word| pmprobe::spu::isa::decode(word).unwrap();
     h.spu.execute_at_cycle(&insn(prof_cp(30)), 10);
     h.spu.execute_at_cycle(&insn(ri16(M::Il, 3, 1)), 20);
     let executed = h.spu.execute_at_cycle(&insn(prof_cp(31)), 50);

@@ -2,8 +2,8 @@
 //! check arithmetic overflow), and the reported effects are consistent.
 
 use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status};
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::opcodes::Mnemonic;
+use pmprobe::spu::isa::Mnemonic;
+use pmprobe::spu::isa::decode;
 
 #[path = "support/xorshift.rs"]
 mod xorshift;

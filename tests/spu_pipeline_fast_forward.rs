@@ -8,9 +8,9 @@
 mod spu_pipeline_support;
 
 use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::execute::RING;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::RING;
 use pmprobe::spu::pipeline::{ModelError, RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};

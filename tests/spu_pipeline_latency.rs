@@ -7,8 +7,8 @@
 
 mod spu_pipeline_support;
 
-use pmprobe::spu::isa::opcodes::IClass;
-use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::isa::IClass;
+use pmprobe::spu::pipeline::Config;
 use spu_pipeline_support::{cycles_of, repeated};
 
 const N: usize = 8;

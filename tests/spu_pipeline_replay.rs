@@ -8,8 +8,8 @@
 //! instruction count.
 
 use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status};
-use pmprobe::spu::isa::opcodes::OPCODES;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::isa::OPCODES;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 

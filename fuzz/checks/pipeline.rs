@@ -33,10 +33,10 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use pmprobe::spu::exec::{AccessKind, Quadword, SpuState, Status, StopReason};
-use pmprobe::spu::isa::opcodes::{IClass, OPCODES};
-use pmprobe::spu::pipeline::config::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
-use pmprobe::spu::pipeline::execute::RING;
-use pmprobe::spu::pipeline::fetch::{FetchKind, InFlight};
+use pmprobe::spu::isa::{IClass, OPCODES};
+use pmprobe::spu::pipeline::RING;
+use pmprobe::spu::pipeline::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+use pmprobe::spu::pipeline::{FetchKind, InFlight};
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::{NoProbes, SpuObserver};
 use pmprobe::spu::unit::Discard;

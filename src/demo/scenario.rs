@@ -10,7 +10,7 @@ use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::spu::arena::Arena;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;

@@ -26,8 +26,8 @@
 use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
 use crate::spu::exec::Executed;
-use crate::spu::isa::decode::Instruction;
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
+use crate::spu::isa::Instruction;
 
 /// Listener capacity of each SPU probe point.
 pub const LISTENERS_PER_POINT: usize = 4;

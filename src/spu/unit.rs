@@ -9,11 +9,8 @@
 use core::fmt;
 
 use super::exec::{ImageTooLarge, SpuState, Status};
-use super::isa::decode::decode;
-use super::pipeline::config::Config;
-use super::pipeline::fetch::FetchKind;
-use super::pipeline::stats::Statistics;
-use super::pipeline::{ModelError, Pipeline, RunEnd, RunOutcome};
+use super::isa::decode;
+use super::pipeline::{Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics};
 use super::probes::SpuObserver;
 
 /// Execution mode of an SPU.
@@ -123,7 +120,7 @@ impl SpuUnit {
 
     /// Turns the pipeline's fast-forward over repeating loop iterations on (the default) or
     /// off; the results are the same either way (see
-    /// [`fast_forward`](crate::spu::pipeline::fast_forward)).
+    /// [`Pipeline::set_fast_forward`]).
     pub fn set_fast_forward(&mut self, enabled: bool) {
         self.pipeline.set_fast_forward(enabled);
     }

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use pmprobe::spu::exec::{Executed, Quadword, SpuState};
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::opcodes::Mnemonic;
+use pmprobe::spu::isa::Mnemonic;
+use pmprobe::spu::isa::decode;
 
 fn op(m: Mnemonic) -> u32 {
     u32::from(m.info().opcode) << 21

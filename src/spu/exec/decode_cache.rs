@@ -5,8 +5,8 @@
 //! decode and nothing needs invalidating. (Two addresses sharing a slot and holding the same
 //! word share one correct decode: decoding depends on the word alone.)
 
-use crate::spu::isa::decode::{Instruction, decode};
-use crate::spu::isa::opcodes::Mnemonic;
+use crate::spu::isa::Mnemonic;
+use crate::spu::isa::{Instruction, decode};
 
 /// Number of slots: 256 × 16 bytes = 4 KiB, covering 1 KiB of straight-line code.
 pub(super) const DECODE_CACHE_SLOTS: usize = 256;

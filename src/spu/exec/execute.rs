@@ -7,7 +7,7 @@ use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
 use crate::probe::listeners::AccessKind;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 /// The report of a quadword load or store (every SPU data access is one quadword).
 fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {

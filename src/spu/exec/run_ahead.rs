@@ -9,7 +9,7 @@
 use super::instructions::{Flow, instruction_address};
 use super::outcome::Status;
 use super::state::SpuState;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 /// What an instruction run ahead did (the PC has moved on to the next instruction, or stays
 /// on it if it did not complete).

@@ -195,7 +195,7 @@ impl SpuState {
         self.retired
     }
 
-    /// Retired instructions that are not NOP-class (see [`profile`](super::profile)).
+    /// Retired instructions that are not NOP-class (see [`ProfileCounters`](super::ProfileCounters)).
     pub fn non_nop_instructions_retired(&self) -> u64 {
         self.retired_non_nop
     }

@@ -17,7 +17,7 @@
 
 use core::fmt;
 
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 
 /// Smallest accepted depth.
 pub const MIN_DEPTH: u8 = 1;
@@ -27,7 +27,7 @@ pub const MAX_DEPTH: u8 = 32;
 pub const MAX_STALL: u8 = 32;
 
 /// Position of `class` in [`IClass::ALL`] (the simulator's report order).
-pub const fn class_index(class: IClass) -> usize {
+pub(crate) const fn class_index(class: IClass) -> usize {
     match class {
         IClass::Fx2 => 0,
         IClass::Shuf => 1,
@@ -280,8 +280,8 @@ impl Config {
     /// `configure("spu/pipe/FPD/stall", "0")`.
     ///
     /// ```
-    /// use pmprobe::spu::pipeline::config::Config;
-    /// use pmprobe::spu::isa::opcodes::IClass;
+    /// use pmprobe::spu::pipeline::Config;
+    /// use pmprobe::spu::isa::IClass;
     /// let mut config = Config::cell();
     /// config.configure("spu/pipe/FPD/stall", "0").unwrap();
     /// config.configure("spu/feature/dp-dual", "TRUE").unwrap();

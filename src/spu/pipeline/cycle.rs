@@ -13,13 +13,13 @@ use super::stats::Statistics;
 use super::window::Effect;
 use super::{CycleEnd, ModelError, Pipeline, RunEnd};
 use crate::spu::exec::{AccessKind, Executed, LsAccess, SpuState, Status};
-use crate::spu::isa::opcodes::Mnemonic;
+use crate::spu::isa::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 impl Pipeline {
     /// Simulates one cycle.
     #[inline(always)]
-    pub fn step_cycle<O: SpuObserver, W: fmt::Write>(
+    pub(crate) fn step_cycle<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut SpuState,
         observer: &O,

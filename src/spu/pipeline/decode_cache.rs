@@ -7,9 +7,9 @@
 
 use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
 use crate::spu::exec::LS_ADDRESS_MASK;
-use crate::spu::exec::profile::checkpoint_number;
-use crate::spu::isa::decode::decode;
-use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
+use crate::spu::exec::checkpoint_number;
+use crate::spu::isa::decode;
+use crate::spu::isa::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 
 /// Entries of the decoded-instruction cache (direct-mapped by word address).
 const DECODE_CACHE: usize = 512;
@@ -93,13 +93,13 @@ pub(crate) const EMPTY_DECODED: Decoded = Decoded {
 /// The cache of decoded instructions of a fetch model (512 entries, direct-mapped by word
 /// address; about 36 KiB).
 #[derive(Clone)]
-pub struct DecodeCache {
+pub(crate) struct DecodeCache {
     entries: [Decoded; DECODE_CACHE],
 }
 
 impl DecodeCache {
     /// An empty cache.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         DecodeCache {
             entries: [EMPTY_DECODED; DECODE_CACHE],
         }

@@ -15,8 +15,8 @@
 
 use super::config::Config;
 use super::inflight::{InFlight, NO_REGISTER};
-pub use super::sizes::{O_STAGE, RING};
-use crate::spu::isa::opcodes::IClass;
+use super::sizes::RING;
+use crate::spu::isa::IClass;
 
 /// One instruction in an execution pipe: its sequence number (the record is in the issue
 /// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.
@@ -38,7 +38,7 @@ const BUBBLE: Slot = Slot {
 
 /// The execution pipes and the register scoreboard.
 #[derive(Clone, Debug)]
-pub struct ExecPipes {
+pub(crate) struct ExecPipes {
     /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
     pub(super) rows: [[Slot; 2]; RING],
     /// Release cycle of each register (index 128: "no register", always released). Indexed

@@ -37,7 +37,7 @@ use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
 use crate::spu::exec::{SpuState, Status};
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
 
 /// The timing state at the end of a cycle, relative to the clock and the fetch sequence
@@ -91,7 +91,7 @@ struct Anchor {
 
 /// The fast-forward's memory of one loop head (see the module documentation).
 #[derive(Clone)]
-pub struct FastForward {
+pub(crate) struct FastForward {
     enabled: bool,
     head: Option<u32>,
     anchor: Anchor,

@@ -18,7 +18,6 @@
 use super::decode_cache::DecodeCache;
 use super::fetch_unit::FetchUnit;
 use super::ideal_fetch::IdealFetch;
-pub use super::inflight::{Group, InFlight, NO_REGISTER};
 use super::issue::IssuePipes;
 use crate::spu::exec::SpuState;
 use crate::spu::probes::StallReason;
@@ -50,7 +49,7 @@ impl FetchKind {
 /// for it whichever model it uses (the arena's storage is sized once, statically).
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
-pub enum FetchModel {
+pub(crate) enum FetchModel {
     /// Ideal fetch with a run-ahead functional shadow.
     Ideal(IdealFetch),
     /// The fetch unit; `restart` set: start at the architectural PC on the next cycle.

@@ -86,7 +86,7 @@ pub struct FetchUnit {
 
 /// What the fetch unit did in one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FetchStep {
+pub(crate) struct FetchStep {
     /// A group for issue stage g.
     pub group: Option<Group>,
     /// Mispredict state 5: the issue pipes must be invalidated.
@@ -95,15 +95,9 @@ pub struct FetchStep {
     pub ls_contention: bool,
 }
 
-impl Default for FetchUnit {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl FetchUnit {
     /// An idle fetch unit; [`restart`](Self::restart) points it at a PC.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         FetchUnit {
             queue: RequestQueue::EMPTY,
             ls_pipe: [None; LS_PIPE_STAGES],
@@ -129,7 +123,7 @@ impl FetchUnit {
 
     /// Drops everything and starts a flush-initiated fetch at `pc`.
     #[inline(never)]
-    pub fn restart(&mut self, pc: u32) {
+    pub(crate) fn restart(&mut self, pc: u32) {
         *self = Self::new();
         self.start_path(pc);
         self.starve_reason = StallReason::Initialisation;
@@ -171,7 +165,7 @@ impl FetchUnit {
     }
 
     /// A hint completed at stage o: hint `branch` to `target` and fetch the target's line.
-    pub fn set_hint(&mut self, branch: u32, target: u32) {
+    pub(crate) fn set_hint(&mut self, branch: u32, target: u32) {
         let branch = branch & LS_ADDRESS_MASK & !3;
         let target = target & LS_ADDRESS_MASK & !3;
         self.hint = Some(Hint {
@@ -198,7 +192,7 @@ impl FetchUnit {
     }
 
     /// Stage o resolved a branch against the prediction: start the mispredict sequence.
-    pub fn mispredict(&mut self, correct_pc: u32) {
+    pub(crate) fn mispredict(&mut self, correct_pc: u32) {
         self.mispredict_state = 1;
         self.redirect = correct_pc & LS_ADDRESS_MASK & !3;
         self.starve_reason = StallReason::BranchMiss;

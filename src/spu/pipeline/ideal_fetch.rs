@@ -34,7 +34,7 @@ const NO_PENDING: (u64, u64) = (1, 0);
 
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
-pub struct IdealFetch {
+pub(crate) struct IdealFetch {
     shadow: SpuState,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
     decoded: DecodeCache,

@@ -4,8 +4,8 @@
 //! and word by the [`decode_cache`](super::decode_cache)); the instruction window keeps it
 //! while the instruction travels down the pipes, which refer to it by sequence number.
 
-use crate::spu::isa::decode::Instruction;
-use crate::spu::isa::opcodes::{IClass, Mnemonic};
+use crate::spu::isa::Instruction;
+use crate::spu::isa::{IClass, Mnemonic};
 
 /// "No register": index of an always-ready scoreboard slot.
 pub const NO_REGISTER: u8 = 128;
@@ -39,7 +39,7 @@ pub struct InFlight {
 
 impl InFlight {
     /// Wraps a decoded instruction.
-    pub fn new(pc: u32, instruction: Instruction, predicted_next: u32) -> Self {
+    pub(crate) fn new(pc: u32, instruction: Instruction, predicted_next: u32) -> Self {
         let mut sources = [NO_REGISTER; 3];
         for (slot, source) in sources.iter_mut().zip(instruction.sources()) {
             if let Some(register) = source {
@@ -68,7 +68,7 @@ impl InFlight {
     }
 
     /// An illegal word: timed like a `nop`, faults at stage o.
-    pub fn illegal_at(pc: u32, word: u32) -> Self {
+    pub(crate) fn illegal_at(pc: u32, word: u32) -> Self {
         let mut nop = NOP_INSTRUCTION;
         nop.word = word;
         let mut inflight = Self::new(pc, nop, pc);

@@ -1,57 +1,76 @@
-//! The cycle-level SPU model ("pipeline mode"), after the IBM Full-System Simulator article.
+//! The cycle-level SPU model ("pipeline mode"), after the IBM Full-System Simulator article;
+//! `docs/spu-timing-model.md` describes the model and its sources.
 //!
-//! The model is clock-synchronous and updated in reverse pipeline order each cycle:
-//! 1. **execution pipes** ([`execute`]): the instructions that entered stage `jj` five cycles
-//!    ago are at stage `o`; they take their functional effect there (through
-//!    [`exec::SpuState::execute_at_cycle`](crate::spu::exec::SpuState::execute_at_cycle), or, under
-//!    ideal fetch, by applying the effect its run-ahead shadow recorded: see [`fetch`]), even
-//!    pipe first (it holds the older of a dual-issued pair), and the instruction count grows;
-//! 2. **issue** ([`issue`]): stage j issues zero, one or two instructions into `jj` following
-//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes;
-//! 3. **fetch** ([`fetch`]): the issue stages move down if stage j is free and the fetch model
-//!    fills stage g.
+//! A [`Pipeline`] is everything of one SPU but its architectural state
+//! ([`SpuState`]); [`Pipeline::run`] simulates cycles of a state,
+//! and [`SpuUnit`](crate::spu::unit::SpuUnit) pairs the two. The model is clock-synchronous and
+//! updated in reverse pipeline order each cycle (`cycle.rs`):
+//! 1. **stage o**: the instructions that entered execution stage `jj` five cycles ago take
+//!    their functional effect (through
+//!    [`SpuState::execute_at_cycle`](crate::spu::exec::SpuState::execute_at_cycle), or, under
+//!    ideal fetch, by applying the effect the run-ahead shadow recorded), even pipe first (it
+//!    holds the older of a dual-issued pair), and the instruction count grows;
+//! 2. **issue** (`issue.rs`): stage j issues zero, one or two instructions into `jj` following
+//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes
+//!    (`execute.rs`: the rows per cycle and the register scoreboard);
+//! 3. **fetch** (`fetch.rs`): the issue stages move down if stage j is free and the fetch
+//!    model fills stage g: ideal fetch (`ideal_fetch.rs`) or the real fetch unit
+//!    (`fetch_unit.rs`, `fetch_buffers.rs`), see [`FetchKind`].
 //!
-//! Each instruction's decoded record is stored once, in the issue pipes' instruction
-//! [`window`], when it enters stage g; the stages pass its sequence number along.
+//! Each instruction's decoded record ([`InFlight`], decoded once per address and word by
+//! `decode_cache.rs`) is stored once, in the instruction window (`window.rs`), when it enters
+//! stage g; the stages pass its sequence number along. `sizes.rs` holds the stage names and the
+//! sizes of these rings.
 //!
-//! Timing comes from the [`config::Config`] (depth and issue stall per class, dual-issue
-//! features); the statistics ([`stats`]) classify every cycle; [`timing`] prints a static
+//! Timing comes from the [`Config`] (depth and issue stall per class, dual-issue features);
+//! the [`Statistics`] classify every cycle. Views: [`write_frame`] writes the simulator's
+//! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! Under ideal fetch with no probe listener attached, [`fast_forward`] skips the cycle-by-cycle
-//! simulation of loop iterations that exactly repeat an earlier one (same timing state, same
-//! instructions on the same path): their instructions still execute, and every figure comes
-//! out as if each cycle had been simulated.
+//! Under ideal fetch with no probe listener attached, the fast-forward (`fast_forward.rs`)
+//! skips the cycle-by-cycle simulation of loop iterations that exactly repeat an earlier one
+//! (same timing state, same instructions on the same path): their instructions still execute,
+//! and every figure comes out as if each cycle had been simulated.
 
-pub mod config;
+mod config;
 mod cycle;
-pub mod decode_cache;
-pub mod execute;
-pub mod fast_forward;
-pub mod fetch;
-pub mod fetch_buffers;
-pub mod fetch_unit;
-pub mod ideal_fetch;
-pub mod inflight;
-pub mod issue;
-pub mod konata;
-pub mod sizes;
-pub mod stats;
-pub mod timing;
-pub mod trace;
-pub mod window;
+mod decode_cache;
+mod execute;
+mod fast_forward;
+mod fetch;
+mod fetch_buffers;
+mod fetch_unit;
+mod ideal_fetch;
+mod inflight;
+mod issue;
+mod konata;
+mod sizes;
+mod stats;
+mod timing;
+mod trace;
+mod window;
+
+pub use self::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+pub use self::fetch::FetchKind;
+pub use self::fetch_buffers::{
+    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
+    QUEUE_DEPTH,
+};
+pub use self::fetch_unit::FetchUnit;
+pub use self::inflight::{Group, InFlight, NO_REGISTER};
+pub use self::issue::IssuePipes;
+pub use self::konata::KonataWriter;
+pub use self::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
+pub use self::stats::{IdentityError, Statistics};
+pub use self::timing::{RULER, TimingSummary, listing};
+pub use self::trace::write_frame;
+pub use crate::spu::exec::{RunEnd, RunOutcome};
 
 use core::fmt;
 
-use self::config::Config;
 use self::execute::ExecPipes;
 use self::fast_forward::FastForward;
-use self::fetch::{FetchKind, FetchModel};
-use self::inflight::InFlight;
-use self::issue::IssuePipes;
-use self::sizes::RING;
-use self::stats::Statistics;
-pub use crate::spu::exec::{RunEnd, RunOutcome};
+use self::fetch::FetchModel;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
@@ -128,7 +147,7 @@ pub struct ExecStageView {
 
 /// What happened in one cycle, for the caller of [`Pipeline::step_cycle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CycleEnd {
+pub(crate) enum CycleEnd {
     /// Keep going.
     Continue,
     /// The run must end.
@@ -180,9 +199,9 @@ impl Pipeline {
         Ok(())
     }
 
-    /// The fetch model (and through it the real fetch unit's state).
-    pub fn fetch(&self) -> &FetchModel {
-        &self.fetch
+    /// The real fetch unit's state, if that is the fetch model.
+    pub fn fetch_unit(&self) -> Option<&FetchUnit> {
+        self.fetch.unit()
     }
 
     /// The fetch model in use.
@@ -222,11 +241,6 @@ impl Pipeline {
     /// The issue stages (g, h, i, j).
     pub fn issue_pipes(&self) -> &IssuePipes {
         &self.issue
-    }
-
-    /// The execution pipes.
-    pub fn exec_pipes(&self) -> &ExecPipes {
-        &self.exec
     }
 
     /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the

@@ -19,7 +19,7 @@ use core::fmt;
 
 use super::config::class_index;
 use crate::spu::exec::ProfileCounters;
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
 
 /// The SPU statistics counters.

@@ -137,7 +137,7 @@ pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Wri
         pipeline.clock(),
         pipeline.stats().instructions
     )?;
-    match pipeline.fetch().unit() {
+    match pipeline.fetch_unit() {
         Some(unit) => {
             writeln!(
                 out,

@@ -62,7 +62,7 @@ impl Effect {
 
 /// The records of the instructions in flight, indexed by sequence number.
 #[derive(Clone, Debug)]
-pub struct Window {
+pub(crate) struct Window {
     entries: [InFlight; WINDOW],
     /// The effect the ideal fetch's shadow recorded for each instruction (0: none), with
     /// its value and address.

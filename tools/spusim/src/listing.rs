@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::asm::Program;
-use pmprobe::spu::isa::disasm::write_listing;
+use pmprobe::spu::isa::write_listing;
 
 /// Prints the assembled image: `.text` through the disassembler's listing writer (labels,
 /// addresses, words, instructions), `.data` as `.long` words.
@@ -50,14 +50,14 @@ pub fn print_registers(out: &mut dyn Write, spu: &SpuState) -> io::Result<()> {
 pub fn print_timing(
     out: &mut dyn Write,
     text: &[u8],
-    config: &pmprobe::spu::pipeline::config::Config,
+    config: &pmprobe::spu::pipeline::Config,
 ) -> io::Result<()> {
     let words: Vec<u32> = text
         .chunks_exact(4)
         .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
         .collect();
     let mut listing = String::new();
-    pmprobe::spu::pipeline::timing::listing(&words, 0, config, &mut listing)
+    pmprobe::spu::pipeline::listing(&words, 0, config, &mut listing)
         .map_err(|_| io::Error::other("timing listing could not be formatted"))?;
     out.write_all(listing.as_bytes())
 }

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 
 use crate::attach::{Attachments, parse_pmu_events};
 

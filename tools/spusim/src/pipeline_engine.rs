@@ -5,10 +5,10 @@
 use std::io::{self, Write};
 
 use pmprobe::spu::exec::SpuState;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::konata::KonataWriter;
-use pmprobe::spu::pipeline::trace::write_frame;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::KonataWriter;
+use pmprobe::spu::pipeline::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 

@@ -13,8 +13,8 @@ use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
 use super::super::state::SpuState;
 use super::{Flow, instruction_address, word_offset};
-use crate::spu::isa::decode::Instruction;
-use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E};
+use crate::spu::isa::Instruction;
+use crate::spu::isa::{FEATURE_D, FEATURE_E};
 
 #[inline(always)]
 pub(super) fn br(insn: &Instruction, pc: u32) -> Flow {

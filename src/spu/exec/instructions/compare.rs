@@ -6,7 +6,7 @@ use super::super::ops_integer::{self as int, Compare, Width};
 use super::super::quadword::Quadword;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 // compares with immediates
 

@@ -12,7 +12,7 @@ use super::super::outcome::{ChannelOperation, FaultKind};
 use super::super::quadword::Quadword;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 #[inline(always)]
 pub(super) fn nop() -> Flow {

@@ -9,7 +9,7 @@ use super::super::float_double as dp;
 use super::super::quadword::Quadword;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 /// All ones when `condition` holds (a compare's doubleword result).
 fn mask64(condition: bool) -> u64 {

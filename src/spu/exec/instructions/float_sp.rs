@@ -7,7 +7,7 @@
 use super::super::float_single as sp;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 /// All ones when `condition` holds (a compare's word result).
 fn mask32(condition: bool) -> u32 {

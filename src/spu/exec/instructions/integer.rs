@@ -10,7 +10,7 @@ use super::super::profile::checkpoint_number;
 use super::super::quadword::Quadword;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 // immediate loads
 

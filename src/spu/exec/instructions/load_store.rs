@@ -10,7 +10,7 @@ use super::super::local_store::LS_ADDRESS_MASK;
 use super::super::permute::{self, InsertSize};
 use super::super::state::SpuState;
 use super::{Flow, word_offset};
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 /// Quadword-aligned LS address.
 fn quadword_address(address: u32) -> u32 {

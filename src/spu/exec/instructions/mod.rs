@@ -39,8 +39,8 @@ use super::local_store::LS_ADDRESS_MASK;
 use super::outcome::FaultKind;
 use super::quadword::Quadword;
 use super::state::SpuState;
-use crate::spu::isa::decode::Instruction;
-use crate::spu::isa::opcodes::Mnemonic;
+use crate::spu::isa::Instruction;
+use crate::spu::isa::Mnemonic;
 
 /// Control-flow effect of one instruction, and how it counts for the statistics.
 pub(in crate::spu::exec) enum Flow {

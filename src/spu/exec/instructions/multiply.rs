@@ -5,7 +5,7 @@
 use super::super::ops_integer::{self as int, Multiply};
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 #[inline(always)]
 pub(super) fn mpyi(spu: &mut SpuState, insn: &Instruction) -> Flow {

@@ -8,7 +8,7 @@ use super::super::ops_shift as shift;
 use super::super::permute;
 use super::super::state::SpuState;
 use super::Flow;
-use crate::spu::isa::decode::Instruction;
+use crate::spu::isa::Instruction;
 
 // word / halfword shifts and rotates
 
