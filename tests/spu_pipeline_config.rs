@@ -1,4 +1,4 @@
-//! The configuration object: presets from spu-reference.md section 6 and the simulator's keys.
+//! The configuration object: the presets of `docs/spu-timing-model.md` and the simulator's keys.
 
 use pmprobe::spu::isa::IClass;
 use pmprobe::spu::pipeline::{Config, ConfigError, MAX_DEPTH, MAX_STALL};

@@ -12,8 +12,9 @@
 //! - `spu/pipe/<ICLASS>/stall`: cycles during which nothing issues after an instruction of the
 //!   class issued, 0..=[`MAX_STALL`].
 //!
-//! `<ICLASS>` is one of FX2 SHUF FX3 LS BR SPR LNOP NOP FXB FP6 FP7 FPD. Defaults come from
-//! `spu-reference.md` sections 1 and 6 (the article's Tables 1 and 2 were lost; see there).
+//! `<ICLASS>` is one of FX2 SHUF FX3 LS BR SPR LNOP NOP FXB FP6 FP7 FPD. The defaults and
+//! their sources are in `docs/spu-timing-model.md` (Instruction classes; Decisions where the
+//! sources are silent): the article's own tables of parameters were not recovered.
 
 use core::fmt;
 
@@ -150,7 +151,7 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The Cell BE configuration (`spu-reference.md` section 6): depth FX2 2, SHUF 4, FX3 4,
+    /// The Cell BE configuration (`docs/spu-timing-model.md`): depth FX2 2, SHUF 4, FX3 4,
     /// LS 6, BR 4, SPR 6, LNOP 1, NOP 1, FXB 4, FP6 6, FP7 7, FPD 13; stall 0 except FPD 6;
     /// sp-dual on, dp-dual off, ls-line-contend-load-only off.
     pub const fn cell() -> Self {

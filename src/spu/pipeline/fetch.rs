@@ -9,7 +9,7 @@
 //! redirects at once: what spu_timing assumes. Its oracle for the path is a run-ahead
 //! functional shadow ([`ideal_fetch`](super::ideal_fetch)).
 //!
-//! # Real fetch ([`FetchKind::Real`], issue 7)
+//! # Real fetch ([`FetchKind::Real`])
 //! The fetch unit of [`fetch_unit`](super::fetch_unit): it fetches the predicted path from the
 //! local store through the LS pipe and the line buffers, with no oracle. Stage o compares the
 //! resolved next PC with the one fetch predicted; a difference squashes the younger
@@ -28,7 +28,7 @@ use crate::spu::probes::StallReason;
 pub enum FetchKind {
     /// Always the correct path, two instructions per cycle, no branch penalty.
     Ideal,
-    /// The article's fetch unit (issue 7): line buffers, LS pipe, hints, mispredicts.
+    /// The article's fetch unit: line buffers, LS pipe, hints, mispredicts.
     Real,
 }
 

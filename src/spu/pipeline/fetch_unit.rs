@@ -3,7 +3,7 @@
 //! two inline prefetch buffers (ilb1, ilb2, each two half-lines), the predicted path buffer
 //! (one half-line feeding issue stage g two instructions at a time) and the mispredict states.
 //!
-//! What is modelled (part of issue 7):
+//! What is modelled (`docs/spu-timing-model.md`, The real fetch unit, gives the sources):
 //! - Lines are 128 bytes (32 instructions), half-lines 64 bytes. A flush-initiated fetch (at
 //!   start and in mispredict state 3) requests the line of the target into ilb1; when the
 //!   second half of ilb1 (ilb2) goes to the predicted path buffer, the next line is requested
