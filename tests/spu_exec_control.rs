@@ -333,15 +333,19 @@ fn runaway_program_is_bounded_by_the_instruction_budget() {
 }
 
 #[test]
-fn reset_state_follows_the_abi() {
+fn a_loaded_program_starts_as_the_abi_says() {
+    // Power-on: every register zero (so a static SPU is all-zero bits).
     let spu = Box::new(SpuState::new(7));
-    assert_eq!(spu.register(1).words(), [LS_SIZE - 16, 0, 0, 0]);
-    assert_eq!(spu.register(0).words(), [0; 4]);
+    assert!(spu.registers().iter().all(|r| r.words() == [0; 4]));
     assert_eq!(spu.pc(), 0);
     assert_eq!(spu.id(), 7);
+    // A loaded program gets the ABI's stack pointer and its entry point.
     let mut spu = spu;
     spu.load_program_words(&[0, 0, 0], 8).unwrap();
+    assert_eq!(spu.register(1).words(), [LS_SIZE - 16, 0, 0, 0]);
+    assert_eq!(spu.register(0).words(), [0; 4]);
     assert_eq!(spu.pc(), 8, "entry point (e.g. _start)");
+    assert_eq!(spu.id(), 7);
 }
 
 fn prof_cp(n: u32) -> u32 {

@@ -150,9 +150,9 @@ thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers {
         pipelined: Box::new(SpuState::new(0)),
         functional: Box::new(SpuState::new(0)),
-        pipeline: Box::new(Pipeline::new(0)),
+        pipeline: Box::new(Pipeline::new()),
         fast: Box::new(SpuState::new(0)),
-        fast_pipeline: Box::new(Pipeline::new(0)),
+        fast_pipeline: Box::new(Pipeline::new()),
     });
 }
 
@@ -256,7 +256,7 @@ fn run_pipeline(
     fetch: FetchKind,
 ) -> Option<PipelineRun> {
     fresh_spu(arch, words)?;
-    *pipeline = Pipeline::new(0);
+    *pipeline = Pipeline::new();
     pipeline.set_config(config);
     if let Err(error) = pipeline.set_fetch(fetch) {
         panic!("set_fetch({fetch:?}): {error}");
@@ -338,7 +338,7 @@ fn run_fast_forward(
     cycles: u64,
 ) {
     fresh_spu(arch, words).expect("the image loaded once already");
-    *pipeline = Pipeline::new(0);
+    *pipeline = Pipeline::new();
     pipeline.set_config(config);
     pipeline.set_fetch(FetchKind::Ideal).expect("ideal fetch");
     let mut host = Host { next_mail: 0 };

@@ -33,9 +33,15 @@ use crate::spu::isa::Instruction;
 pub const LISTENERS_PER_POINT: usize = 4;
 
 /// Why nothing issued in a cycle (the simulator's stall categories).
+///
+/// `repr(u8)` with `Initialisation` first: a reset pipeline's stages carry it, and a reset
+/// pipeline is all-zero bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum StallReason {
+    /// The pipeline is filling after the SPU started.
+    Initialisation,
     /// Waiting for the corrected path after a mispredicted branch.
     BranchMiss,
     /// The predicted path buffer could not be filled.
@@ -50,8 +56,6 @@ pub enum StallReason {
     DpPipeline,
     /// Fetch waits for a serializing instruction (channel access, `stop`, halt) to complete.
     Channel,
-    /// The pipeline is filling after the SPU started.
-    Initialisation,
 }
 
 impl StallReason {

@@ -8,19 +8,22 @@
 
 use core::fmt;
 
-use super::exec::{ImageTooLarge, SpuState, Status};
+use super::exec::{ImageTooLarge, LocalStore, STEP_DECODE_CACHE_BYTES, SpuState, Status};
 use super::isa::decode;
-use super::pipeline::{Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics};
+use super::pipeline::{
+    Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
+};
 use super::probes::SpuObserver;
 
 /// Execution mode of an SPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Mode {
+    /// The cycle-level pipeline model (first: it is a new unit's mode, and a reset unit is
+    /// all-zero bits).
+    Pipeline,
     /// Functional: one instruction per cycle, no timing.
     Instruction,
-    /// The cycle-level pipeline model.
-    Pipeline,
 }
 
 impl Mode {
@@ -61,13 +64,18 @@ impl SpuUnit {
         SpuUnit {
             arch: SpuState::new(id),
             mode: Mode::Pipeline,
-            pipeline: Pipeline::new(id),
+            pipeline: Pipeline::new(),
         }
     }
 
     /// The SPU number.
     pub fn id(&self) -> u8 {
         self.arch.id()
+    }
+
+    /// Gives the SPU its number (its arena does, when it hands the SPU out).
+    pub(crate) fn assign_id(&self, id: u8) {
+        self.arch.assign_id(id);
     }
 
     /// The architectural state.
@@ -153,6 +161,82 @@ impl SpuUnit {
                 .pipeline
                 .run(&mut self.arch, max_cycles, observer, output),
             Mode::Instruction => run_functional(&mut self.arch, max_cycles, observer, output),
+        }
+    }
+}
+
+/// The bytes one SPU ([`SpuUnit`]) takes, by part: `size_of` of each.
+/// `docs/spu-footprint.md` has the table and what each part is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// The 256 KiB local store.
+    pub local_store: usize,
+    /// Registers, channels, status and counters: the rest of the [`SpuState`] but its decode
+    /// cache.
+    pub architectural_state: usize,
+    /// The decodes instruction mode's [`step`](SpuState::step) reuses.
+    pub step_decode_cache: usize,
+    /// The pipeline's record of every instruction in flight.
+    pub instruction_window: usize,
+    /// The execution pipes' rows and the register scoreboard.
+    pub execution_pipes: usize,
+    /// The fetch model's decodes (per address and word).
+    pub fetch_decode_cache: usize,
+    /// Ideal fetch's run-ahead shadow of the architectural state.
+    pub shadow: usize,
+    /// The fast-forward's memory of a loop.
+    pub fast_forward: usize,
+    /// Everything else: issue stages, statistics, configuration, the fetch model's other
+    /// state (the real fetch unit shares the shadow's storage), mode, alignment.
+    pub other: usize,
+    /// One `SpuUnit`.
+    pub total: usize,
+}
+
+impl Footprint {
+    /// The parts with their names as `docs/spu-footprint.md` lists them, `total` last.
+    pub const fn rows(&self) -> [(&'static str, usize); 10] {
+        [
+            ("local store", self.local_store),
+            ("architectural state", self.architectural_state),
+            ("step decode cache", self.step_decode_cache),
+            ("instruction window", self.instruction_window),
+            ("execution pipes", self.execution_pipes),
+            ("fetch decode cache", self.fetch_decode_cache),
+            ("shadow state", self.shadow),
+            ("fast-forward state", self.fast_forward),
+            ("other", self.other),
+            ("total", self.total),
+        ]
+    }
+}
+
+impl SpuUnit {
+    /// The bytes one SPU takes, by part.
+    pub const fn footprint() -> Footprint {
+        let local_store = size_of::<LocalStore>();
+        let step_decode_cache = STEP_DECODE_CACHE_BYTES;
+        let architectural_state = size_of::<SpuState>() - local_store - step_decode_cache;
+        let total = size_of::<SpuUnit>();
+        let parts = local_store
+            + architectural_state
+            + step_decode_cache
+            + part_bytes::WINDOW
+            + part_bytes::EXEC_PIPES
+            + part_bytes::FETCH_DECODE_CACHE
+            + part_bytes::SHADOW
+            + part_bytes::FAST_FORWARD;
+        Footprint {
+            local_store,
+            architectural_state,
+            step_decode_cache,
+            instruction_window: part_bytes::WINDOW,
+            execution_pipes: part_bytes::EXEC_PIPES,
+            fetch_decode_cache: part_bytes::FETCH_DECODE_CACHE,
+            shadow: part_bytes::SHADOW,
+            fast_forward: part_bytes::FAST_FORWARD,
+            other: total - parts,
+            total,
         }
     }
 }

@@ -31,6 +31,11 @@ pub(super) struct DecodeCache {
 }
 
 impl DecodeCache {
+    /// Copies `other` into `self` in place.
+    pub(super) fn copy_from(&mut self, other: &DecodeCache) {
+        self.slots = other.slots;
+    }
+
     pub(super) const fn new() -> Self {
         DecodeCache {
             slots: [DECODED_ZERO_WORD; DECODE_CACHE_SLOTS],

@@ -163,7 +163,7 @@ impl SpuState {
                 executed.is_nop = true;
                 self.profile.apply(number, self.cycles);
                 executed.profile = Some(ProfileCheckpoint {
-                    spu: self.id,
+                    spu: self.id.get(),
                     checkpoint: number,
                     instructions: self.profile.instructions,
                     non_nop_instructions: self.profile.non_nop_instructions,

@@ -73,3 +73,6 @@ pub use quadword::Quadword;
 pub(crate) use retire::StateWrite;
 pub(crate) use run_ahead::RunAhead;
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
+
+/// Bytes of the decode cache [`SpuState::step`] keeps (for the footprint table).
+pub(crate) const STEP_DECODE_CACHE_BYTES: usize = size_of::<decode_cache::DecodeCache>();

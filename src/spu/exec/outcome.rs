@@ -119,8 +119,11 @@ impl core::fmt::Display for StopReason {
 }
 
 /// Execution state of an SPU.
+///
+/// `repr(u8)` so that `Running`, the first variant, is tag 0: a reset SPU is all-zero bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum Status {
     /// Ready to execute the instruction at the PC.
     Running,

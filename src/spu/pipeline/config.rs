@@ -151,6 +151,16 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Placeholder storage with every field zero, for a pipeline that has not been given a
+    /// configuration (it uses [`cell`](Self::cell) then). Not a valid configuration: every
+    /// depth is 0.
+    pub(crate) const UNSET: Config = Config {
+        sp_dual: false,
+        dp_dual: false,
+        ls_line_contend_load_only: false,
+        classes: [timing(0, 0); 12],
+    };
+
     /// The Cell BE configuration (`docs/spu-timing-model.md`): depth FX2 2, SHUF 4, FX3 4,
     /// LS 6, BR 4, SPR 6, LNOP 1, NOP 1, FXB 4, FP6 6, FP7 7, FPD 13; stall 0 except FPD 6;
     /// sp-dual on, dp-dual off, ls-line-contend-load-only off.

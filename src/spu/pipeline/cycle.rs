@@ -11,7 +11,7 @@ use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
-use super::{CycleEnd, ModelError, Pipeline, RunEnd};
+use super::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::exec::{AccessKind, Executed, LsAccess, SpuState, Status};
 use crate::spu::isa::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
@@ -57,7 +57,7 @@ impl Pipeline {
             IssueOutcome::Stalled(StallReason::BranchMiss)
         } else {
             self.issue
-                .issue(now, &self.config, &mut self.exec, &mut blocks)
+                .issue(now, self.config.stored(), &mut self.exec, &mut blocks)
         };
         self.count_issue(&outcome, &blocks, now, observer);
 
@@ -89,7 +89,7 @@ impl Pipeline {
         }
         let instruction = &self.issue.in_flight(seq).instruction;
         instruction.is_load()
-            || (instruction.is_store() && !self.config.ls_line_contend_load_only())
+            || (instruction.is_store() && !self.config.stored().ls_line_contend_load_only())
     }
 
     /// Stage o: the functional effect of instruction `seq` (in execution row/pipe
@@ -121,7 +121,8 @@ impl Pipeline {
             match (&mut self.fetch, position) {
                 (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
                     unit.mispredict(executed.next_pc);
-                    self.exec.squash_younger(row, pipe, now, &self.config);
+                    self.exec
+                        .squash_younger(row, pipe, now, self.config.stored());
                     observer.mispredict();
                 }
                 _ => {
@@ -219,7 +220,8 @@ impl Pipeline {
                 if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
                     // Younger instructions were fetched behind it: squash them and fetch
                     // the channel instruction again once the host serviced the channel.
-                    self.exec.squash_younger(row, pipe, now, &self.config);
+                    self.exec
+                        .squash_younger(row, pipe, now, self.config.stored());
                     self.issue.invalidate(StallReason::Channel);
                     self.fetch.restart();
                 } else {
@@ -245,9 +247,9 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) {
-        self.last_stall = match outcome {
-            IssueOutcome::Stalled(reason) => Some(*reason),
-            IssueOutcome::Issued { .. } => None,
+        self.last_issue = match outcome {
+            IssueOutcome::Stalled(reason) => LastIssue::Stalled(*reason),
+            IssueOutcome::Issued { .. } => LastIssue::Issued,
         };
         let stats = &mut self.stats;
         match outcome {

@@ -17,7 +17,9 @@ const DECODE_CACHE: usize = 512;
 /// A decoded instruction remembered with the address and word it came from.
 #[derive(Clone, Copy)]
 pub(crate) struct Decoded {
-    pc: u32,
+    /// The address it was decoded for, complemented: zero (an empty entry, all-zero bits)
+    /// stands for address `u32::MAX`, which no instruction has.
+    not_pc: u32,
     word: u32,
     /// The record, with channel instructions marked serializing (ideal fetch's view).
     pub inflight: InFlight,
@@ -49,7 +51,7 @@ impl Decoded {
     /// The address it was decoded for.
     #[inline(always)]
     pub fn pc(&self) -> u32 {
-        self.pc
+        !self.not_pc
     }
 
     fn new(pc: u32, word: u32) -> Self {
@@ -75,7 +77,7 @@ impl Decoded {
             (true, true) => Replay::Target,
         };
         Decoded {
-            pc,
+            not_pc: !pc,
             word,
             inflight,
             replay,
@@ -84,7 +86,7 @@ impl Decoded {
 }
 
 pub(crate) const EMPTY_DECODED: Decoded = Decoded {
-    pc: u32::MAX,
+    not_pc: 0,
     word: 0,
     inflight: EMPTY_INFLIGHT,
     replay: Replay::Serializing,
@@ -109,7 +111,7 @@ impl DecodeCache {
     #[inline(always)]
     pub(crate) fn get(&mut self, pc: u32, word: u32) -> &Decoded {
         let entry = &mut self.entries[((pc >> 2) as usize) % DECODE_CACHE];
-        if entry.pc != pc || entry.word != word {
+        if entry.not_pc != !pc || entry.word != word {
             *entry = Decoded::new(pc, word);
         }
         entry

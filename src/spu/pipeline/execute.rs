@@ -30,10 +30,11 @@ pub(super) struct Slot {
     pub(super) class: IClass,
 }
 
+/// An empty slot: sequence number 0 (its target and class are never read), all-zero bits.
 const BUBBLE: Slot = Slot {
     seq: 0,
-    target: NO_REGISTER,
-    class: IClass::Nop,
+    target: 0,
+    class: IClass::Fx2,
 };
 
 /// The execution pipes and the register scoreboard.
@@ -54,7 +55,7 @@ impl ExecPipes {
         ExecPipes {
             rows: [[BUBBLE; 2]; RING],
             ready: [0; 256],
-            producer: [IClass::Nop; 256],
+            producer: [IClass::Fx2; 256],
         }
     }
 

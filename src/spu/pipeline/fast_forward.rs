@@ -28,14 +28,13 @@
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
 
-use super::Pipeline;
 use super::decode_cache::{Decoded, EMPTY_DECODED};
 use super::execute::ExecPipes;
 use super::fetch::FetchModel;
-use super::inflight::NO_REGISTER;
 use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
+use super::{LastIssue, Pipeline};
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
@@ -53,7 +52,7 @@ struct TimingState {
     scoreboard: [(u64, IClass); 129],
     stall_for: u64,
     fp_busy_next: bool,
-    last_stall: Option<StallReason>,
+    last_issue: LastIssue,
     /// Cycles since the architectural state's last completion.
     arch_lag: u64,
     /// The shadow's PC and fetch's starve reason.
@@ -68,11 +67,11 @@ impl TimingState {
         TimingState {
             stages: [[0; 2]; 4],
             bubbles: [StallReason::Initialisation; 4],
-            rows: [[(0, NO_REGISTER, IClass::Nop); 2]; RING],
-            scoreboard: [(0, IClass::Nop); 129],
+            rows: [[(0, 0, IClass::Fx2); 2]; RING],
+            scoreboard: [(0, IClass::Fx2); 129],
             stall_for: 0,
             fp_busy_next: false,
-            last_stall: None,
+            last_issue: LastIssue::Issued,
             arch_lag: 0,
             fetch: (0, StallReason::Initialisation),
             records: [(0, 0); TRACKED],
@@ -92,7 +91,8 @@ struct Anchor {
 /// The fast-forward's memory of one loop head (see the module documentation).
 #[derive(Clone)]
 pub(crate) struct FastForward {
-    enabled: bool,
+    /// Off (`set_fast_forward(false)`); on is the reset state, all-zero bits.
+    disabled: bool,
     head: Option<u32>,
     anchor: Anchor,
     state: TimingState,
@@ -113,7 +113,7 @@ impl FastForward {
     /// On, with nothing remembered.
     pub const fn new() -> Self {
         FastForward {
-            enabled: true,
+            disabled: false,
             head: None,
             anchor: Anchor {
                 clock: 0,
@@ -133,7 +133,7 @@ impl FastForward {
 
     /// Whether repetitions may be skipped.
     pub fn enabled(&self) -> bool {
-        self.enabled
+        !self.disabled
     }
 
     /// Forgets the loop head (the pipeline was flushed or the statistics reset).
@@ -144,7 +144,7 @@ impl FastForward {
     }
 
     pub(super) fn set_enabled(&mut self, enabled: bool) {
-        self.enabled = enabled;
+        self.disabled = !enabled;
         self.forget();
     }
 }
@@ -423,12 +423,12 @@ fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
         *out = if ready > now {
             (ready - now, producer)
         } else {
-            (0, IClass::Nop)
+            (0, IClass::Fx2)
         };
     }
     into.stall_for = issue.stall_until.saturating_sub(now);
     into.fp_busy_next = issue.fp_busy_at == now.wrapping_add(1);
-    into.last_stall = pipeline.last_stall;
+    into.last_issue = pipeline.last_issue;
     into.arch_lag = now.wrapping_sub(arch.cycle_count());
     into.fetch = fetch_state;
     if oldest > TRACKED as u64 {

@@ -64,9 +64,9 @@ pub(crate) enum FetchModel {
 }
 
 impl FetchModel {
-    /// The ideal model for SPU `id`.
-    pub(crate) const fn new_ideal(id: u8) -> Self {
-        FetchModel::Ideal(IdealFetch::new(id))
+    /// The ideal model.
+    pub(crate) const fn new_ideal() -> Self {
+        FetchModel::Ideal(IdealFetch::new())
     }
 
     /// The real fetch unit.

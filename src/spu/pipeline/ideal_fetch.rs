@@ -30,7 +30,7 @@ use crate::spu::exec::{Quadword, RunAhead, SpuState, Status};
 use crate::spu::probes::StallReason;
 
 /// No pending instructions.
-const NO_PENDING: (u64, u64) = (1, 0);
+const NO_PENDING: (u64, u64) = (0, 0);
 
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
@@ -38,24 +38,25 @@ pub(crate) struct IdealFetch {
     shadow: SpuState,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
     decoded: DecodeCache,
-    /// The shadow must be copied from the architectural state before fetching.
-    stale: bool,
+    /// The shadow was copied from the architectural state (false: copy it before fetching).
+    synced: bool,
     /// Fetch waits for a serializing instruction to complete.
     waiting: bool,
     starve_reason: StallReason,
     /// Instructions the shadow ran ahead into the window during a fast-forward that fetch
-    /// has not put into stage g yet (sequence numbers `.0 ..= .1`; empty when `.0 > .1`).
+    /// has not put into stage g yet (sequence numbers `.0 .. .1`; empty when `.0 == .1`).
     pending: (u64, u64),
     /// The target of a backward taken branch fetched in the last cycle (a loop head).
     loop_head: Option<u32>,
 }
 
 impl IdealFetch {
-    pub(super) const fn new(id: u8) -> Self {
+    pub(super) const fn new() -> Self {
         IdealFetch {
-            shadow: SpuState::new(id),
+            // Copied from the architectural state before the first fetch.
+            shadow: SpuState::new(0),
             decoded: DecodeCache::new(),
-            stale: true,
+            synced: false,
             waiting: false,
             starve_reason: StallReason::Initialisation,
             pending: NO_PENDING,
@@ -68,7 +69,7 @@ impl IdealFetch {
     }
 
     pub(super) fn restart_reason(&mut self, reason: StallReason) {
-        self.stale = true;
+        self.synced = false;
         self.waiting = false;
         self.starve_reason = reason;
         self.pending = NO_PENDING;
@@ -83,9 +84,9 @@ impl IdealFetch {
             return false;
         }
         if !self.has_pending() {
-            if self.stale {
+            if !self.synced {
                 self.shadow.clone_from(arch);
-                self.stale = false;
+                self.synced = true;
             }
             if let Status::Stopped(_) = self.shadow.status() {
                 // A stopped SPU: nothing to fetch until the host resumes it. (A blocked one
@@ -136,7 +137,7 @@ impl IdealFetch {
 
     #[inline(always)]
     fn has_pending(&self) -> bool {
-        self.pending.0 <= self.pending.1
+        self.pending.0 < self.pending.1
     }
 
     /// Fast-forward: runs `entry`, the instruction expected at the shadow's PC, ahead into
@@ -160,9 +161,9 @@ impl IdealFetch {
         let fetched = run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue);
         let seq = issue.last_seq();
         if self.has_pending() {
-            self.pending.1 = seq;
+            self.pending.1 = seq + 1;
         } else {
-            self.pending = (seq, seq);
+            self.pending = (seq, seq + 1);
         }
         fetched.next == next
             && fetched.recorded
@@ -183,7 +184,7 @@ impl IdealFetch {
     /// Whether fetch runs with nothing pending, not waiting, not stale (the state a
     /// fast-forward starts from), and the shadow's PC and starve reason.
     pub(super) fn steady(&self) -> Option<(u32, StallReason)> {
-        (!self.has_pending() && !self.waiting && !self.stale)
+        (!self.has_pending() && !self.waiting && self.synced)
             .then(|| (self.shadow.pc(), self.starve_reason))
     }
 

@@ -94,15 +94,24 @@ const NOP_INSTRUCTION: Instruction = Instruction {
     hint_offset: 0,
 };
 
-/// A placeholder record: no instruction lives at its address (the local store is 256 KiB)
-/// and 0 is no sequence number.
+/// A placeholder record, all-zero bits: sequence number 0 (never handed out), so no lookup
+/// by sequence number finds it. Its instruction is `stop 0`, the decode of the zero word.
 pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
-    pc: u32::MAX,
-    instruction: NOP_INSTRUCTION,
+    pc: 0,
+    instruction: Instruction {
+        word: 0,
+        mnemonic: Mnemonic::Stop,
+        rt: 0,
+        ra: 0,
+        rb: 0,
+        rc: 0,
+        imm: 0,
+        hint_offset: 0,
+    },
     predicted_next: 0,
-    class: IClass::Nop,
-    target: NO_REGISTER,
-    sources: [NO_REGISTER; 3],
+    class: IClass::Fx2,
+    target: 0,
+    sources: [0; 3],
     registers: [0; 2],
     serializing: false,
     illegal: false,

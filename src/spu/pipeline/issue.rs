@@ -71,7 +71,8 @@ pub struct IssuePipes {
     last_seq: u64,
     /// No instruction issues before this cycle (class issue stall).
     pub(super) stall_until: u64,
-    /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
+    /// The cycle in which an FP7/FPD instruction uses the shared FP unit (0: none; cycles
+    /// are counted from 1).
     pub(super) fp_busy_at: u64,
 }
 
@@ -84,7 +85,7 @@ impl IssuePipes {
             bubbles: [StallReason::Initialisation; 4],
             last_seq: 0,
             stall_until: 0,
-            fp_busy_at: u64::MAX,
+            fp_busy_at: 0,
         }
     }
 
@@ -93,7 +94,7 @@ impl IssuePipes {
         self.stages = [[0; 2]; 4];
         self.bubbles = [StallReason::Initialisation; 4];
         self.stall_until = 0;
-        self.fp_busy_at = u64::MAX;
+        self.fp_busy_at = 0;
     }
 
     /// Drops the instructions (mispredict state 5); the bubbles are charged to `reason`.
@@ -217,7 +218,7 @@ impl IssuePipes {
         if self.stall_until > now {
             self.stall_until += cycles;
         }
-        if self.fp_busy_at != u64::MAX && self.fp_busy_at > now {
+        if self.fp_busy_at > now {
             self.fp_busy_at += cycles;
         }
     }

@@ -74,6 +74,23 @@ use self::fetch::FetchModel;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
+/// Bytes of the parts of a pipeline, for [`Footprint`](crate::spu::unit::Footprint).
+pub(crate) mod part_bytes {
+    use super::{decode_cache, execute, fast_forward, window};
+    use crate::spu::exec::SpuState;
+
+    /// The instruction window.
+    pub(crate) const WINDOW: usize = size_of::<window::Window>();
+    /// The execution pipes and the register scoreboard.
+    pub(crate) const EXEC_PIPES: usize = size_of::<execute::ExecPipes>();
+    /// The fetch model's decode cache.
+    pub(crate) const FETCH_DECODE_CACHE: usize = size_of::<decode_cache::DecodeCache>();
+    /// The ideal fetch's run-ahead shadow of the architectural state.
+    pub(crate) const SHADOW: usize = size_of::<SpuState>();
+    /// The fast-forward's memory of a loop.
+    pub(crate) const FAST_FORWARD: usize = size_of::<fast_forward::FastForward>();
+}
+
 /// A model failure: the timing model and the functional model disagree, or a request cannot
 /// be served. Never a panic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,11 +127,67 @@ impl fmt::Display for ModelError {
     }
 }
 
+/// The Cell BE configuration, which a pipeline uses until it is given another.
+const CELL: Config = Config::cell();
+
+/// The configuration a pipeline uses: the one it was given, or [`CELL`] before. A new
+/// pipeline holds no configuration of its own, so that it is all-zero bits; a run stores the
+/// one in use first ([`materialize`](Self::materialize)), so the cycle reads it directly.
+#[derive(Clone)]
+struct ConfigChoice {
+    given: bool,
+    config: Config,
+}
+
+impl ConfigChoice {
+    const fn cell() -> Self {
+        ConfigChoice {
+            given: false,
+            config: Config::UNSET,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &Config {
+        if self.given { &self.config } else { &CELL }
+    }
+
+    fn set(&mut self, config: Config) {
+        self.given = true;
+        self.config = config;
+    }
+
+    /// Stores the configuration in use, if it is still the default.
+    fn materialize(&mut self) {
+        if !self.given {
+            self.set(CELL);
+        }
+    }
+
+    /// The configuration in use, once [`materialize`](Self::materialize)d.
+    #[inline(always)]
+    fn stored(&self) -> &Config {
+        &self.config
+    }
+}
+
+/// What stage j did in the last cycle (`repr(u8)`: `Issued`, tag 0, is the reset state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum LastIssue {
+    /// Something issued.
+    Issued,
+    /// Nothing issued, for this reason.
+    Stalled(StallReason),
+}
+
 /// The pipeline state of one SPU (everything but the architectural state).
+///
+/// A new pipeline is all-zero bits, so a static one (in an [`Arena`](crate::spu::arena::Arena))
+/// lands in `.bss`: every field's reset value is encoded as zero.
 #[derive(Clone)]
 pub struct Pipeline {
-    id: u8,
-    config: Config,
+    config: ConfigChoice,
     clock: u64,
     issue: IssuePipes,
     exec: ExecPipes,
@@ -126,7 +199,7 @@ pub struct Pipeline {
     /// cycle (0: none).
     blocked: u64,
     /// Why nothing issued in the last cycle, if nothing did.
-    last_stall: Option<StallReason>,
+    last_issue: LastIssue,
     /// Sequence number of the instruction that completed at stage o in the last cycle and
     /// stopped the SPU (the flush that ends the run removes it from the pipes).
     stopped_by: Option<u64>,
@@ -154,19 +227,25 @@ pub(crate) enum CycleEnd {
     End(RunEnd),
 }
 
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Pipeline {
-    /// A pipeline for SPU `id` with the `cell` configuration and ideal fetch.
-    pub const fn new(id: u8) -> Self {
+    /// A pipeline with the `cell` configuration and ideal fetch. It simulates whichever SPU
+    /// state [`run`](Self::run) is given.
+    pub const fn new() -> Self {
         Pipeline {
-            id,
-            config: Config::cell(),
+            config: ConfigChoice::cell(),
             clock: 0,
             issue: IssuePipes::new(),
             exec: ExecPipes::new(),
-            fetch: FetchModel::new_ideal(id),
+            fetch: FetchModel::new_ideal(),
             real_fetch: false,
             blocked: 0,
-            last_stall: None,
+            last_issue: LastIssue::Issued,
             stopped_by: None,
             wrote_output: false,
             stats: Statistics::new(),
@@ -176,13 +255,13 @@ impl Pipeline {
 
     /// The configuration.
     pub fn config(&self) -> &Config {
-        &self.config
+        self.config.get()
     }
 
     /// Replaces the configuration; the pipeline is flushed (in-flight instructions that have
     /// not reached stage o are dropped and will be fetched again).
     pub fn set_config(&mut self, config: Config) {
-        self.config = config;
+        self.config.set(config);
         self.flush();
     }
 
@@ -190,7 +269,7 @@ impl Pipeline {
     pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
         if kind != self.fetch.kind() {
             self.fetch = match kind {
-                FetchKind::Ideal => FetchModel::new_ideal(self.id),
+                FetchKind::Ideal => FetchModel::new_ideal(),
                 FetchKind::Real => FetchModel::new_real(),
             };
             self.real_fetch = kind == FetchKind::Real;
@@ -227,7 +306,10 @@ impl Pipeline {
 
     /// Why nothing issued in the last simulated cycle (`None` if something issued).
     pub fn last_stall(&self) -> Option<StallReason> {
-        self.last_stall
+        match self.last_issue {
+            LastIssue::Issued => None,
+            LastIssue::Stalled(reason) => Some(reason),
+        }
     }
 
     /// The fetch sequence number ([`InFlight::seq`]) of the instruction that completed at
@@ -257,7 +339,7 @@ impl Pipeline {
             dependencies: [-1, -1],
         };
         for (column, slot) in view.dependencies.iter_mut().zip(view.slots.iter()) {
-            let depth = slot.map_or(1, |inflight| self.config.depth(inflight.class));
+            let depth = slot.map_or(1, |inflight| self.config().depth(inflight.class));
             *column = ExecPipes::dependency_column(slot.as_ref(), depth, entered, self.clock);
         }
         Some(view)
@@ -292,6 +374,7 @@ impl Pipeline {
         observer: &O,
         output: &mut W,
     ) -> Result<RunOutcome, ModelError> {
+        self.config.materialize();
         // Keep the clock ahead of the architectural cycle counter (instruction mode may have
         // run since), so prof_cp intervals stay monotonic.
         if arch.cycle_count() > self.clock {

@@ -35,7 +35,7 @@ impl PipelineEngine {
         konata: Option<&std::path::Path>,
         fast_forward: bool,
     ) -> Result<Self, String> {
-        let mut pipeline = Box::new(Pipeline::new(0));
+        let mut pipeline = Box::new(Pipeline::new());
         pipeline.set_config(config);
         pipeline.set_fast_forward(fast_forward);
         pipeline
