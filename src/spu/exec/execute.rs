@@ -2,7 +2,7 @@
 //! decoded instruction (what each instruction does is in [`instructions`](super::instructions),
 //! one file per family) and retire it: counters, clock, PC and the [`Executed`] report.
 
-use super::instructions::{Flow, instruction_address};
+use super::instructions::{Flow, apply, instruction_address};
 use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
@@ -59,7 +59,7 @@ impl SpuState {
             return self.not_executed(pc, insn.word);
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        match self.apply(insn, pc) {
+        match apply(self, insn, pc) {
             Flow::Next => {
                 self.retire::<AT_CYCLE>(cycle, false);
                 self.report(pc, insn.word, fall_through, false, None, false)

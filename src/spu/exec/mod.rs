@@ -44,6 +44,7 @@ mod float_single;
 mod float_single_exact;
 mod instructions;
 mod local_store;
+mod machine;
 mod ops_integer;
 mod ops_shift;
 mod outcome;

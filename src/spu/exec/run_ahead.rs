@@ -6,7 +6,7 @@
 //! counters (stage o counts on the real state), so [`SpuState::run_ahead`] skips both on the
 //! everyday paths.
 
-use super::instructions::{Flow, instruction_address};
+use super::instructions::{Flow, apply, instruction_address};
 use super::outcome::Status;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;
@@ -42,7 +42,7 @@ impl SpuState {
             return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (ahead, next_pc) = match self.apply(insn, pc) {
+        let (ahead, next_pc) = match apply(self, insn, pc) {
             Flow::Next => (RunAhead::Next, fall_through),
             Flow::Nop => (RunAhead::Nop, fall_through),
             Flow::Load(address) => (RunAhead::Load(address), fall_through),

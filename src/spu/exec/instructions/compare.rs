@@ -2,17 +2,18 @@
 //! halfwords and words, against a register or a sign-extended immediate. Each element of the
 //! result is all ones where the comparison holds and zero elsewhere.
 
+use super::super::machine::Machine;
 use super::super::ops_integer::{self as int, Compare, Width};
 use super::super::quadword::Quadword;
-use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
 // compares with immediates
 
 #[inline(always)]
-pub(super) fn cgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn cgtbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -22,8 +23,9 @@ pub(super) fn cgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn cgthi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -33,8 +35,9 @@ pub(super) fn cgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn cgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -44,8 +47,9 @@ pub(super) fn cgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn clgtbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -55,8 +59,9 @@ pub(super) fn clgtbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn clgthi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -66,8 +71,9 @@ pub(super) fn clgthi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn clgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -77,13 +83,21 @@ pub(super) fn clgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(insn.rt, spu.ra(insn), insn.imm, Width::Byte, Compare::Equal)
+pub(super) fn ceqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
+        insn.rt,
+        spu.ra(insn),
+        insn.imm,
+        Width::Byte,
+        Compare::Equal,
+    )
 }
 
 #[inline(always)]
-pub(super) fn ceqhi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(
+pub(super) fn ceqhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
         insn.rt,
         spu.ra(insn),
         insn.imm,
@@ -93,14 +107,21 @@ pub(super) fn ceqhi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqi(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.compare_immediate(insn.rt, spu.ra(insn), insn.imm, Width::Word, Compare::Equal)
+pub(super) fn ceqi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    compare_immediate(
+        spu,
+        insn.rt,
+        spu.ra(insn),
+        insn.imm,
+        Width::Word,
+        Compare::Equal,
+    )
 }
 
 // register compares
 
 #[inline(always)]
-pub(super) fn cgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Greater),
@@ -108,7 +129,7 @@ pub(super) fn cgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cgtb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Greater),
@@ -116,7 +137,7 @@ pub(super) fn cgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -129,7 +150,7 @@ pub(super) fn cgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn clgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -142,7 +163,7 @@ pub(super) fn clgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn clgtb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -155,7 +176,7 @@ pub(super) fn clgtb(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn clgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(
@@ -168,7 +189,7 @@ pub(super) fn clgth(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn ceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Equal),
@@ -176,7 +197,7 @@ pub(super) fn ceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqb(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn ceqb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Equal),
@@ -184,24 +205,22 @@ pub(super) fn ceqb(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceqh(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn ceqh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::compare(spu.ra(insn), spu.rb(insn), Width::Halfword, Compare::Equal),
     )
 }
 
-impl SpuState {
-    #[inline(always)]
-    fn compare_immediate(
-        &mut self,
-        rt: u8,
-        a: Quadword,
-        imm: i32,
-        width: Width,
-        kind: Compare,
-    ) -> Flow {
-        let value = int::compare(a, int::splat_immediate(imm, width), width, kind);
-        self.write(rt, value)
-    }
+#[inline(always)]
+fn compare_immediate(
+    spu: &mut impl Machine,
+    rt: u8,
+    a: Quadword,
+    imm: i32,
+    width: Width,
+    kind: Compare,
+) -> Flow {
+    let value = int::compare(a, int::splat_immediate(imm, width), width, kind);
+    spu.write(rt, value)
 }

@@ -8,9 +8,9 @@
 //! empty inbound or full outbound mailbox.
 
 use super::super::channels::ChannelAccess;
+use super::super::machine::Machine;
 use super::super::outcome::{ChannelOperation, FaultKind};
 use super::super::quadword::Quadword;
-use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
@@ -34,39 +34,39 @@ pub(super) fn stop(insn: &Instruction) -> Flow {
 // halts
 
 #[inline(always)]
-pub(super) fn hgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn hgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if((spu.ra(insn).preferred_word() as i32) > insn.imm)
 }
 
 #[inline(always)]
-pub(super) fn hlgti(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn hlgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() > insn.imm as u32)
 }
 
 #[inline(always)]
-pub(super) fn heqi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn heqi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() as i32 == insn.imm)
 }
 
 #[inline(always)]
-pub(super) fn hgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn hgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if((spu.ra(insn).preferred_word() as i32) > (spu.rb(insn).preferred_word() as i32))
 }
 
 #[inline(always)]
-pub(super) fn hlgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn hlgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() > spu.rb(insn).preferred_word())
 }
 
 #[inline(always)]
-pub(super) fn heq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn heq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     halt_if(spu.ra(insn).preferred_word() == spu.rb(insn).preferred_word())
 }
 
 // special-purpose registers: none is modelled
 
 #[inline(always)]
-pub(super) fn mfspr(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mfspr(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, Quadword::ZERO)
 }
 
@@ -78,8 +78,8 @@ pub(super) fn mtspr() -> Flow {
 // channels (the channel number is in the RA field)
 
 #[inline(always)]
-pub(super) fn rdch(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    match spu.channels.read(insn.ra) {
+pub(super) fn rdch(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    match spu.channels().read(insn.ra) {
         ChannelAccess::Done(value) => spu.write(insn.rt, Quadword::from_preferred_word(value)),
         ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
         ChannelAccess::Unsupported => Flow::Fault(FaultKind::UnsupportedChannel {
@@ -90,8 +90,9 @@ pub(super) fn rdch(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn wrch(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    match spu.channels.write(insn.ra, spu.rt(insn).preferred_word()) {
+pub(super) fn wrch(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    let value = spu.rt(insn).preferred_word();
+    match spu.channels().write(insn.ra, value) {
         ChannelAccess::Done(_) => Flow::Next,
         ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
         ChannelAccess::Unsupported => Flow::Fault(FaultKind::UnsupportedChannel {
@@ -102,8 +103,8 @@ pub(super) fn wrch(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rchcnt(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    match spu.channels.count(insn.ra) {
+pub(super) fn rchcnt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    match spu.channels().count(insn.ra) {
         Some(count) => spu.write(insn.rt, Quadword::from_preferred_word(count)),
         None => Flow::Fault(FaultKind::UnsupportedChannel {
             channel: insn.ra,
@@ -111,8 +112,6 @@ pub(super) fn rchcnt(spu: &mut SpuState, insn: &Instruction) -> Flow {
         }),
     }
 }
-
-impl SpuState {}
 
 /// A halt's effect: the SPU stops when `condition` holds.
 fn halt_if(condition: bool) -> Flow {

@@ -6,8 +6,8 @@
 //! flags). All out of line: DP is rare in SPU code. The arithmetic is in `float_double`.
 
 use super::super::float_double as dp;
+use super::super::machine::Machine;
 use super::super::quadword::Quadword;
-use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
@@ -19,22 +19,22 @@ fn mask64(condition: bool) -> u64 {
 // arithmetic
 
 #[inline(always)]
-pub(super) fn dfa(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::add))
 }
 
 #[inline(always)]
-pub(super) fn dfs(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::sub))
 }
 
 #[inline(always)]
-pub(super) fn dfm(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::mul))
 }
 
 #[inline(always)]
-pub(super) fn dfma(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfma),
@@ -42,7 +42,7 @@ pub(super) fn dfma(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfms(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfms),
@@ -50,7 +50,7 @@ pub(super) fn dfms(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfnms(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfnms),
@@ -58,7 +58,7 @@ pub(super) fn dfnms(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfnma(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfnma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfnma),
@@ -68,7 +68,7 @@ pub(super) fn dfnma(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // compares and class test
 
 #[inline(always)]
-pub(super) fn dfceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -77,7 +77,7 @@ pub(super) fn dfceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfcmeq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfcmeq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -86,7 +86,7 @@ pub(super) fn dfcmeq(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfcgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfcgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -95,7 +95,7 @@ pub(super) fn dfcgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dfcmgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dfcmgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -104,7 +104,7 @@ pub(super) fn dfcmgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn dftsv(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn dftsv(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     let classes = (insn.imm as u8) & 0x7f;
     spu.write(
         insn.rt,
@@ -117,7 +117,7 @@ pub(super) fn dftsv(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // conversions between precisions
 
 #[inline(always)]
-pub(super) fn fesd(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fesd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     let w = spu.ra(insn).words();
     spu.write(
         insn.rt,
@@ -126,7 +126,7 @@ pub(super) fn fesd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn frds(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn frds(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     let d = spu.ra(insn).doublewords();
     spu.write(
         insn.rt,
@@ -137,14 +137,15 @@ pub(super) fn frds(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // the FPSCR
 
 #[inline(always)]
-pub(super) fn fscrrd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    let value = spu.fpscr;
+pub(super) fn fscrrd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    let value = spu.fpscr();
     spu.write(insn.rt, value)
 }
 
 #[inline(always)]
-pub(super) fn fscrwr(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.fpscr = spu.ra(insn);
+pub(super) fn fscrwr(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    let value = spu.ra(insn);
+    spu.set_fpscr(value);
     Flow::Next
 }
 

@@ -5,7 +5,7 @@
 //! the arithmetic and its rules are in `float_single`.
 
 use super::super::float_single as sp;
-use super::super::state::SpuState;
+use super::super::machine::Machine;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
@@ -15,22 +15,22 @@ fn mask32(condition: bool) -> u32 {
 }
 
 #[inline(always)]
-pub(super) fn fa(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::add))
 }
 
 #[inline(always)]
-pub(super) fn fs(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::sub))
 }
 
 #[inline(always)]
-pub(super) fn fm(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::mul))
 }
 
 #[inline(always)]
-pub(super) fn fma(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -39,7 +39,7 @@ pub(super) fn fma(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn fms(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -48,7 +48,7 @@ pub(super) fn fms(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn fnms(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -59,7 +59,7 @@ pub(super) fn fnms(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // compares
 
 #[inline(always)]
-pub(super) fn fceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -68,7 +68,7 @@ pub(super) fn fceq(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn fcmeq(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fcmeq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -77,7 +77,7 @@ pub(super) fn fcmeq(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn fcgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fcgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -86,7 +86,7 @@ pub(super) fn fcgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn fcmgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fcmgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -97,7 +97,7 @@ pub(super) fn fcmgt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // conversions to and from fixed point (FP7); the I8 field gives the scale
 
 #[inline(always)]
-pub(super) fn cflts(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cflts(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -106,7 +106,7 @@ pub(super) fn cflts(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cfltu(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cfltu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -115,7 +115,7 @@ pub(super) fn cfltu(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn csflt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -124,7 +124,7 @@ pub(super) fn csflt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cuflt(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn cuflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -135,7 +135,7 @@ pub(super) fn cuflt(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // estimates and interpolation
 
 #[inline(always)]
-pub(super) fn fi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn fi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn).zip_words(spu.rb(insn), sp::interpolate),
@@ -143,16 +143,14 @@ pub(super) fn fi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn frest(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn frest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(insn.rt, spu.ra(insn).map_words(sp::reciprocal_estimate))
 }
 
 #[inline(always)]
-pub(super) fn frsqest(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn frsqest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn).map_words(sp::reciprocal_sqrt_estimate),
     )
 }
-
-impl SpuState {}

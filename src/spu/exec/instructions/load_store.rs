@@ -7,8 +7,8 @@
 //! address's position in a quadword.
 
 use super::super::local_store::LS_ADDRESS_MASK;
+use super::super::machine::Machine;
 use super::super::permute::{self, InsertSize};
-use super::super::state::SpuState;
 use super::{Flow, word_offset};
 use crate::spu::isa::Instruction;
 
@@ -18,18 +18,19 @@ fn quadword_address(address: u32) -> u32 {
 }
 
 #[inline(always)]
-pub(super) fn lqa(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.load(insn.rt, word_offset(insn.imm))
+pub(super) fn lqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(spu, insn.rt, word_offset(insn.imm))
 }
 
 #[inline(always)]
-pub(super) fn lqr(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
-    spu.load(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+pub(super) fn lqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+    load(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
 }
 
 #[inline(always)]
-pub(super) fn lqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.load(
+pub(super) fn lqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -38,8 +39,9 @@ pub(super) fn lqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn lqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.load(
+pub(super) fn lqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -48,18 +50,19 @@ pub(super) fn lqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn stqa(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.store(insn.rt, word_offset(insn.imm))
+pub(super) fn stqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(spu, insn.rt, word_offset(insn.imm))
 }
 
 #[inline(always)]
-pub(super) fn stqr(spu: &mut SpuState, insn: &Instruction, pc: u32) -> Flow {
-    spu.store(insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+pub(super) fn stqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+    store(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
 }
 
 #[inline(always)]
-pub(super) fn stqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.store(
+pub(super) fn stqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -68,8 +71,9 @@ pub(super) fn stqd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn stqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.store(
+pub(super) fn stqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -78,8 +82,9 @@ pub(super) fn stqx(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cbd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cbd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
         InsertSize::Byte,
@@ -87,8 +92,9 @@ pub(super) fn cbd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn chd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn chd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
         InsertSize::Halfword,
@@ -96,8 +102,9 @@ pub(super) fn chd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cwd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cwd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
         InsertSize::Word,
@@ -105,8 +112,9 @@ pub(super) fn cwd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cdd(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cdd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
         InsertSize::Doubleword,
@@ -114,8 +122,9 @@ pub(super) fn cdd(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cbx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cbx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -125,8 +134,9 @@ pub(super) fn cbx(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn chx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn chx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -136,8 +146,9 @@ pub(super) fn chx(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cwx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cwx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -147,8 +158,9 @@ pub(super) fn cwx(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cdx(spu: &mut SpuState, insn: &Instruction) -> Flow {
-    spu.insertion(
+pub(super) fn cdx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
         insn.rt,
         spu.ra(insn)
             .preferred_word()
@@ -157,23 +169,21 @@ pub(super) fn cdx(spu: &mut SpuState, insn: &Instruction) -> Flow {
     )
 }
 
-impl SpuState {
-    fn load(&mut self, rt: u8, address: u32) -> Flow {
-        let address = quadword_address(address);
-        let value = self.local_store.load_quadword(address);
-        self.set_register(rt, value);
-        Flow::Load(address)
-    }
+fn load(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
+    let address = quadword_address(address);
+    let value = spu.load_quadword(address);
+    spu.set_register(rt, value);
+    Flow::Load(address)
+}
 
-    fn store(&mut self, rt: u8, address: u32) -> Flow {
-        let address = quadword_address(address);
-        let value = self.register(rt);
-        self.local_store.store_quadword(address, value);
-        Flow::Store(address)
-    }
+fn store(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
+    let address = quadword_address(address);
+    let value = spu.register(rt);
+    spu.store_quadword(address, value);
+    Flow::Store(address)
+}
 
-    #[inline]
-    fn insertion(&mut self, rt: u8, address: u32, size: InsertSize) -> Flow {
-        self.write(rt, permute::insertion_control(address, size))
-    }
+#[inline]
+fn insertion(spu: &mut impl Machine, rt: u8, address: u32, size: InsertSize) -> Flow {
+    spu.write(rt, permute::insertion_control(address, size))
 }

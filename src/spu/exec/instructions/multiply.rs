@@ -2,13 +2,13 @@
 //! `mpyhhu`, `mpys`, the immediate forms `mpyi`/`mpyui` and the accumulating `mpya`,
 //! `mpyhha`, `mpyhhau`. All take 16-bit halves of the word elements.
 
+use super::super::machine::Machine;
 use super::super::ops_integer::{self as int, Multiply};
-use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
 #[inline(always)]
-pub(super) fn mpyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -17,7 +17,7 @@ pub(super) fn mpyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyui(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyui(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -26,7 +26,7 @@ pub(super) fn mpyui(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpy(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpy(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::Signed),
@@ -34,7 +34,7 @@ pub(super) fn mpy(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyu(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::Unsigned),
@@ -42,7 +42,7 @@ pub(super) fn mpyu(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyh(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::High),
@@ -50,7 +50,7 @@ pub(super) fn mpyh(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyhh(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyhh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::HighHigh),
@@ -58,7 +58,7 @@ pub(super) fn mpyhh(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyhhu(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyhhu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::HighHighUnsigned),
@@ -66,7 +66,7 @@ pub(super) fn mpyhhu(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpys(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpys(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         int::multiply(spu.ra(insn), spu.rb(insn), Multiply::ShiftRight),
@@ -74,7 +74,7 @@ pub(super) fn mpys(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyhha(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyhha(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -85,7 +85,7 @@ pub(super) fn mpyhha(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpyhhau(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpyhhau(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -96,7 +96,7 @@ pub(super) fn mpyhhau(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn mpya(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn mpya(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)

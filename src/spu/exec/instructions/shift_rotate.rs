@@ -4,16 +4,16 @@
 //! The `rotm*`/`rotqm*` "rotate and mask" forms shift right by the negated count, as the ISA
 //! encodes them. The element and quadword arithmetic is in `ops_shift` and `permute`.
 
+use super::super::machine::Machine;
 use super::super::ops_shift as shift;
 use super::super::permute;
-use super::super::state::SpuState;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
 // word / halfword shifts and rotates
 
 #[inline(always)]
-pub(super) fn roti(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn roti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -22,7 +22,7 @@ pub(super) fn roti(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotmi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotmi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -31,7 +31,7 @@ pub(super) fn rotmi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotmai(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotmai(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -40,7 +40,7 @@ pub(super) fn rotmai(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shli(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shli(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -49,7 +49,7 @@ pub(super) fn shli(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rothi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rothi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -58,7 +58,7 @@ pub(super) fn rothi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rothmi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rothmi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -67,7 +67,7 @@ pub(super) fn rothmi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotmahi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotmahi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -76,7 +76,7 @@ pub(super) fn rotmahi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlhi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -85,7 +85,7 @@ pub(super) fn shlhi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rot(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rot(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn).zip_words(spu.rb(insn), shift::rotate_word),
@@ -93,7 +93,7 @@ pub(super) fn rot(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotm(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -102,7 +102,7 @@ pub(super) fn rotm(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotma(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -111,7 +111,7 @@ pub(super) fn rotma(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shl(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shl(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn).zip_words(spu.rb(insn), shift::shift_left_word),
@@ -119,7 +119,7 @@ pub(super) fn shl(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn roth(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn roth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -128,7 +128,7 @@ pub(super) fn roth(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rothm(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rothm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -137,7 +137,7 @@ pub(super) fn rothm(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotmah(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotmah(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -146,7 +146,7 @@ pub(super) fn rotmah(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlh(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         spu.ra(insn)
@@ -157,7 +157,7 @@ pub(super) fn shlh(spu: &mut SpuState, insn: &Instruction) -> Flow {
 // quadword rotates and shifts
 
 #[inline(always)]
-pub(super) fn rotqbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::rotate_left_bits(spu.ra(insn), insn.imm as u32),
@@ -165,7 +165,7 @@ pub(super) fn rotqbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqmbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_right_bits(spu.ra(insn), (insn.imm as u32).wrapping_neg()),
@@ -173,7 +173,7 @@ pub(super) fn rotqmbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlqbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_left_bits(spu.ra(insn), insn.imm as u32),
@@ -181,7 +181,7 @@ pub(super) fn shlqbii(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::rotate_left_bytes(spu.ra(insn), insn.imm as u32),
@@ -189,7 +189,7 @@ pub(super) fn rotqbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqmbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_right_bytes(spu.ra(insn), (insn.imm as u32).wrapping_neg() & 0x1f),
@@ -197,7 +197,7 @@ pub(super) fn rotqmbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlqbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_left_bytes(spu.ra(insn), insn.imm as u32 & 0x1f),
@@ -205,7 +205,7 @@ pub(super) fn shlqbyi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::rotate_left_bits(spu.ra(insn), spu.rb(insn).preferred_word()),
@@ -213,7 +213,7 @@ pub(super) fn rotqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqmbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_right_bits(spu.ra(insn), spu.rb(insn).preferred_word().wrapping_neg()),
@@ -221,7 +221,7 @@ pub(super) fn rotqmbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_left_bits(spu.ra(insn), spu.rb(insn).preferred_word()),
@@ -229,7 +229,7 @@ pub(super) fn shlqbi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqby(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::rotate_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word()),
@@ -237,7 +237,7 @@ pub(super) fn rotqby(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqmby(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqmby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_right_bytes(
@@ -248,7 +248,7 @@ pub(super) fn rotqmby(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqby(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlqby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word() & 0x1f),
@@ -256,7 +256,7 @@ pub(super) fn shlqby(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::rotate_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word() >> 3),
@@ -264,7 +264,7 @@ pub(super) fn rotqbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn rotqmbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_right_bytes(
@@ -275,7 +275,7 @@ pub(super) fn rotqmbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shlqbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shift_left_bytes(spu.ra(insn), (spu.rb(insn).preferred_word() >> 3) & 0x1f),
@@ -283,7 +283,7 @@ pub(super) fn shlqbybi(spu: &mut SpuState, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shufb(spu: &mut SpuState, insn: &Instruction) -> Flow {
+pub(super) fn shufb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
         permute::shuffle_bytes(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
