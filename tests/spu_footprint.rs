@@ -84,7 +84,11 @@ fn a_fresh_arena_holds_reset_spus_numbered_in_order() {
         assert_eq!(unit.mode(), Mode::Pipeline);
         assert_eq!(*unit.pipeline().config(), Config::cell());
         assert_eq!(unit.pipeline().fetch_kind(), FetchKind::Ideal);
-        assert!(unit.pipeline().fast_forward_enabled());
+        // On by default; the lean configuration has none.
+        assert_eq!(
+            unit.pipeline().fast_forward_enabled(),
+            !cfg!(feature = "spu-lean")
+        );
         assert_eq!(unit.pipeline().last_stall(), None);
         assert_eq!(unit.pipeline().clock(), 0);
         assert!(unit.arch().registers().iter().all(|r| *r == Quadword::ZERO));
@@ -108,13 +112,15 @@ fn a_fresh_arena_holds_reset_spus_numbered_in_order() {
     }
 }
 
-/// The `| part | bytes |` rows of the table in `docs/spu-footprint.md`.
+/// The rows of the table in `docs/spu-footprint.md` (`| part | bytes | lean bytes | ...`):
+/// each part with the bytes of this build's configuration.
 fn documented_bytes() -> Vec<(String, usize)> {
+    let column = if cfg!(feature = "spu-lean") { 3 } else { 2 };
     include_str!("../docs/spu-footprint.md")
         .lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            let bytes = cells.get(2)?.parse().ok()?;
+            let bytes = cells.get(column)?.parse().ok()?;
             Some((cells.get(1)?.to_string(), bytes))
         })
         .collect()
@@ -137,4 +143,8 @@ fn footprint_table_matches_the_build() {
     assert_eq!(parts, footprint.total, "the parts add up to the total");
     assert_eq!(footprint.total, size_of::<SpuUnit>());
     assert_eq!(size_of::<Arena>(), SPU_COUNT * footprint.total);
+    if cfg!(feature = "spu-lean") {
+        // The lean configuration's promise: at most the local store + 64 KiB per SPU.
+        assert!(footprint.total <= footprint.local_store + 64 * 1024);
+    }
 }

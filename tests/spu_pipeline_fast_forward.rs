@@ -4,6 +4,8 @@
 //! architectural state and everything the pipeline shows (clock, issue stages, execution
 //! stages with their dependency columns, last stall). The fast-forward must also have
 //! skipped cycles, or the comparison would prove nothing.
+// The lean configuration (feature `spu-lean`) has no fast-forward to compare.
+#![cfg(not(feature = "spu-lean"))]
 
 mod spu_pipeline_support;
 

@@ -127,8 +127,8 @@ impl SpuUnit {
     }
 
     /// Turns the pipeline's fast-forward over repeating loop iterations on (the default) or
-    /// off; the results are the same either way (see
-    /// [`Pipeline::set_fast_forward`]).
+    /// off; the results are the same either way (see [`Pipeline::set_fast_forward`]). The
+    /// lean configuration has no fast-forward, and this has no effect there.
     pub fn set_fast_forward(&mut self, enabled: bool) {
         self.pipeline.set_fast_forward(enabled);
     }
@@ -235,7 +235,7 @@ impl SpuUnit {
             fetch_decode_cache: part_bytes::FETCH_DECODE_CACHE,
             shadow: part_bytes::SHADOW,
             fast_forward: part_bytes::FAST_FORWARD,
-            other: total - parts,
+            other: total.saturating_sub(parts),
             total,
         }
     }

@@ -2,7 +2,8 @@
 //! decoded instruction (what each instruction does is in [`instructions`](super::instructions),
 //! one file per family) and retire it: counters, clock, PC and the [`Executed`] report.
 
-use super::instructions::{Flow, apply, instruction_address};
+use super::flow::{Flow, instruction_address};
+use super::instructions::apply;
 use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;

@@ -4,7 +4,7 @@
 //! architectural state and keeps its own stores aside.
 
 use super::channels::Channels;
-use super::instructions::Flow;
+use super::flow::Flow;
 use super::quadword::Quadword;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;

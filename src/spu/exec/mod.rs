@@ -19,13 +19,16 @@
 //! - `execute.rs` the entry points and retirement, `stepping.rs` the fetch-decode-execute
 //!   loops, `decode_cache.rs` the decodes `step` reuses;
 //! - `instructions/`: what each instruction does, one function per instruction, one file per
-//!   family (`fma` is in `instructions/float_sp.rs`), and the dispatch;
+//!   family (`fma` is in `instructions/float_sp.rs`), and the dispatch; they run on any
+//!   `Machine` (`machine.rs`: what an instruction reads and writes) and report a `Flow`
+//!   (`flow.rs`);
 //! - the element arithmetic the instructions use: `ops_integer.rs`, `ops_shift.rs`,
 //!   `permute.rs`, `float_single.rs` (with `float_single_exact.rs`), `float_double.rs` (with
 //!   `float_exact.rs`);
 //! - `profile.rs` the `prof_cp` checkpoints ([`ProfileCounters`]);
-//! - for the pipeline's ideal fetch: `run_ahead.rs` (its shadow executes instructions early)
-//!   and `retire.rs` (stage o applies what the shadow recorded).
+//! - for the pipeline's ideal fetch: `run_ahead.rs` (its shadow executes instructions early),
+//!   `retire.rs` (stage o applies what the shadow recorded) and, in the lean configuration,
+//!   `shadow.rs` (a shadow without a local store of its own).
 //!
 //! Semantics follow the SPU ISA: single precision truncates, has no denormals and no
 //! Inf/NaN; double precision is IEEE; `sync`, `dsync` and the hints have no architectural
@@ -42,6 +45,7 @@ mod float_double;
 mod float_exact;
 mod float_single;
 mod float_single_exact;
+mod flow;
 mod instructions;
 mod local_store;
 mod machine;
@@ -53,6 +57,8 @@ mod profile;
 mod quadword;
 mod retire;
 mod run_ahead;
+#[cfg(feature = "spu-lean")]
+mod shadow;
 mod state;
 mod stepping;
 
@@ -73,6 +79,8 @@ pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;
 pub(crate) use retire::StateWrite;
 pub(crate) use run_ahead::RunAhead;
+#[cfg(feature = "spu-lean")]
+pub(crate) use shadow::{STORES_AHEAD, ShadowState};
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
 
 /// Bytes of the decode cache [`SpuState::step`] keeps (for the footprint table).

@@ -6,7 +6,8 @@
 //! counters (stage o counts on the real state), so [`SpuState::run_ahead`] skips both on the
 //! everyday paths.
 
-use super::instructions::{Flow, apply, instruction_address};
+use super::flow::{Flow, instruction_address};
+use super::instructions::apply;
 use super::outcome::Status;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;
@@ -35,6 +36,7 @@ impl SpuState {
     /// Executes `insn` at the PC like [`execute`](Self::execute), without advancing the
     /// retirement counters and the clock on the everyday paths (fall-through, load, store,
     /// taken branch, NOP).
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the lean run-ahead copy is lighter
     #[inline(always)]
     pub(crate) fn run_ahead(&mut self, insn: &Instruction) -> RunAhead {
         let pc = self.pc;

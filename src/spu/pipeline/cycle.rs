@@ -116,6 +116,7 @@ impl Pipeline {
                 .not_retired(&inflight, &executed, position, now)
                 .map(Some);
         }
+        self.fetch.completed_through(seq);
         let mispredicted = executed.next_pc != inflight.predicted_next;
         if mispredicted {
             match (&mut self.fetch, position) {
@@ -178,6 +179,7 @@ impl Pipeline {
         let Some((effect, address)) = apply_recorded(&self.issue, arch, seq, now) else {
             return false;
         };
+        self.fetch.completed_through(seq);
         let inflight = self.issue.in_flight(seq);
         let branch_taken = effect.has(Effect::BRANCH_TAKEN);
         let is_nop = effect.has(Effect::NOP);

@@ -146,6 +146,7 @@ impl ExecPipes {
     /// if that many cycles had repeated what happened before (the fast-forward): each row
     /// moves to the cycle `cycles` later with its sequence numbers `seqs` higher, and each
     /// unreleased register is released `cycles` later.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         let old = self.rows;
         for back in 0..RING as u64 {

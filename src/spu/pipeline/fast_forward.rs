@@ -296,7 +296,7 @@ impl Pipeline {
             if record.serializing || self.issue.effect(seq).is_none() {
                 return false;
             }
-            match fetch.decoded_at(record.pc, record.instruction.word) {
+            match fetch.decoded_at(arch, record.pc, record.instruction.word) {
                 Some(decoded) => *entry = decoded,
                 None => return false,
             }
@@ -344,7 +344,7 @@ impl Pipeline {
             // Fetch side: the shadow runs the next repetition ahead into the window.
             for (index, entry) in path.iter().enumerate() {
                 let next = path.get(index + 1).map_or(head, Decoded::pc);
-                if !fetch.run_ahead_pending(&mut self.issue, entry, next, code) {
+                if !fetch.run_ahead_pending(arch, &mut self.issue, entry, next, code) {
                     return done;
                 }
             }

@@ -144,6 +144,14 @@ impl FetchModel {
         }
     }
 
+    /// Stage o completed every instruction up to fetch sequence number `seq`.
+    #[inline(always)]
+    pub(crate) fn completed_through(&mut self, seq: u64) {
+        if let FetchModel::Ideal(ideal) = self {
+            ideal.completed_through(seq);
+        }
+    }
+
     /// A serializing instruction completed at stage o.
     #[inline]
     pub(crate) fn serializing_completed(&mut self) {

@@ -25,9 +25,108 @@
 use super::decode_cache::{DecodeCache, Decoded, Replay};
 use super::inflight::NO_REGISTER;
 use super::issue::IssuePipes;
+#[cfg(feature = "spu-lean")]
+use super::sizes::{ISSUE_STAGE_NAMES, O_STAGE};
 use super::window::Effect;
 use crate::spu::exec::{Quadword, RunAhead, SpuState, Status};
+#[cfg(feature = "spu-lean")]
+use crate::spu::exec::{STORES_AHEAD, ShadowState};
+use crate::spu::isa::Instruction;
 use crate::spu::probes::StallReason;
+
+/// The run-ahead copy of the architectural state: a whole [`SpuState`] (local store included)
+/// by default, a [`ShadowState`] that reads the architectural local store and keeps its own
+/// stores aside in the lean configuration.
+#[cfg(not(feature = "spu-lean"))]
+type Shadow = SpuState;
+#[cfg(feature = "spu-lean")]
+type Shadow = ShadowState;
+
+// The lean copy keeps aside the stores of the instructions it ran ahead of the architectural
+// state: at most the issue stages' and the execution pipes' instructions (two per stage).
+#[cfg(feature = "spu-lean")]
+const _: () = assert!(STORES_AHEAD > 2 * ISSUE_STAGE_NAMES.len() + 2 * (O_STAGE as usize + 1));
+
+/// Bytes of the run-ahead copy (for the footprint table).
+pub(crate) const SHADOW_BYTES: usize = size_of::<Shadow>();
+
+/// An empty run-ahead copy (all-zero bits); it is synced before the first fetch.
+const fn new_shadow() -> Shadow {
+    #[cfg(not(feature = "spu-lean"))]
+    let shadow = SpuState::new(0);
+    #[cfg(feature = "spu-lean")]
+    let shadow = ShadowState::new();
+    shadow
+}
+
+/// What ideal fetch needs from its run-ahead copy. `arch` is the architectural state it
+/// copies; the lean copy reads its local store.
+trait RunAheadCopy {
+    /// Becomes a copy of `arch`.
+    fn sync_from(&mut self, arch: &SpuState);
+    /// The word at `pc` as the copy sees the local store.
+    fn word_at(&self, arch: &SpuState, pc: u32) -> u32;
+    /// The quadword at `address` as the copy sees the local store.
+    fn quadword_at(&self, arch: &SpuState, address: u32) -> Quadword;
+    /// Runs `insn`, fetch sequence number `seq`, at the PC.
+    fn run_ahead(&mut self, arch: &SpuState, insn: &Instruction, seq: u64) -> RunAhead;
+    /// Whether a store did not fit since the last sync (the lean copy holds a few).
+    fn overflowed(&self) -> bool;
+    /// The architectural state completed every instruction up to `seq`.
+    fn completed_through(&mut self, seq: u64);
+}
+
+#[cfg(not(feature = "spu-lean"))]
+impl RunAheadCopy for SpuState {
+    fn sync_from(&mut self, arch: &SpuState) {
+        self.clone_from(arch);
+    }
+    #[inline(always)]
+    fn word_at(&self, _arch: &SpuState, pc: u32) -> u32 {
+        self.local_store().load_word(pc)
+    }
+    #[inline(always)]
+    fn quadword_at(&self, _arch: &SpuState, address: u32) -> Quadword {
+        self.local_store().load_quadword(address)
+    }
+    #[inline(always)]
+    fn run_ahead(&mut self, _arch: &SpuState, insn: &Instruction, _seq: u64) -> RunAhead {
+        SpuState::run_ahead(self, insn)
+    }
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn completed_through(&mut self, _seq: u64) {}
+}
+
+#[cfg(feature = "spu-lean")]
+impl RunAheadCopy for ShadowState {
+    fn sync_from(&mut self, arch: &SpuState) {
+        ShadowState::sync_from(self, arch);
+    }
+    #[inline(always)]
+    fn word_at(&self, arch: &SpuState, pc: u32) -> u32 {
+        self.load_word(arch.local_store(), pc)
+    }
+    #[inline(always)]
+    fn quadword_at(&self, arch: &SpuState, address: u32) -> Quadword {
+        self.load_quadword(arch.local_store(), address)
+    }
+    #[inline(always)]
+    fn run_ahead(&mut self, arch: &SpuState, insn: &Instruction, seq: u64) -> RunAhead {
+        ShadowState::run_ahead(self, arch.local_store(), insn, seq)
+    }
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        ShadowState::overflowed(self)
+    }
+    #[inline(always)]
+    fn completed_through(&mut self, seq: u64) {
+        ShadowState::completed_through(self, seq);
+    }
+}
 
 /// No pending instructions.
 const NO_PENDING: (u64, u64) = (0, 0);
@@ -35,7 +134,7 @@ const NO_PENDING: (u64, u64) = (0, 0);
 /// The ideal fetch model (see the module documentation).
 #[derive(Clone)]
 pub(crate) struct IdealFetch {
-    shadow: SpuState,
+    shadow: Shadow,
     /// Decoding (operand lists, class) is done once per address and word, not per fetch.
     decoded: DecodeCache,
     /// The shadow was copied from the architectural state (false: copy it before fetching).
@@ -54,7 +153,7 @@ impl IdealFetch {
     pub(super) const fn new() -> Self {
         IdealFetch {
             // Copied from the architectural state before the first fetch.
-            shadow: SpuState::new(0),
+            shadow: new_shadow(),
             decoded: DecodeCache::new(),
             synced: false,
             waiting: false,
@@ -85,7 +184,7 @@ impl IdealFetch {
         }
         if !self.has_pending() {
             if !self.synced {
-                self.shadow.clone_from(arch);
+                RunAheadCopy::sync_from(&mut self.shadow, arch);
                 self.synced = true;
             }
             if let Status::Stopped(_) = self.shadow.status() {
@@ -105,7 +204,7 @@ impl IdealFetch {
                 (seq, record.pc, record.predicted_next, record.serializing)
             } else {
                 let pc = self.shadow.pc();
-                let fetched = self.fetch_one(pc, issue);
+                let fetched = self.fetch_one(arch, pc, issue);
                 (issue.last_seq(), pc, fetched.next, fetched.serializing)
             };
             let slot = ((pc >> 2) & 1) as usize;
@@ -121,6 +220,13 @@ impl IdealFetch {
             break;
         }
         true
+    }
+
+    /// The architectural state completed every instruction up to fetch sequence number
+    /// `seq` (the lean run-ahead copy drops the stores it kept aside for them).
+    #[inline(always)]
+    pub(super) fn completed_through(&mut self, seq: u64) {
+        RunAheadCopy::completed_through(&mut self.shadow, seq);
     }
 
     /// Why stage g stays empty when fetch has nothing to put there.
@@ -146,9 +252,11 @@ impl IdealFetch {
     /// Returns whether it was that instruction, was followed by `next`, had its effect
     /// recorded and stored nothing into `code` (the quadwords from `.0` to `.1` holding the
     /// repetition's instructions).
+    #[cfg(not(feature = "spu-lean"))]
     #[inline(always)]
     pub(super) fn run_ahead_pending(
         &mut self,
+        arch: &SpuState,
         issue: &mut IssuePipes,
         entry: &Decoded,
         next: u32,
@@ -158,7 +266,14 @@ impl IdealFetch {
         if pc != entry.pc() {
             return false;
         }
-        let fetched = run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue);
+        let fetched = run_entry(
+            &mut self.shadow,
+            arch,
+            &mut self.loop_head,
+            pc,
+            entry,
+            issue,
+        );
         let seq = issue.last_seq();
         if self.has_pending() {
             self.pending.1 = seq + 1;
@@ -175,6 +290,7 @@ impl IdealFetch {
 
     /// Fast-forward: the pending instructions belong to a skipped repetition (the timing
     /// state moved past them), so fetch does not place them.
+    #[cfg(not(feature = "spu-lean"))]
     #[inline(always)]
     pub(super) fn forget_pending(&mut self) {
         self.pending = NO_PENDING;
@@ -183,6 +299,7 @@ impl IdealFetch {
 
     /// Whether fetch runs with nothing pending, not waiting, not stale (the state a
     /// fast-forward starts from), and the shadow's PC and starve reason.
+    #[cfg(not(feature = "spu-lean"))]
     pub(super) fn steady(&self) -> Option<(u32, StallReason)> {
         (!self.has_pending() && !self.waiting && self.synced)
             .then(|| (self.shadow.pc(), self.starve_reason))
@@ -191,22 +308,31 @@ impl IdealFetch {
     /// Fetches the instruction at `pc` into the window (the caller places it into a stage)
     /// and runs it in the shadow (unless it serializes).
     #[inline(always)]
-    fn fetch_one(&mut self, pc: u32, issue: &mut IssuePipes) -> Fetched {
-        let word = self.shadow.local_store().load_word(pc);
+    fn fetch_one(&mut self, arch: &SpuState, pc: u32, issue: &mut IssuePipes) -> Fetched {
+        let word = self.shadow.word_at(arch, pc);
         let entry = self.decoded.get(pc, word);
-        run_entry(&mut self.shadow, &mut self.loop_head, pc, entry, issue)
+        run_entry(
+            &mut self.shadow,
+            arch,
+            &mut self.loop_head,
+            pc,
+            entry,
+            issue,
+        )
     }
 
     /// Fast-forward: the decoded form of the instruction at `pc` if the shadow's local store
     /// still holds `word` there (a repetition's instructions are checked once, then guarded
     /// by watching the shadow's stores).
-    pub(super) fn decoded_at(&mut self, pc: u32, word: u32) -> Option<Decoded> {
-        (self.shadow.local_store().load_word(pc) == word).then(|| *self.decoded.get(pc, word))
+    #[cfg(not(feature = "spu-lean"))]
+    pub(super) fn decoded_at(&mut self, arch: &SpuState, pc: u32, word: u32) -> Option<Decoded> {
+        (self.shadow.word_at(arch, pc) == word).then(|| *self.decoded.get(pc, word))
     }
 }
 
 /// What fetching one instruction did.
 #[derive(Clone, Copy)]
+#[cfg_attr(feature = "spu-lean", allow(dead_code))] // `recorded`, `stored`: the fast-forward's
 struct Fetched {
     /// The address that follows it.
     next: u32,
@@ -223,7 +349,8 @@ struct Fetched {
 /// `loop_head`.
 #[inline(always)]
 fn run_entry(
-    shadow: &mut SpuState,
+    shadow: &mut Shadow,
+    arch: &SpuState,
     loop_head: &mut Option<u32>,
     pc: u32,
     entry: &Decoded,
@@ -239,8 +366,20 @@ fn run_entry(
             stored: None,
         };
     }
-    let ahead = shadow.run_ahead(&record.instruction);
     let (seq, target) = (record.seq, record.target);
+    let ahead = RunAheadCopy::run_ahead(shadow, arch, &record.instruction, seq);
+    if RunAheadCopy::overflowed(shadow) {
+        // The lean copy could not keep this store aside (never expected): fetch waits until
+        // stage o has interpreted the instruction, then copies the architectural state again.
+        record.predicted_next = shadow.pc();
+        record.serializing = true;
+        return Fetched {
+            next: record.predicted_next,
+            serializing: true,
+            recorded: false,
+            stored: None,
+        };
+    }
     let (flags, address) = match ahead {
         RunAhead::Unusual => {
             // A checkpoint completes with the SPU running; the others (stop, halt, a blocked
@@ -278,7 +417,7 @@ fn run_entry(
         };
     }
     let (flags, value) = if stored.is_some() {
-        (flags, shadow.local_store().load_quadword(address))
+        (flags, shadow.quadword_at(arch, address))
     } else if target != NO_REGISTER {
         (flags | Effect::WRITES_TARGET, shadow.register(target))
     } else {

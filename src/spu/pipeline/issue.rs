@@ -209,6 +209,7 @@ impl IssuePipes {
 
     /// Moves the stages `cycles` cycles and `seqs` fetches on from the end of cycle `now`
     /// (the fast-forward; see [`ExecPipes::shift`]). The window already holds the records.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         for seq in self.stages.iter_mut().flatten() {
             if *seq != 0 {

@@ -36,6 +36,10 @@ mod config;
 mod cycle;
 mod decode_cache;
 mod execute;
+#[cfg(not(feature = "spu-lean"))]
+mod fast_forward;
+#[cfg(feature = "spu-lean")]
+#[path = "no_fast_forward.rs"]
 mod fast_forward;
 mod fetch;
 mod fetch_buffers;
@@ -76,8 +80,7 @@ use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
 /// Bytes of the parts of a pipeline, for [`Footprint`](crate::spu::unit::Footprint).
 pub(crate) mod part_bytes {
-    use super::{decode_cache, execute, fast_forward, window};
-    use crate::spu::exec::SpuState;
+    use super::{decode_cache, execute, fast_forward, ideal_fetch, window};
 
     /// The instruction window.
     pub(crate) const WINDOW: usize = size_of::<window::Window>();
@@ -86,7 +89,7 @@ pub(crate) mod part_bytes {
     /// The fetch model's decode cache.
     pub(crate) const FETCH_DECODE_CACHE: usize = size_of::<decode_cache::DecodeCache>();
     /// The ideal fetch's run-ahead shadow of the architectural state.
-    pub(crate) const SHADOW: usize = size_of::<SpuState>();
+    pub(crate) const SHADOW: usize = ideal_fetch::SHADOW_BYTES;
     /// The fast-forward's memory of a loop.
     pub(crate) const FAST_FORWARD: usize = size_of::<fast_forward::FastForward>();
 }

@@ -37,40 +37,11 @@ mod load_store;
 mod multiply;
 mod shift_rotate;
 
-use super::local_store::LS_ADDRESS_MASK;
+use super::flow::{Flow, instruction_address};
 use super::machine::Machine;
 use super::outcome::FaultKind;
 use crate::spu::isa::Instruction;
 use crate::spu::isa::Mnemonic;
-
-/// Control-flow effect of one instruction, and how it counts for the statistics.
-pub(in crate::spu::exec) enum Flow {
-    /// Fall through to the next instruction.
-    Next,
-    /// Fall through; the instruction is NOP-class (`nop`, `lnop`, the hints).
-    Nop,
-    /// Fall through; the instruction was the profiling checkpoint `prof_cpN` (NOP-class).
-    Checkpoint(u8),
-    /// Fall through after a quadword load from this (aligned, wrapped) address.
-    Load(u32),
-    /// Fall through after a quadword store to this (aligned, wrapped) address.
-    Store(u32),
-    /// Taken branch to this address.
-    Branch(u32),
-    /// `stop`/`stopd` with a signal.
-    Stop(u16),
-    /// A halt condition held.
-    Halt,
-    /// A channel access must wait.
-    Blocked(u8),
-    /// The instruction cannot execute.
-    Fault(FaultKind),
-}
-
-/// Word-aligned LS address for branch targets.
-pub(in crate::spu::exec) fn instruction_address(address: u32) -> u32 {
-    address & LS_ADDRESS_MASK & !3
-}
 
 /// Byte offset of an I16 word-address field (`imm << 2`).
 fn word_offset(imm: i32) -> u32 {
