@@ -4,8 +4,8 @@
 // Words are spelled field by field, zero fields included, to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
+use pmprobe::spu::isa::OperandKind;
 use pmprobe::spu::isa::asm::{AsmError, AsmErrorKind, MAX_NESTING, Name, assemble};
-use pmprobe::spu::isa::opcodes::OperandKind;
 
 #[path = "support/xorshift.rs"]
 mod xorshift;

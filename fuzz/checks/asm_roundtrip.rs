@@ -16,8 +16,8 @@
 use std::fmt::Write as _;
 
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::disasm::write_listing;
-use pmprobe::spu::isa::opcodes::{OPCODES, OperandKind, VARIANTS};
+use pmprobe::spu::isa::write_listing;
+use pmprobe::spu::isa::{OPCODES, OperandKind, VARIANTS};
 
 /// Statements generated at most.
 const MAX_STATEMENTS: usize = 160;

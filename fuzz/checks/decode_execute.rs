@@ -6,7 +6,7 @@
 //! reported data access is quadword aligned and inside the local store. The host side is
 //! played along: blocked channels get inbound mail and have their outbound mailboxes drained,
 //! stops are resumed a few times.
-use pmprobe::spu::exec::{LS_SIZE, Quadword, Spu, Status, StopReason};
+use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status, StopReason};
 
 const MAX_STEPS: u32 = 4096;
 /// Stops (`stop`, halts) resumed before giving up: zero-filled memory is all `stop 0`.
@@ -19,7 +19,7 @@ pub fn check(data: &[u8]) {
         .take(4096)
         .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     if spu.load_program_words(&words, 0).is_err() {
         return;
     }

@@ -9,14 +9,14 @@ use pmprobe::println;
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::stats::Statistics;
+use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use pmprobe::rt::semihosting::HostError;
-use pmprobe::spu::pipeline::konata::KonataWriter;
+use pmprobe::spu::pipeline::KonataWriter;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;

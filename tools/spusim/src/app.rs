@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, Spu, StopReason};
+use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, SpuState, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::unit::SpuUnit;
 
@@ -109,7 +109,7 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
         }
         summary
     } else {
-        let mut spu = Box::new(Spu::new(0));
+        let mut spu = Box::new(SpuState::new(0));
         spu.load_program(image, program.entry).map_err(not_loaded)?;
         let summary = engine.run(&mut spu, options.max_cycles, out)?;
         if options.dump_registers {

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::{Channels, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, Spu, StopReason};
+use pmprobe::spu::exec::{Channels, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SpuState, StopReason};
 
 use crate::exit::Failure;
 
@@ -35,7 +35,7 @@ pub trait Engine {
     /// `out`.
     fn run(
         &mut self,
-        spu: &mut Spu,
+        spu: &mut SpuState,
         max_cycles: u64,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure>;

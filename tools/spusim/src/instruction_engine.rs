@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use pmprobe::spu::exec::{Executed, RunEnd, Spu};
+use pmprobe::spu::exec::{Executed, RunEnd, SpuState};
 
 use crate::engine::{End, Engine, Summary, drain_outbound_mailbox, write_mailbox};
 use crate::exit::Failure;
@@ -13,7 +13,7 @@ pub struct InstructionEngine;
 impl Engine for InstructionEngine {
     fn run(
         &mut self,
-        spu: &mut Spu,
+        spu: &mut SpuState,
         max_cycles: u64,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
@@ -50,7 +50,7 @@ impl Engine for InstructionEngine {
                 RunEnd::Stopped(reason) => {
                     return Ok(summary(spu, End::Stopped(reason), reason.pc()));
                 }
-                RunEnd::InstructionLimit => {}
+                RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
                     // Drained: resume; nothing to drain: the SPU waits for good.
                     let id = spu.id();
@@ -64,7 +64,7 @@ impl Engine for InstructionEngine {
     }
 }
 
-fn summary(spu: &Spu, end: End, pc: u32) -> Summary {
+fn summary(spu: &SpuState, end: End, pc: u32) -> Summary {
     Summary {
         end,
         pc,

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pmprobe::pmu::Event;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 
 /// Simulation mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

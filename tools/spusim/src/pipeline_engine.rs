@@ -6,11 +6,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use pmprobe::spu::exec::Spu;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::konata::KonataWriter;
-use pmprobe::spu::pipeline::trace::write_frame;
+use pmprobe::spu::exec::SpuState;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::KonataWriter;
+use pmprobe::spu::pipeline::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
@@ -53,7 +53,7 @@ impl PipelineEngine {
         konata: Option<&Path>,
         fast_forward: bool,
     ) -> Result<Self, Failure> {
-        let mut pipeline = Box::new(Pipeline::new(0));
+        let mut pipeline = Box::new(Pipeline::new());
         pipeline.set_config(config);
         pipeline.set_fast_forward(fast_forward);
         pipeline
@@ -87,7 +87,7 @@ impl PipelineEngine {
 impl Engine for PipelineEngine {
     fn run(
         &mut self,
-        spu: &mut Spu,
+        spu: &mut SpuState,
         max_cycles: u64,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
@@ -159,7 +159,7 @@ impl Engine for PipelineEngine {
 }
 
 impl PipelineEngine {
-    fn write_stats(&self, spu: &Spu, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_stats(&self, spu: &SpuState, out: &mut dyn Write) -> std::io::Result<()> {
         let mut sink = IoFmt::new(&mut *out);
         let printed = self.pipeline.print_stats(spu, &mut sink);
         sink.take_error()?;
