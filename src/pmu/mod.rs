@@ -11,12 +11,16 @@
 //! - [`info`]: MIDR_EL1 and PMUVer decoding.
 
 pub mod backend;
+mod counter;
+mod detect;
 pub mod driver;
 pub mod emulated;
+mod error;
 pub mod event;
 pub mod info;
 pub mod metrics;
 pub mod regs;
+mod snapshot;
 #[cfg(target_arch = "aarch64")]
 pub mod sysreg;
 
