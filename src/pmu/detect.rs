@@ -6,7 +6,7 @@ use super::backend::{PmuBackend, PmuRegister};
 use super::error::Error;
 use super::event::EventSet;
 use super::info::{CpuId, PmuVersion, decode_midr};
-use super::regs::{MAX_EVENT_COUNTERS, PMCR_EL0};
+use super::regs::{ID_AA64DFR1_EL1, MAX_EVENT_COUNTERS, PMCR_EL0};
 
 /// What [`detect`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,13 @@ pub fn detect<B: PmuBackend>(backend: &B) -> Result<PmuInfo, Error> {
         cpu: decode_midr(backend.midr()),
         long_event_counters: version.at_least(PmuVersion::V3p5),
         freeze_on_overflow: version.at_least(PmuVersion::V3p7),
-        instruction_counter: (backend.id_aa64dfr1() >> 36) & 0xF != 0,
+        instruction_counter: has_instruction_counter(backend.id_aa64dfr1()),
     })
+}
+
+/// Whether an ID_AA64DFR1_EL1 value announces FEAT_PMUv3_ICNTR (PMICNTR_EL0).
+pub(super) fn has_instruction_counter(id_aa64dfr1: u64) -> bool {
+    let dfr1: LocalRegisterCopy<u64, ID_AA64DFR1_EL1::Register> =
+        LocalRegisterCopy::new(id_aa64dfr1);
+    dfr1.read(ID_AA64DFR1_EL1::PMICNTR) != 0
 }

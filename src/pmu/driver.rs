@@ -6,7 +6,9 @@ pub use super::counter::Counter;
 pub use super::detect::{PmuInfo, detect};
 pub use super::error::Error;
 use super::event::Event;
-use super::regs::CYCLE_COUNTER_BIT;
+use super::regs::{
+    COUNTER_32_MAX, CYCLE_COUNTER_BIT, EVENT_COUNTER_BITS, PMCR_EL0, PMEVTYPER_EL0, field_bits,
+};
 use super::snapshot::SLOTS;
 pub use super::snapshot::Snapshot;
 
@@ -40,13 +42,14 @@ pub struct Pmu<B: PmuBackend> {
     narrow_bits: u32,
 }
 
-const PMCR_E: u64 = 1 << 0;
-const PMCR_P: u64 = 1 << 1;
-const PMCR_C: u64 = 1 << 2;
-const PMCR_LC: u64 = 1 << 6;
-const PMCR_LP: u64 = 1 << 7;
-const FILTER_NSH: u64 = 1 << 27;
-const NARROW_WRAP: u64 = 1 << 32;
+const PMCR_E: u64 = field_bits(PMCR_EL0::E);
+const PMCR_P: u64 = field_bits(PMCR_EL0::P);
+const PMCR_C: u64 = field_bits(PMCR_EL0::C);
+const PMCR_LC: u64 = field_bits(PMCR_EL0::LC);
+const PMCR_LP: u64 = field_bits(PMCR_EL0::LP);
+const FILTER_NSH: u64 = field_bits(PMEVTYPER_EL0::NSH);
+/// One wrap of a 32-bit counter: the unit of the software extension.
+const NARROW_WRAP: u64 = COUNTER_32_MAX + 1;
 
 impl<B: PmuBackend> Pmu<B> {
     /// Detects the PMU and resets it: all counters disabled, interrupts off, overflow flags
@@ -62,7 +65,7 @@ impl<B: PmuBackend> Pmu<B> {
         let event_bits = if info.long_event_counters {
             0
         } else {
-            0x7FFF_FFFF
+            EVENT_COUNTER_BITS as u32
         };
         let cycle_bit = if pmcr_base & PMCR_LC != 0 {
             0

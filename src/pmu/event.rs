@@ -4,6 +4,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::regs::PMCEID0_EL0;
+
 /// A PMU event number (PMEVTYPER.evtCount).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -223,9 +225,10 @@ impl EventSet {
             (if n < 0x20 { self.ceid0 } else { self.ceid1 }, n % 0x20)
         } else if n >= 0x4000 && n < 0x4040 {
             let e = n - 0x4000;
+            // The upper half of PMCEID<n> (its IDhi field) describes 0x4000 + the same bits.
             (
                 if e < 0x20 { self.ceid0 } else { self.ceid1 },
-                32 + e % 0x20,
+                PMCEID0_EL0::IDhi.shift as u16 + e % 0x20,
             )
         } else {
             return false;

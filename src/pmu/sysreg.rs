@@ -16,7 +16,8 @@ use aarch64_cpu::registers::{CurrentEL, ID_AA64DFR0_EL1, ID_AA64DFR1_EL1, MIDR_E
 use tock_registers::interfaces::Readable;
 
 use super::backend::el0_access_check;
-use super::backend::{AccessError, AccessKind, ExceptionLevel, PmuBackend, PmuRegister};
+use super::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
+use super::detect::has_instruction_counter;
 
 /// The PMU of the CPU this code runs on.
 #[derive(Debug, Clone, Copy)]
@@ -141,7 +142,7 @@ impl SysRegPmu {
     }
 
     fn has_icntr(&self) -> bool {
-        (self.id_aa64dfr1() >> 36) & 0xF != 0
+        has_instruction_counter(self.id_aa64dfr1())
     }
 }
 
@@ -155,7 +156,12 @@ impl PmuBackend for SysRegPmu {
     #[inline(always)]
     fn read(&self, register: PmuRegister) -> Result<u64, AccessError> {
         if self.el == ExceptionLevel::El0 {
-            el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Read)?;
+            el0_access_check(
+                self.el,
+                mrs!("pmuserenr_el0"),
+                register,
+                RegisterAccess::Read,
+            )?;
         }
         self.read_checked(register)
     }
@@ -163,7 +169,12 @@ impl PmuBackend for SysRegPmu {
     #[inline(always)]
     fn write(&self, register: PmuRegister, value: u64) -> Result<(), AccessError> {
         if self.el == ExceptionLevel::El0 {
-            el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Write)?;
+            el0_access_check(
+                self.el,
+                mrs!("pmuserenr_el0"),
+                register,
+                RegisterAccess::Write,
+            )?;
         }
         self.write_checked(register, value)
     }
