@@ -254,6 +254,13 @@ pub trait PmuBackend {
     fn midr(&self) -> u64;
     /// Context synchronization (`isb`) between register writes whose order matters.
     fn isb(&self) {}
+    /// Reads a register whose access at the current Exception level the caller has already
+    /// checked, as a [`CounterGroup`](super::CounterGroup) does once when it is created. The
+    /// default is [`read`](Self::read); the system-register back end skips its per-access
+    /// PMUSERENR_EL0 re-check, so that a constant register compiles to one `mrs`.
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        self.read(register)
+    }
 
     /// A tock-registers view of one register, e.g. `backend.view::<PMCR_EL0::Register>(PmuRegister::Pmcr)`.
     fn view<R: RegisterLongName>(&self, register: PmuRegister) -> RegisterView<'_, Self, R>
@@ -349,5 +356,9 @@ impl<B: PmuBackend> PmuBackend for &B {
     }
     fn isb(&self) {
         (**self).isb()
+    }
+    #[inline(always)]
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        (**self).read_prepared(register)
     }
 }

@@ -30,8 +30,8 @@ pub struct Pmu<B: PmuBackend> {
     info: PmuInfo,
     /// Event programmed on each counter slot.
     programmed: [Option<Event>; SLOTS],
-    /// Software extension: counts above the hardware counter width (multiples of 2^32).
-    high: [u64; SLOTS],
+    /// Software extension: per counter slot, the 2^32 wraps of a 32-bit counter taken so far.
+    wraps: Wraps,
     /// PMCR bits the driver keeps set (LC, and LP on PMUv3p5+).
     pmcr_base: u64,
     /// Filter bits for PMEVTYPER/PMCCFILTR: NSH when running at EL2 (as Linux does with VHE).
@@ -41,6 +41,15 @@ pub struct Pmu<B: PmuBackend> {
     /// Counters that are 32 bits wide and need the software extension.
     narrow_bits: u32,
 }
+
+/// The software extension of each counter slot, as a number of 2^32 wraps (2^32 wraps of 2^32
+/// cover 64 bits). 32 bits per slot and eight-byte aligned: a [`CounterGroup`] copies six of
+/// them with two loads and two stores.
+///
+/// [`CounterGroup`]: super::CounterGroup
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub(super) struct Wraps(pub(super) [u32; SLOTS]);
 
 const PMCR_E: u64 = field_bits(PMCR_EL0::E);
 const PMCR_P: u64 = field_bits(PMCR_EL0::P);
@@ -76,7 +85,7 @@ impl<B: PmuBackend> Pmu<B> {
             backend,
             info,
             programmed: [None; SLOTS],
-            high: [0; SLOTS],
+            wraps: Wraps([0; SLOTS]),
             pmcr_base,
             filter,
             mask: 0,
@@ -113,7 +122,7 @@ impl<B: PmuBackend> Pmu<B> {
         b.write(PmuRegister::Pmcr, self.pmcr_base | PMCR_P | PMCR_C)?;
         b.isb();
         self.programmed = [None; SLOTS];
-        self.high = [0; SLOTS];
+        self.wraps = Wraps([0; SLOTS]);
         self.mask = 0;
         Ok(())
     }
@@ -207,7 +216,7 @@ impl<B: PmuBackend> Pmu<B> {
         self.backend
             .write(PmuRegister::OvsClr, self.programmed_mask())?;
         self.backend.isb();
-        self.high = [0; SLOTS];
+        self.wraps = Wraps([0; SLOTS]);
         Ok(())
     }
 
@@ -325,14 +334,14 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(flags)
     }
 
-    fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
+    pub(super) fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
         self.backend.write(PmuRegister::OvsClr, flags)?;
         self.backend.isb();
         let mut pending = flags & u64::from(self.narrow_bits);
         while pending != 0 {
             let counter = Counter::from_index(pending.trailing_zeros());
             pending &= pending - 1;
-            self.set_high(counter, self.high_of(counter).wrapping_add(NARROW_WRAP));
+            self.add_wrap(counter);
         }
         Ok(())
     }
@@ -384,7 +393,7 @@ impl<B: PmuBackend> Pmu<B> {
         }
     }
 
-    fn check_programmed(&self, counter: Counter) -> Result<(), Error> {
+    pub(super) fn check_programmed(&self, counter: Counter) -> Result<(), Error> {
         self.check_counter(counter)?;
         if self.slot(counter).is_none() {
             return Err(Error::NotProgrammed(counter));
@@ -392,11 +401,11 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(())
     }
 
-    fn is_narrow(&self, counter: Counter) -> bool {
+    pub(super) fn is_narrow(&self, counter: Counter) -> bool {
         u64::from(self.narrow_bits) & counter.bit() != 0
     }
 
-    fn programmed_mask(&self) -> u64 {
+    pub(super) fn programmed_mask(&self) -> u64 {
         u64::from(self.mask)
     }
 
@@ -418,15 +427,25 @@ impl<B: PmuBackend> Pmu<B> {
             };
         }
     }
-    fn high_of(&self, counter: Counter) -> u64 {
-        self.high
-            .get(counter.index() as usize)
-            .copied()
-            .unwrap_or(0)
+    /// The software extension of every counter slot, in 2^32 wraps (0 for 64-bit counters),
+    /// indexed by [`Counter::index`].
+    pub(super) fn wraps(&self) -> &[u32; SLOTS] {
+        &self.wraps.0
     }
+    /// The software extension of `counter`: its wraps times 2^32.
+    fn high_of(&self, counter: Counter) -> u64 {
+        let wraps = self.wraps.0.get(counter.index() as usize).copied();
+        u64::from(wraps.unwrap_or(0)) << 32
+    }
+    /// Sets the software extension of `counter` to `value`, a multiple of 2^32.
     fn set_high(&mut self, counter: Counter, value: u64) {
-        if let Some(h) = self.high.get_mut(counter.index() as usize) {
-            *h = value;
+        if let Some(wraps) = self.wraps.0.get_mut(counter.index() as usize) {
+            *wraps = (value >> 32) as u32;
+        }
+    }
+    fn add_wrap(&mut self, counter: Counter) {
+        if let Some(wraps) = self.wraps.0.get_mut(counter.index() as usize) {
+            *wraps = wraps.wrapping_add(1);
         }
     }
 }

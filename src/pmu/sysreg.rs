@@ -179,6 +179,13 @@ impl PmuBackend for SysRegPmu {
         self.write_checked(register, value)
     }
 
+    /// The access was checked when the caller prepared it (at EL1 and above nothing needs
+    /// checking; at EL0 PMUSERENR_EL0 cannot change under EL0 code).
+    #[inline(always)]
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        self.read_checked(register)
+    }
+
     fn current_el(&self) -> ExceptionLevel {
         self.el
     }
