@@ -1,10 +1,11 @@
-//! The emulated PMUv3 against the Arm ARM semantics listed in issue 3, one test per point.
-//! Expected values come from the architecture (register layouts in pmu-reference.md), not from
+//! The emulated PMUv3 against the Arm ARM semantics it models, one test per point (the list in
+//! `src/pmu/emulated.rs`).
+//! Expected values come from the architecture (the Arm ARM's register descriptions), not from
 //! the model's own output.
 
-use pmprobe::pmu::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
-use pmprobe::pmu::emulated::{EmulatedConfig, EmulatedPmu};
 use pmprobe::pmu::regs::{PMCR_EL0, PMEVTYPER_EL0, PMUSERENR_EL0};
+use pmprobe::pmu::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
+use pmprobe::pmu::{EmulatedConfig, EmulatedPmu};
 use tock_registers::interfaces::{ReadWriteable, Readable, Writeable};
 
 use PmuRegister::*;

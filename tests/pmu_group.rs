@@ -4,10 +4,10 @@
 
 use std::cell::Cell;
 
-use pmprobe::pmu::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
-use pmprobe::pmu::driver::{Counter, Error, Pmu};
-use pmprobe::pmu::emulated::EmulatedPmu;
-use pmprobe::pmu::event::Event;
+use pmprobe::pmu::EmulatedPmu;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
+use pmprobe::pmu::{Counter, Error, Pmu};
 use pmprobe::pmu::{CounterGroup, GroupSnapshot};
 
 const INST_RETIRED: u16 = 0x08;

@@ -1,6 +1,6 @@
 //! Section 1: what this core is and what its PMU offers.
 
-use pmprobe::pmu::{PmuBackend, detect, sysreg::SysRegPmu};
+use pmprobe::pmu::{PmuBackend, SysRegPmu, detect};
 use pmprobe::println;
 
 /// Prints the banner; `false` when there is no usable PMU.

@@ -5,6 +5,7 @@
 //! and reports an access the real CPU would trap as a typed [`AccessError`]. On top of that,
 //! [`RegisterView`] implements tock-registers' `Readable`/`Writeable` for one register so the
 //! layouts of [`super::regs`] can be used with `read`, `write`, `modify` and `is_set`.
+#![forbid(unsafe_code)]
 
 use core::cell::Cell;
 use core::fmt;

@@ -1,4 +1,5 @@
 //! Identity of one hardware counter: the cycle counter or an event counter.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 

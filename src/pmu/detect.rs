@@ -1,4 +1,5 @@
 //! Detecting the PMU: what it is and what it counts.
+#![forbid(unsafe_code)]
 
 use tock_registers::LocalRegisterCopy;
 

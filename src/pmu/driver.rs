@@ -1,5 +1,6 @@
 //! The PMU driver, generic over a [`PmuBackend`]: counter programming in the order Linux's
 //! arm_pmuv3 driver uses, start/stop/reset, and 64-bit counts from 32-bit counters.
+#![forbid(unsafe_code)]
 
 use super::backend::{ExceptionLevel, PmuBackend, PmuRegister};
 pub use super::counter::Counter;
@@ -15,7 +16,7 @@ pub use super::snapshot::Snapshot;
 /// The PMU driver.
 ///
 /// ```
-/// use pmprobe::pmu::{driver::Pmu, emulated::EmulatedPmu, event::Event};
+/// use pmprobe::pmu::{EmulatedPmu, Event, Pmu};
 /// let cpu = EmulatedPmu::qemu_cortex_a57();
 /// let mut pmu = Pmu::new(&cpu).unwrap();
 /// let insts = pmu.program(Event::INST_RETIRED).unwrap();

@@ -12,6 +12,7 @@
 //! Events come from outside: [`EmulatedPmu::count`] for an event happening `n` times and
 //! [`EmulatedPmu::tick_cycles`] for the clock. State lives in `Cell`s so that the register
 //! accesses take `&self`, like real system registers.
+#![forbid(unsafe_code)]
 
 use core::cell::Cell;
 

@@ -1,4 +1,5 @@
 //! Why a PMU driver operation failed.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 

@@ -1,5 +1,6 @@
 //! PMU events: the 64 architected common events 0x00..0x3F by their Arm ARM names, and raw
 //! numbers for the IMPLEMENTATION DEFINED ones; [`EventSet`] of the events a PMU implements.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 use core::str::FromStr;

@@ -1,5 +1,6 @@
 //! Counters prepared for reading together: every check once, at preparation; straight-line
 //! reads afterwards.
+#![forbid(unsafe_code)]
 
 use super::backend::{ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess, el0_access_check};
 use super::counter::Counter;

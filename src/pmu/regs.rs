@@ -1,7 +1,7 @@
 //! Layouts of the AArch64 PMUv3 system registers, declared once with tock-registers.
 //!
 //! Field positions follow the Arm ARM (D-profile), chapter "The Performance Monitors Extension".
-//! Both back ends expose these layouts through [`RegisterView`](super::backend::RegisterView), so
+//! Both back ends expose these layouts through [`RegisterView`](super::RegisterView), so
 //! `read`, `write`, `modify` and `is_set` work the same on the real CPU and on the emulated PMU.
 //! ID registers that aarch64-cpu already describes (ID_AA64DFR0_EL1, MIDR_EL1, CurrentEL) are
 //! taken from there.
@@ -9,6 +9,7 @@
 //! Code that works on raw register values (the emulated PMU's state, the driver's cached bits)
 //! takes its masks from these declarations through [`field_bits`] and the constants at the end
 //! of this file, so that every bit position is written down once, here.
+#![forbid(unsafe_code)]
 #![allow(non_snake_case, non_camel_case_types, missing_docs)]
 
 use tock_registers::register_bitfields;

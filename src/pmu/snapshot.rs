@@ -1,4 +1,5 @@
 //! Counter values read at one moment.
+#![forbid(unsafe_code)]
 
 use super::counter::Counter;
 use super::event::Event;

@@ -8,7 +8,10 @@
 //! context synchronization event, so the driver calls [`PmuBackend::isb`] where order matters
 //! (Linux's sequences); reads of counters are preceded by an `isb` in the driver so they do not
 //! drift. At EL0 the back end checks PMUSERENR_EL0 first and returns
-//! [`super::backend::AccessError`] instead of executing an access that would trap.
+//! [`AccessError`] instead of executing an access that would trap.
+//!
+//! The only module of `pmu` with `unsafe` code: `unsafe_code` is denied for the whole of `pmu`
+//! and allowed here, statement by statement, on the `asm!` blocks.
 
 use core::arch::asm;
 
@@ -28,6 +31,7 @@ pub struct SysRegPmu {
 macro_rules! mrs {
     ($name:expr) => {{
         let value: u64;
+        #[allow(unsafe_code)] // The module's reason to exist: system registers need `asm`.
         // SAFETY: reading a PMU/ID system register has no side effect; the caller checked that
         // the access is permitted at the current Exception level.
         unsafe { asm!(concat!("mrs {v}, ", $name), v = out(reg) value, options(nomem, nostack, preserves_flags)) };
@@ -38,6 +42,7 @@ macro_rules! mrs {
 macro_rules! msr {
     ($name:expr, $value:expr) => {{
         let value: u64 = $value;
+        #[allow(unsafe_code)] // The module's reason to exist: system registers need `asm`.
         // SAFETY: PMU register writes only change PMU state (counters, enables, filters);
         // the caller checked that the access is permitted at the current Exception level.
         unsafe { asm!(concat!("msr ", $name, ", {v}"), v = in(reg) value, options(nomem, nostack, preserves_flags)) };
@@ -214,7 +219,10 @@ impl PmuBackend for SysRegPmu {
 
     #[inline]
     fn isb(&self) {
+        #[allow(unsafe_code)] // `isb` has no Rust intrinsic on stable.
         // SAFETY: `isb` only synchronizes the instruction stream.
-        unsafe { asm!("isb", options(nomem, nostack, preserves_flags)) };
+        unsafe {
+            asm!("isb", options(nomem, nostack, preserves_flags))
+        };
     }
 }

@@ -1,4 +1,5 @@
 //! The typed probe point.
+#![forbid(unsafe_code)]
 
 use core::cell::Cell;
 

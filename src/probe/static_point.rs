@@ -11,6 +11,7 @@
 //! implement it by notifying their members in order. `()` is the empty set and costs nothing.
 //! Because a set is a `Listener`, it can also be attached to a runtime `ProbePoint` as one
 //! listener: one indirect call for the whole set.
+#![forbid(unsafe_code)]
 
 use core::marker::PhantomData;
 

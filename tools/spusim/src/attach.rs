@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use pmprobe::pmu::driver::Pmu;
+use pmprobe::pmu::Pmu;
 use pmprobe::pmu::{EmulatedPmu, Event};
 use pmprobe::probe::listeners::{
     DistanceHistograms, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,

@@ -18,9 +18,9 @@
 use core::arch::asm;
 use core::hint::black_box;
 
-use pmprobe::pmu::driver::{Counter, Pmu, Snapshot};
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::SysRegPmu;
+use pmprobe::pmu::{Counter, Pmu, Snapshot};
 use pmprobe::pmu::{CounterGroup, GroupSnapshot};
 
 pmprobe::entry!(main);

@@ -18,7 +18,7 @@ use core::cell::Cell;
 use core::hint::black_box;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::SysRegPmu;
 use pmprobe::pmu::{Counter as PmuCounter, Event, Pmu};
 use pmprobe::probe::{Listener, ProbePoint, StaticProbePoint};
 
