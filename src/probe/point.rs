@@ -12,8 +12,7 @@ use super::{Listener, ListenerRef, ProbeError};
 ///
 /// # Cost when nobody listens
 /// [`notify`](Self::notify) first checks a plain listener count, before touching the listener
-/// array: one load and one branch, inlined at the call site; the loop over the listeners is
-/// out of line.
+/// array: one load and one branch, inlined at the call site.
 ///
 /// # Cost per listener
 /// With the default `L = dyn Listener<Arg>` any listener type attaches and each one costs an
@@ -210,9 +209,6 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
         }
     }
 
-    // Out of line: a producer's notify sites stay one load and one branch each, whatever the
-    // compiler would decide about inlining the loop into a hot caller.
-    #[inline(never)]
     fn notify_listeners(&self, arg: &Arg) {
         // Listeners added from now on land at or after `end` and wait for the next notify.
         let end = self.end.get();
