@@ -6,8 +6,8 @@
 //! - `fn point`: `ProbePoint<u64, 16>` with plain `fn(&u64)` listeners;
 //! - `dyn point`: the same point with object listeners behind `&dyn Listener<u64>`;
 //! - `typed point`: `ProbePoint<u64, 16, Counter>`, the listener type fixed at compile time;
-//! - `static set`: `StaticProbePoint` over an array of the listeners;
-//! - `direct`: the bodies called in a plain loop, no probe framework.
+//! - `static set`: `StaticProbePoint` over an array of the listeners, which compiles to the
+//!   listener bodies called one after the other: the limit.
 //!
 //! Method: a loop of `ITERATIONS` notifications minus the same loop without the notification
 //! (identical `black_box` pattern), divided by `ITERATIONS`; the driver's read cost cancels.
@@ -131,22 +131,12 @@ struct Row {
     dyn_point: u64,
     typed_point: u64,
     static_set: u64,
-    direct: u64,
 }
 
 fn static_set<const K: usize>(counters: &[Counter; 16]) -> impl Fn(&u64) + '_ {
     let set: [&Counter; K] = core::array::from_fn(|index| &counters[index]);
     let point: StaticProbePoint<u64, [&Counter; K]> = StaticProbePoint::new(set);
     move |arg| point.notify(arg)
-}
-
-/// The first `K` listener bodies called one after the other.
-fn direct<const K: usize>(counters: &[Counter; 16]) -> impl Fn(&u64) + '_ {
-    move |arg| {
-        for object in counters.iter().take(K) {
-            object.notify(arg);
-        }
-    }
 }
 
 fn main() -> i32 {
@@ -189,41 +179,31 @@ fn main() -> i32 {
             4 => measure(&|| notify_loop(static_set::<4>(&counters))),
             _ => measure(&|| notify_loop(static_set::<16>(&counters))),
         };
-        row.direct = match listeners {
-            0 => measure(&|| notify_loop(direct::<0>(&counters))),
-            1 => measure(&|| notify_loop(direct::<1>(&counters))),
-            4 => measure(&|| notify_loop(direct::<4>(&counters))),
-            _ => measure(&|| notify_loop(direct::<16>(&counters))),
-        };
     }
     t.check("every_point_took_its_listeners", attached);
 
     pmprobe::println!(
         "probe_bench: INST_RETIRED, -icount shift=0, {ITERATIONS} notifications minus an empty loop: instructions per notification"
     );
-    pmprobe::println!(
-        "probe_bench: listeners |  fn point | dyn point | typed point | static set |    direct"
-    );
+    pmprobe::println!("probe_bench: listeners |  fn point | dyn point | typed point | static set");
     for (row, listeners) in rows.iter().zip(COUNTS) {
         pmprobe::println!(
-            "probe_bench: {listeners:>9} | {:>8} | {:>9} | {:>11} | {:>10} | {:>9}",
+            "probe_bench: {listeners:>9} | {:>8} | {:>9} | {:>11} | {:>10}",
             Hundredths(row.fn_point),
             Hundredths(row.dyn_point),
             Hundredths(row.typed_point),
             Hundredths(row.static_set),
-            Hundredths(row.direct),
         );
     }
     // Each further listener: the 16-listener figure over the 1-listener one, per listener.
     if let (Some(one), Some(sixteen)) = (rows.get(1), rows.get(3)) {
         let per = |a: u64, b: u64| Hundredths(b.saturating_sub(a) / 15);
         pmprobe::println!(
-            "probe_bench: each further listener | {:>8} | {:>9} | {:>11} | {:>10} | {:>9}",
+            "probe_bench: each further listener | {:>8} | {:>9} | {:>11} | {:>10}",
             per(one.fn_point, sixteen.fn_point),
             per(one.dyn_point, sixteen.dyn_point),
             per(one.typed_point, sixteen.typed_point),
             per(one.static_set, sixteen.static_set),
-            per(one.direct, sixteen.direct),
         );
     }
     let empty = rows.first().map_or(u64::MAX, |row| row.dyn_point);
