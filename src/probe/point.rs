@@ -78,91 +78,7 @@ pub struct ProbePoint<
     end: Cell<usize>,
     /// How many notifications of this point are running (nested notifications count).
     depth: Cell<usize>,
-    /// Function listeners attached and not removed: picks the notify loop's layout.
-    function_count: Cell<usize>,
-    slots: [Slot<'a, Arg, L>; N],
-}
-
-/// One listener slot: an object, a function, or neither (a hole, or not in use).
-///
-/// Two nullable halves rather than one `Option<ListenerRef>`: the notify loop reads the object
-/// half and tests it against null, with no enum tag to load and compare, and a point of object
-/// listeners never reads the function half.
-struct Slot<'a, Arg, L: ?Sized> {
-    object: Cell<Option<&'a L>>,
-    function: Cell<Option<fn(&Arg)>>,
-}
-
-impl<'a, Arg, L: ?Sized + Listener<Arg>> Slot<'a, Arg, L> {
-    const fn empty_slot() -> Self {
-        Self {
-            object: Cell::new(None),
-            function: Cell::new(None),
-        }
-    }
-
-    fn get(&self) -> Option<ListenerRef<'a, Arg, L>> {
-        match (self.object.get(), self.function.get()) {
-            (Some(object), _) => Some(ListenerRef::Object(object)),
-            (None, Some(function)) => Some(ListenerRef::Function(function)),
-            (None, None) => None,
-        }
-    }
-
-    fn set(&self, listener: ListenerRef<'a, Arg, L>) {
-        match listener {
-            ListenerRef::Object(object) => {
-                self.object.set(Some(object));
-                self.function.set(None);
-            }
-            ListenerRef::Function(function) => {
-                self.object.set(None);
-                self.function.set(Some(function));
-            }
-        }
-    }
-
-    fn empty(&self) {
-        self.object.set(None);
-        self.function.set(None);
-    }
-
-    /// Calls the slot's listener, if it holds one. The slot is read now, not when the
-    /// notification started: a listener called earlier may have removed this one.
-    ///
-    /// The kind `OBJECTS_HOT` does not expect is reached through a `#[cold]` function, which
-    /// makes the compiler lay its path out of line: a run of the expected kind is then
-    /// straight-line code whose only taken branches are each listener's call and return.
-    #[inline(always)]
-    fn notify<const OBJECTS_HOT: bool>(&self, arg: &Arg) {
-        match self.object.get() {
-            Some(object) if OBJECTS_HOT => object.notify(arg),
-            Some(object) => notify_cold(object, arg),
-            None if OBJECTS_HOT => notify_function_cold(&self.function, arg),
-            None => {
-                if let Some(function) = self.function.get() {
-                    function(arg);
-                }
-            }
-        }
-    }
-}
-
-/// Notifies an object where the notify loop expects functions (see `Slot::notify`).
-#[cold]
-#[inline(never)]
-fn notify_cold<Arg, L: ?Sized + Listener<Arg>>(listener: &L, arg: &Arg) {
-    listener.notify(arg);
-}
-
-/// Calls the function of a slot without an object, if it holds one, where the notify loop
-/// expects objects (see `Slot::notify`).
-#[cold]
-#[inline(never)]
-fn notify_function_cold<Arg>(function: &Cell<Option<fn(&Arg)>>, arg: &Arg) {
-    if let Some(function) = function.get() {
-        function(arg);
-    }
+    slots: [Cell<Option<ListenerRef<'a, Arg, L>>>; N],
 }
 
 impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> Default
@@ -180,8 +96,7 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
             active: Cell::new(0),
             end: Cell::new(0),
             depth: Cell::new(0),
-            function_count: Cell::new(0),
-            slots: [const { Slot::empty_slot() }; N],
+            slots: [const { Cell::new(None) }; N],
         }
     }
 
@@ -215,32 +130,15 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
         let depth = self.depth.get();
         // Nesting is bounded by the stack long before `usize` wraps.
         self.depth.set(depth.wrapping_add(1));
-        // `end <= N` always holds; the empty fallback only keeps the indexing panic-free.
-        let slots = self.slots.get(..end).unwrap_or_default();
-        // The common kind is laid out as straight-line code and the other out of line.
-        if self.function_count.get() == 0 {
-            Self::notify_slots::<true>(slots, arg);
-        } else {
-            Self::notify_slots::<false>(slots, arg);
+        for slot in self.slots.iter().take(end) {
+            // Re-read each slot: a listener called earlier may have removed this one.
+            if let Some(listener) = slot.get() {
+                listener.call(arg);
+            }
         }
         self.depth.set(depth);
         if depth == 0 && self.end.get() != self.active.get() {
             self.compact();
-        }
-    }
-
-    #[inline(always)]
-    fn notify_slots<const OBJECTS_HOT: bool>(slots: &[Slot<'a, Arg, L>], arg: &Arg) {
-        // Four slots per loop turn: the loop's backward branch is taken once per four
-        // listeners, next to the call and return every listener costs anyway.
-        let (quads, rest) = slots.as_chunks::<4>();
-        for quad in quads {
-            for slot in quad {
-                slot.notify::<OBJECTS_HOT>(arg);
-            }
-        }
-        for slot in rest {
-            slot.notify::<OBJECTS_HOT>(arg);
         }
     }
 
@@ -259,10 +157,7 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
             .slots
             .get(end)
             .ok_or(ProbeError::CapacityExceeded { capacity: N })?;
-        slot.set(listener);
-        if let ListenerRef::Function(_) = listener {
-            self.function_count.set(self.function_count.get() + 1);
-        }
+        slot.set(Some(listener));
         self.end.set(end + 1);
         self.active.set(self.active.get() + 1);
         Ok(())
@@ -282,11 +177,7 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
     pub fn remove_listener(&self, listener: ListenerRef<'a, Arg, L>) -> Result<(), ProbeError> {
         let index = self.position(&listener).ok_or(ProbeError::NotAttached)?;
         if let Some(slot) = self.slots.get(index) {
-            slot.empty();
-        }
-        if let ListenerRef::Function(_) = listener {
-            self.function_count
-                .set(self.function_count.get().saturating_sub(1));
+            slot.set(None);
         }
         self.active.set(self.active.get().saturating_sub(1));
         if self.depth.get() == 0 {
@@ -308,10 +199,9 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
     /// Detaches every listener.
     pub fn clear(&self) {
         for slot in &self.slots {
-            slot.empty();
+            slot.set(None);
         }
         self.active.set(0);
-        self.function_count.set(0);
         if self.depth.get() == 0 {
             self.end.set(0);
         }
@@ -324,7 +214,8 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
         })
     }
 
-    /// Closes the holes left by removals, keeping attachment order.
+    /// Closes the holes left by removals, keeping attachment order. Out of line: it runs only
+    /// after removals, and inlined into every notification it would only make it bigger.
     #[cold]
     #[inline(never)]
     fn compact(&self) {
@@ -333,9 +224,8 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
             let (Some(from), Some(to)) = (self.slots.get(index), self.slots.get(kept)) else {
                 break;
             };
-            if let Some(listener) = from.get() {
-                from.empty();
-                to.set(listener);
+            if let Some(listener) = from.take() {
+                to.set(Some(listener));
                 kept += 1;
             }
         }
