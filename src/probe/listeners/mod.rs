@@ -7,8 +7,8 @@ mod pmu_counter;
 mod stack_distance;
 
 pub use mem_trace::{
-    BINARY_MAGIC, BINARY_VERSION, DinDecodeError, DinDecoder, DinRecord, MemTrace, OverflowPolicy, TraceDecodeError, TraceDecoder,
-    TraceEncodeError,
+    BINARY_MAGIC, BINARY_VERSION, DinDecodeError, DinDecoder, DinRecord, MemTrace, OverflowPolicy,
+    TraceDecodeError, TraceDecoder, TraceEncodeError,
 };
 pub use pmu_counter::{
     EVENTS_PER_POINT, GEM5_DEFAULT_MAPPINGS, PmuCounterError, PmuEventCounter, PmuEventSink,
