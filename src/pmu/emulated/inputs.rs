@@ -141,6 +141,13 @@ impl EventInput<'_> {
         }
     }
 
+    /// How many occurrences [`add`](Self::add) takes before one of them overflows a counter:
+    /// an `add(n)` with `n` below it only adds to the pending count.
+    #[inline(always)]
+    pub fn headroom(&self) -> u64 {
+        self.slot.remaining.get()
+    }
+
     /// Occurrences fed but not yet applied to the counters.
     pub fn pending(&self) -> u64 {
         self.slot.pending()
