@@ -1,8 +1,8 @@
 //! The din text decoder: what `MemTrace::write_din` writes reads back, the spellings other
 //! tools write are taken, and every malformed line is a typed error naming its line.
 
-use pmprobe::probe::listeners::mem_trace::{DinDecodeError, DinDecoder, DinRecord};
 use pmprobe::probe::listeners::{AccessKind, MemAccess, MemTrace, OverflowPolicy};
+use pmprobe::probe::listeners::{DinDecodeError, DinDecoder, DinRecord};
 
 use AccessKind::{InstructionFetch, Read, Write};
 

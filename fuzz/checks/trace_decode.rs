@@ -13,11 +13,9 @@
 //! ends the iteration; the records before it, written back (`DinRecord`'s `Display`, the same
 //! as `MemTrace::write_din`), decode to the same records without error, and that canonical text
 //! is a fixed point (the format allows other spellings: case, `0x`, leading zeros, spacing).
-use pmprobe::probe::listeners::mem_trace::{
-    BINARY_MAGIC, BINARY_VERSION, DinDecodeError, DinDecoder, DinRecord,
-};
 use pmprobe::probe::listeners::{
-    MemAccess, MemTrace, OverflowPolicy, TraceDecodeError, TraceDecoder,
+    BINARY_MAGIC, BINARY_VERSION, DinDecodeError, DinDecoder, DinRecord, MemAccess, MemTrace,
+    OverflowPolicy, TraceDecodeError, TraceDecoder,
 };
 
 /// Records re-encoded at most (a record takes at least 5 bytes).

@@ -1,7 +1,7 @@
 //! Section 1: what this core is, how its memory is set up, its interrupt controller and power
 //! firmware, and what its PMU offers.
 
-use pmprobe::pmu::{PmuBackend, detect, sysreg::SysRegPmu};
+use pmprobe::pmu::{PmuBackend, SysRegPmu, detect};
 use pmprobe::println;
 
 /// Prints the banner; `false` when there is no usable PMU.

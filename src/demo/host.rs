@@ -1,9 +1,9 @@
 //! Section 5: the host core (the Cortex-A57 QEMU emulates) measured with its real PMU while
 //! the SPU model runs. Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::SysRegPmu;
 use pmprobe::pmu::{Error, Event};
+use pmprobe::pmu::{Pmu, Snapshot};
 
 /// Host counts over one measured interval.
 #[derive(Clone, Copy, Debug, Default)]

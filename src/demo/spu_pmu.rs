@@ -6,9 +6,9 @@
 //! each SPU runs twice with two event groups (the model is deterministic: the second run
 //! repeats CPU_CYCLES and INST_RETIRED, and the demo checks they come out equal).
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
-use pmprobe::pmu::metrics::{MetricValue, ratio};
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::pmu::{MetricValue, ratio};
+use pmprobe::pmu::{Pmu, Snapshot};
 use pmprobe::probe::listeners::{PmuEventCounter, PmuFeed};
 use pmprobe::probe::{Listener, ProbeError};
 use pmprobe::spu::probes::{CountPoint, SpuProbes, StallReason};

@@ -3,8 +3,8 @@
 
 use core::cell::RefCell;
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::pmu::{Pmu, Snapshot};
 use pmprobe::println;
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::MemAccess;

@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use pmprobe::pmu::driver::Pmu;
+use pmprobe::pmu::Pmu;
 use pmprobe::pmu::{EmulatedPmu, Event};
-use pmprobe::probe::listeners::mem_trace::DinRecord;
+use pmprobe::probe::listeners::DinRecord;
 use pmprobe::probe::listeners::{
     DistanceHistograms, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
 };
