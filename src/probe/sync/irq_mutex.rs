@@ -1,7 +1,8 @@
-//! Sharing a probe point between the main program and an interrupt handler **of the same core**.
+//! [`IrqMutex`]: sharing a value (a probe point) between the main program and the interrupt
+//! handlers **of the same core**.
 //!
 //! # Mechanism
-//! A [`ProbePoint`](super::ProbePoint) keeps its listener list in `Cell`s and is therefore not
+//! A [`ProbePoint`](crate::probe::ProbePoint) keeps its listener list in `Cell`s and is therefore not
 //! `Sync`. [`IrqMutex`] wraps it and hands out `&T` only inside a [`free`] critical section
 //! (the crate's one interrupt-masking primitive, [`crate::arch::interrupts`]), during which IRQs
 //! and FIQs are masked. An interrupt handler cannot start while the main program holds the
@@ -22,13 +23,17 @@
 //! Masking interrupts excludes the handlers of the core that masks them, not other cores. An
 //! `IrqMutex` is therefore for data that one core shares with its own interrupt handlers: a
 //! core's probe points, its PMU overflow handler. It must not be reached from two cores at
-//! once; data shared between cores needs a lock that also excludes the other cores.
+//! once. The type cannot check this (a check would cost an atomic access on every lock, against
+//! the three instructions below), and a `static IrqMutex` is reachable from every core, so
+//! keeping each one to one core is the program's part: one per core, indexed by the core's
+//! number, or one that only a given core's code names. Data shared between cores needs a lock
+//! that also excludes the other cores: [`IrqSpinMutex`](super::IrqSpinMutex).
 //!
 //! # Cost
-//! [`ProbePoint::notify`](super::ProbePoint::notify) itself stays one load and one branch when
+//! [`ProbePoint::notify`](crate::probe::ProbePoint::notify) itself stays one load and one branch when
 //! empty; the critical section adds three instructions around it (`mrs`, `msr daifset`, `msr`).
 
-pub use crate::arch::interrupts::{CriticalSection, free};
+use crate::arch::interrupts::{CriticalSection, free};
 
 /// A value shared between the main program and interrupt handlers, reachable only inside a
 /// critical section. See the [module documentation](self) for why this is sound.
@@ -37,11 +42,12 @@ pub struct IrqMutex<T> {
     inner: T,
 }
 
-// SAFETY: on a single-core bare-metal AArch64 system the only concurrency is interrupts. `&T`
-// is handed out only for the lifetime of a `CriticalSection`, i.e. while IRQs and FIQs are
-// masked, so no two contexts hold it at the same time; the value effectively moves between
-// contexts, which `T: Send` permits. The impl is absent on hosted targets, where real threads
-// exist.
+// SAFETY: for the contexts of one core (its main program and its interrupt handlers), `&T` is
+// handed out only for the lifetime of a `CriticalSection`, i.e. while IRQs and FIQs are masked,
+// so no two of them hold it at the same time; the value effectively moves between contexts,
+// which `T: Send` permits. This is the documented contract of the type: an `IrqMutex` is
+// core-local, and data that several cores reach goes into an `IrqSpinMutex` instead. The impl is
+// absent on hosted targets, where real threads exist.
 #[cfg(all(target_arch = "aarch64", target_os = "none"))]
 unsafe impl<T: Send> Sync for IrqMutex<T> {}
 
