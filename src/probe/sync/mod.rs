@@ -18,3 +18,5 @@ mod spin_mutex;
 pub use crate::arch::interrupts::{CriticalSection, free};
 pub use irq_mutex::IrqMutex;
 pub use spin_mutex::IrqSpinMutex;
+#[allow(unused_imports)] // only the runtime's defmt logger uses them
+pub(crate) use spin_mutex::{RawSpinLock, wake_waiters};

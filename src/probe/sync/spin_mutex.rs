@@ -33,7 +33,13 @@ use spin::relax::RelaxStrategy;
 use crate::arch::interrupts::free;
 
 /// How a core waits for its ticket: `wfe` on bare-metal AArch64, a spin hint elsewhere.
-struct WaitForEvent;
+pub(crate) struct WaitForEvent;
+
+/// The ticket lock alone, waiting the same way, for a critical section that opens and closes in
+/// two calls (the runtime's defmt logger, whose `acquire` and `release` are separate); whoever
+/// releases it calls [`wake_waiters`] after.
+#[allow(dead_code)] // only the runtime's defmt logger uses it
+pub(crate) type RawSpinLock = TicketMutex<(), WaitForEvent>;
 
 impl RelaxStrategy for WaitForEvent {
     #[inline(always)]
@@ -47,7 +53,7 @@ impl RelaxStrategy for WaitForEvent {
 
 /// Wakes the cores waiting in `wfe`, after the release store is visible to them.
 #[inline(always)]
-fn wake_waiters() {
+pub(crate) fn wake_waiters() {
     #[cfg(all(target_arch = "aarch64", target_os = "none"))]
     {
         use aarch64_cpu::asm::barrier;
