@@ -14,6 +14,16 @@ pub struct HostDelta {
     pub cycles: u64,
 }
 
+impl HostDelta {
+    /// The counts from `earlier` to `self` (two [`HostMeter::read`] readings).
+    pub fn since(self, earlier: HostDelta) -> HostDelta {
+        HostDelta {
+            instructions: self.instructions.wrapping_sub(earlier.instructions),
+            cycles: self.cycles.wrapping_sub(earlier.cycles),
+        }
+    }
+}
+
 /// The real PMU, counting INST_RETIRED and CPU_CYCLES.
 pub struct HostMeter {
     pmu: Pmu<SysRegPmu>,
@@ -32,6 +42,15 @@ impl HostMeter {
             pmu,
             before: Snapshot::new(),
             after: Snapshot::new(),
+        })
+    }
+
+    /// The counts since [`new`](Self::new) (to subtract two readings).
+    pub fn read(&mut self) -> Result<HostDelta, Error> {
+        self.pmu.snapshot_into(&mut self.after)?;
+        Ok(HostDelta {
+            instructions: self.after.count_of(Event::INST_RETIRED).unwrap_or(0),
+            cycles: self.after.count_of(Event::CPU_CYCLES).unwrap_or(0),
         })
     }
 

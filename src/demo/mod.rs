@@ -12,12 +12,15 @@
 pub mod banner;
 pub mod chart;
 pub mod checks;
+pub mod cores;
 pub mod files;
 pub mod host;
 pub mod kernels;
 pub mod options;
 pub mod output;
 pub mod plan;
+pub mod plan_run;
+pub mod reference;
 pub mod reports;
 pub mod scenario;
 pub mod spu_pmu;

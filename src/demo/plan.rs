@@ -42,6 +42,7 @@ pub enum Role {
     Trace,
 }
 
+#[derive(Clone, Copy)]
 pub struct Plan {
     /// The fetch model in pipeline mode.
     pub fetch: FetchKind,

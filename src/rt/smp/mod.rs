@@ -60,9 +60,12 @@ impl CoreId {
     }
 }
 
+/// `core N`, padded to the width asked for.
 impl fmt::Display for CoreId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "core {}", self.0)
+        let mut text: heapless::String<8> = heapless::String::new();
+        fmt::write(&mut text, format_args!("core {}", self.0))?;
+        f.pad(&text)
     }
 }
 
