@@ -11,7 +11,9 @@
 //! - The SPU phase runs on 4 cores by default (SPU k on core k mod N, each SPU exactly once,
 //!   a per-core table from each core's own PMU) and every SPU's figures must equal a run on one
 //!   core alone; one core behaves as before; more cores than SPUs leave the rest idle; a core
-//!   that does not start is named and the demo goes on.
+//!   that does not start is named and the demo goes on. An SPU producer/consumer pair talks
+//!   through mailboxes across cores (interleaved on one core): every word arrives, and waiting
+//!   is counted as channel stalls.
 //! - The exit status says whether the cross-checks held: a deliberately disturbed PMU count
 //!   (`--miscount`) must make the demo name the failed checks and exit 1; `--fault` must
 //!   produce the exception report and exit 3 (the runtime's exception status).
@@ -237,6 +239,44 @@ fn assert_spread(run: &DemoRun, cores: usize) {
     }
 }
 
+/// The channel pair ran with its producer on `producer` and its consumer on `consumer`, every
+/// word crossed (the consumer's fold equals Rust's), and the consumer's waits were counted as
+/// channel stalls, on its PMU as on its statistics.
+fn assert_channels(run: &DemoRun, producer: usize, consumer: usize) {
+    let section = run.section("Channels across cores");
+    assert!(
+        section.contains(&format!(
+            "SPU4 (channel_producer.s) on core {producer} -> SPU5 (channel_consumer.s) on core {consumer}"
+        )),
+        "{section}"
+    );
+    for check in [
+        "channel_producer_stops",
+        "channel_consumer_stops",
+        "channel_producer_state",
+        "channel_consumer_result",
+        "channel_consumer_waited",
+        "channel_consumer_frontend_pmu_vs_stats",
+        "channel_producer_frontend_pmu_vs_stats",
+    ] {
+        assert!(
+            section.contains(&format!("check {check} ... ok")),
+            "{check}\n{section}"
+        );
+    }
+    let consumer_row = section
+        .lines()
+        .find(|line| line.trim_start().starts_with("consumer"))
+        .unwrap_or_else(|| panic!("no consumer row\n{section}"));
+    let stalls: u64 = consumer_row
+        .split_whitespace()
+        .nth(6)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(stalls > 0, "{consumer_row}");
+}
+
 #[test]
 fn every_section_is_present_and_consistent() {
     let run = run_demo("consistent", &[]);
@@ -252,6 +292,7 @@ fn every_section_is_present_and_consistent() {
         );
     }
     assert_spread(&run, 4);
+    assert_channels(&run, 0, 1);
     let reference = run.section("One-core reference");
     for spu in 0..4 {
         assert!(
@@ -443,19 +484,22 @@ fn one_core_runs_the_demo_as_before() {
                 .contains(&format!("check spu{spu}_result ... ok"))
         );
     }
+    // The channel pair runs interleaved on the one core.
+    assert_channels(&run, 0, 0);
     assert!(
         run.stdout
-            .contains("demo: all 60 cross-checks held; exit 0"),
+            .contains("demo: all 71 cross-checks held; exit 0"),
         "{}",
         run.context()
     );
 }
 
 #[test]
-fn two_cores_share_the_spus() {
+fn two_cores_share_the_spus_and_the_channel_pair() {
     let run = run_demo_on("two-cores", 2, &[]);
     assert_eq!(run.exit_code, Some(0), "{}", run.context());
     assert_spread(&run, 2);
+    assert_channels(&run, 0, 1);
     assert!(
         run.stdout.contains("cross-checks held; exit 0"),
         "{}",

@@ -10,6 +10,7 @@
 //! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`).
 
 pub mod banner;
+pub mod channel_pair;
 pub mod chart;
 pub mod checks;
 pub mod cores;

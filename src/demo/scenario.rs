@@ -6,6 +6,7 @@
 use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::spu::arena::Arena;
 
+use super::channel_pair;
 use super::checks::Checks;
 use super::cores::{self, OUTCOMES};
 use super::host::HostMeter;
@@ -76,6 +77,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
     });
     write_konata(konata, checks);
+    channel_pair::run(arena.units_mut(), checks);
 }
 
 fn print_setup() {
