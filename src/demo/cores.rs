@@ -1,6 +1,8 @@
-//! The SPU phase on every core: plan `i` belongs to core `i mod N` (N cores numbered), each core
-//! runs its plans on their SPUs of the arena (its output captured per SPU) and measures its whole
-//! share with its own PMU; then the per-core table.
+//! The SPU phase on every core: the plans are dealt to the N numbered cores heaviest first, each
+//! to the core with the least weight so far ([`Plan::weight`](super::plan::Plan), the host
+//! instructions a plan takes), so that the core with the most work has as little as the plans
+//! allow. Each core runs its plans in SPU order on their SPUs of the arena (its output captured
+//! per SPU) and measures its whole share with its own PMU; then the per-core table.
 //!
 //! A plan is claimed before it runs (one flag per plan), so it runs exactly once. A core that
 //! does not start for the phase loses nothing: when the others are done, the calling core runs
@@ -53,17 +55,46 @@ pub struct Phase {
     pub errors: heapless::Vec<StartError, MAX_CORES>,
 }
 
+/// The core (number) each plan is dealt to, by plan index: heaviest plan first, each to the
+/// core with the least weight so far (the lowest number on a tie).
+pub fn deal(cores: usize) -> [usize; PLANS.len()] {
+    let cores = cores.clamp(1, MAX_CORES);
+    let mut order: [usize; PLANS.len()] = core::array::from_fn(|index| index);
+    order.sort_unstable_by_key(|&index| {
+        (
+            core::cmp::Reverse(PLANS.get(index).map_or(0, |plan| plan.weight)),
+            index,
+        )
+    });
+    let mut loads = [0u64; MAX_CORES];
+    let mut dealt = [0; PLANS.len()];
+    for index in order {
+        let lightest = (0..cores)
+            .min_by_key(|&core| (loads.get(core).copied(), core))
+            .unwrap_or(0);
+        if let (Some(load), Some(plan), Some(slot)) = (
+            loads.get_mut(lightest),
+            PLANS.get(index),
+            dealt.get_mut(index),
+        ) {
+            *load += u64::from(plan.weight);
+            *slot = lightest;
+        }
+    }
+    dealt
+}
+
 /// Runs every plan on the cores; returns when all are done.
 pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
     let slots = units.each_mut().map(IrqSpinMutex::new);
     let claimed = [const { AtomicBool::new(false) }; PLANS.len()];
-    let cores = smp::online().max(1);
+    let dealt = deal(smp::online());
     // `leftovers`: run every unclaimed plan, not only this core's.
     let share = |core: CoreId, leftovers: bool| {
         let mut meter = HostMeter::new().ok();
         let start = meter.as_mut().and_then(|meter| meter.read().ok());
         let mut spus = heapless::Vec::new();
-        let mine = |index: &usize| leftovers || index % cores == core.index();
+        let mine = |index: &usize| leftovers || dealt.get(*index) == Some(&core.index());
         for index in (0..PLANS.len()).filter(mine) {
             let Some(plan) = PLANS.get(index) else {
                 continue;
@@ -128,10 +159,9 @@ pub fn print_table(phase: &Phase, checks: &mut Checks) {
         "Cores: the SPU phase on {} cores, each measured by its own PMU",
         smp::online()
     ));
-    outln!(
-        "  SPU k runs on core k mod N (the SPUs of a core that did not start run on this core);"
-    );
-    outln!("  each core counts its whole share with its own PMU. QEMU note: under -icount every");
+    outln!("  The SPUs are dealt heaviest first, each to the core with the least work so far (the");
+    outln!("  SPUs of a core that did not start run on this core after the others); each core");
+    outln!("  counts its whole share with its own PMU. QEMU note: under -icount every");
     outln!("  virtual core reads the one instruction counter that all of them advance, so with");
     outln!("  several cores a row counts the other cores' work in the same interval too.");
     for error in &phase.errors {

@@ -84,18 +84,27 @@ fn send_line(bytes: &[u8]) {
 }
 
 impl fmt::Write for Line {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let mut utf8 = [0u8; 4];
-        for c in s.chars() {
-            let encoded = c.encode_utf8(&mut utf8).as_bytes();
-            if self.len + encoded.len() > LINE_CAPACITY {
+    /// Copies `s` in pieces that end at a newline (flushed at once) or where the buffer is full
+    /// (cut at a character boundary, so that a line is always valid UTF-8).
+    fn write_str(&mut self, mut s: &str) -> fmt::Result {
+        while !s.is_empty() {
+            let free = LINE_CAPACITY - self.len;
+            let through_newline = s.find('\n').map_or(s.len(), |newline| newline + 1);
+            let mut take = through_newline.min(free);
+            while take > 0 && !s.is_char_boundary(take) {
+                take -= 1;
+            }
+            let Some((piece, rest)) = s.split_at_checked(take).filter(|_| take > 0) else {
+                // Full, or the next character does not fit: make room.
                 self.flush();
+                continue;
+            };
+            if let Some(slots) = self.bytes.get_mut(self.len..self.len + take) {
+                slots.copy_from_slice(piece.as_bytes());
+                self.len += take;
             }
-            if let Some(slots) = self.bytes.get_mut(self.len..self.len + encoded.len()) {
-                slots.copy_from_slice(encoded);
-                self.len += encoded.len();
-            }
-            if c == '\n' {
+            s = rest;
+            if piece.ends_with('\n') || self.len == LINE_CAPACITY {
                 self.flush();
             }
         }
