@@ -23,9 +23,9 @@ use pmprobe::rt::smp::{self, CoreId};
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::exec::StopReason;
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::stats::Statistics;
+use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 

@@ -4,7 +4,7 @@
 
 use pmprobe::probe::MutListener;
 use pmprobe::probe::listeners::{MemTrace, StackDistance};
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::unit::Mode;
 
 use super::kernels::{self, Kernel};

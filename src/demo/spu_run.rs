@@ -8,14 +8,14 @@ use pmprobe::pmu::{EmulatedPmu, Event};
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::stats::Statistics;
+use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use pmprobe::rt::semihosting::HostError;
-use pmprobe::spu::pipeline::konata::KonataWriter;
+use pmprobe::spu::pipeline::KonataWriter;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;
@@ -58,7 +58,7 @@ pub struct SpuResult {
 
 /// FNV-1a over the SPU's local store and registers: two runs that end in the same state give the
 /// same digest, and any difference in a word changes it.
-fn state_digest(spu: &pmprobe::spu::exec::Spu) -> u64 {
+fn state_digest(spu: &pmprobe::spu::exec::SpuState) -> u64 {
     const LS_BYTES: u32 = 256 * 1024;
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut mix = |word: u32| {
