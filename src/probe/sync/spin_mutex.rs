@@ -1,29 +1,4 @@
 //! [`IrqSpinMutex`]: a value shared between cores and their interrupt handlers.
-//!
-//! # Mechanism
-//! [`lock`](IrqSpinMutex::lock) first masks IRQs and FIQs on the calling core
-//! ([`free`], the crate's one interrupt-masking primitive), then takes a **ticket lock** (the
-//! `spin` crate's `TicketMutex`): each caller draws the next ticket and waits until the lock
-//! serves it, so cores get the lock in the order they asked for it and none starves. Masking
-//! first matters: an interrupt handler of the holding core that wanted the same lock would
-//! otherwise wait forever for a holder that cannot run until the handler returns.
-//!
-//! While it waits, a core executes `wfe` (wait for event) rather than spinning flat out, and the
-//! holder signals `sev` after a `dsb ishst` when it lets go, once its stores are visible. On a
-//! real core the waiters sleep until then; under QEMU, `wfe` hands the host thread to another
-//! virtual core, which matters when QEMU runs all of them round-robin in one thread (`-icount`):
-//! a flat spin would burn the waiter's whole time slice while the holder cannot run.
-//!
-//! # Rules
-//! - The value is reached only inside the closure: there is no guard to drop out of order.
-//! - Do not take the same `IrqSpinMutex` again inside its own closure (on the same core that is
-//!   a deadlock, as with any non-recursive lock). Two locks are taken in one fixed order
-//!   everywhere.
-//! - Keep the closure short where other cores wait: they sleep, but they do not work.
-//!
-//! # On a hosted target
-//! There are no interrupts; it is a plain ticket lock between threads, waiting with
-//! `core::hint::spin_loop` (the host tests hammer it from four threads).
 
 use core::fmt;
 
@@ -63,7 +38,7 @@ pub(crate) fn wake_waiters() {
 }
 
 /// A value shared between cores and interrupt handlers: IRQs masked on the holding core plus
-/// a fair ticket lock across cores. See the [module documentation](self).
+/// a fair ticket lock across cores.
 ///
 /// ```
 /// use pmprobe::probe::sync::IrqSpinMutex;
@@ -72,6 +47,31 @@ pub(crate) fn wake_waiters() {
 /// TOTAL.lock(|total| *total += 5);
 /// assert_eq!(TOTAL.lock(|total| *total), 5);
 /// ```
+///
+/// # Mechanism
+/// [`lock`](IrqSpinMutex::lock) first masks IRQs and FIQs on the calling core
+/// ([`free`], the crate's one interrupt-masking primitive), then takes a **ticket lock** (the
+/// `spin` crate's `TicketMutex`): each caller draws the next ticket and waits until the lock
+/// serves it, so cores get the lock in the order they asked for it and none starves. Masking
+/// first matters: an interrupt handler of the holding core that wanted the same lock would
+/// otherwise wait forever for a holder that cannot run until the handler returns.
+///
+/// While it waits, a core executes `wfe` (wait for event) rather than spinning flat out, and the
+/// holder signals `sev` after a `dsb ishst` when it lets go, once its stores are visible. On a
+/// real core the waiters sleep until then; under QEMU, `wfe` hands the host thread to another
+/// virtual core, which matters when QEMU runs all of them round-robin in one thread (`-icount`):
+/// a flat spin would burn the waiter's whole time slice while the holder cannot run.
+///
+/// # Rules
+/// - The value is reached only inside the closure: there is no guard to drop out of order.
+/// - Do not take the same `IrqSpinMutex` again inside its own closure (on the same core that is
+///   a deadlock, as with any non-recursive lock). Two locks are taken in one fixed order
+///   everywhere.
+/// - Keep the closure short where other cores wait: they sleep, but they do not work.
+///
+/// # On a hosted target
+/// There are no interrupts; it is a plain ticket lock between threads, waiting with
+/// `core::hint::spin_loop` (the host tests hammer it from four threads).
 pub struct IrqSpinMutex<T> {
     inner: TicketMutex<T, WaitForEvent>,
 }

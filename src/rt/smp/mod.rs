@@ -24,7 +24,7 @@
 //! nothing later waits for it. [`on_each_core`] reports a core that fails to start for one round
 //! the same way, and the work it would have taken is left to the cores that did start (the work
 //! itself decides how: the demo hands its SPUs out from a shared counter).
-pub mod bring_up;
+mod bring_up;
 mod jobs;
 
 use core::fmt;
@@ -32,7 +32,7 @@ use core::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use aarch64_cpu::registers::{MPIDR_EL1, Readable, TPIDR_EL1, Writeable};
 
-pub use bring_up::{BringUp, StartError, bring_up};
+pub use bring_up::{BringUp, KEPT_FAILURES, StartError, StartFailure, bring_up};
 pub use jobs::on_each_core;
 
 /// Cores the runtime numbers and keeps state for (the demo spreads 8 SPUs; QEMU `virt` with a
