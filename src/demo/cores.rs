@@ -34,6 +34,8 @@ pub struct CoreRow {
     pub spus: heapless::Vec<usize, SPU_COUNT>,
     /// Its own PMU's counts over its whole share (`None`: no PMU to read).
     pub counts: Option<HostDelta>,
+    /// Whether its PMU counts INST_RETIRED (QEMU's does only under `-icount`).
+    pub instructions_counted: bool,
 }
 
 /// Each plan's outcome, by plan index.
@@ -92,7 +94,15 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
     // `leftovers`: run every unclaimed plan, not only this core's.
     let share = |core: CoreId, leftovers: bool| {
         let mut meter = HostMeter::new().ok();
-        let start = meter.as_mut().and_then(|meter| meter.read().ok());
+        // Without INST_RETIRED the SPU runs get no host figures, but the row still gets cycles.
+        let mut row_meter = match meter {
+            Some(_) => None,
+            None => HostMeter::cycles_only().ok(),
+        };
+        let start = meter
+            .as_mut()
+            .or(row_meter.as_mut())
+            .and_then(|meter| meter.read().ok());
         let mut spus = heapless::Vec::new();
         let mine = |index: &usize| leftovers || dealt.get(*index) == Some(&core.index());
         for index in (0..PLANS.len()).filter(mine) {
@@ -116,7 +126,9 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
             }
             let _ = spus.push(plan.spu);
         }
-        let end = meter.as_mut().and_then(|meter| meter.read().ok());
+        let row_meter = meter.as_mut().or(row_meter.as_mut());
+        let instructions_counted = row_meter.as_ref().is_some_and(|m| m.counts_instructions());
+        let end = row_meter.and_then(|meter| meter.read().ok());
         let counts = start.zip(end).map(|(start, end)| end.since(start));
         ROWS.lock(|rows| match rows.iter_mut().find(|row| row.core == core) {
             Some(row) => {
@@ -129,7 +141,12 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
                 });
             }
             None => {
-                let _ = rows.push(CoreRow { core, spus, counts });
+                let _ = rows.push(CoreRow {
+                    core,
+                    spus,
+                    counts,
+                    instructions_counted,
+                });
             }
         });
     };
@@ -194,13 +211,21 @@ pub fn print_table(phase: &Phase, checks: &mut Checks) {
             }
             let mpidr = smp::mpidr(row.core).unwrap_or(0);
             match row.counts {
-                Some(counts) => outln!(
+                Some(counts) if row.instructions_counted => outln!(
                     "  {:<7} {:<#12x} {:<14} {:>14} {:>14}",
                     row.core,
                     mpidr,
                     spus.trim_end(),
                     counts.cycles,
                     counts.instructions
+                ),
+                Some(counts) => outln!(
+                    "  {:<7} {:<#12x} {:<14} {:>14} {:>14}",
+                    row.core,
+                    mpidr,
+                    spus.trim_end(),
+                    counts.cycles,
+                    "(not counted)"
                 ),
                 None => outln!(
                     "  {:<7} {:<#12x} {:<14} (no PMU to read)",

@@ -45,6 +45,24 @@ impl HostMeter {
         })
     }
 
+    /// Programs the real PMU for CPU_CYCLES alone (a PMU without INST_RETIRED, as QEMU's without
+    /// `-icount`) and starts it; [`read`](Self::read) then reports 0 instructions.
+    pub fn cycles_only() -> Result<Self, Error> {
+        let mut pmu = Pmu::new(SysRegPmu::new())?;
+        pmu.program(Event::CPU_CYCLES)?;
+        pmu.start()?;
+        Ok(Self {
+            pmu,
+            before: Snapshot::new(),
+            after: Snapshot::new(),
+        })
+    }
+
+    /// Whether the meter counts INST_RETIRED.
+    pub fn counts_instructions(&self) -> bool {
+        self.after.count_of(Event::INST_RETIRED).is_some()
+    }
+
     /// The counts since [`new`](Self::new) (to subtract two readings).
     pub fn read(&mut self) -> Result<HostDelta, Error> {
         self.pmu.snapshot_into(&mut self.after)?;
