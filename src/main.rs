@@ -16,7 +16,9 @@ fn main() -> i32 {
 
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
-            pmprobe::println!("demo: unknown argument {word} (known: --fault, --miscount)");
+            pmprobe::println!(
+                "demo: unknown argument {word} (known: --fault, --miscount, --extra-core MPIDR)"
+            );
         }),
         // No command line from the host: run with the defaults.
         Err(_) => Ok(demo::options::Options::default()),
@@ -24,7 +26,7 @@ fn main() -> i32 {
     let Ok(options) = options else {
         return 2;
     };
-    if !demo::banner::print() {
+    if !demo::banner::print(&options.extra_cores) {
         return 1;
     }
     if options.fault {

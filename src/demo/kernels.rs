@@ -19,6 +19,7 @@ pub type Assembled = Program<'static, SYMBOLS>;
 pub type Verdict = Result<heapless::String<96>, heapless::String<96>>;
 
 /// One SPU program of the demo.
+#[derive(Clone, Copy)]
 pub struct Kernel {
     /// File name under `spu/programs/`.
     pub file: &'static str,

@@ -87,6 +87,7 @@ pub fn image_entry() -> usize {
 
 /// aarch64-rt's main: the runtime is set up (MMU, caches, FP, `.bss`, stack, vectors).
 fn rust_main(_x0: u64, _x1: u64, _x2: u64, _x3: u64) -> ! {
+    super::smp::init_boot_core();
     super::console::init();
     // SAFETY: `__pmprobe_main` is the plain Rust function that the `entry!` macro exports.
     let status = unsafe { __pmprobe_main() };
