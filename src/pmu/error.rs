@@ -61,3 +61,5 @@ impl fmt::Display for Error {
         }
     }
 }
+
+impl core::error::Error for Error {}

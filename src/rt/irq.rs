@@ -107,6 +107,8 @@ impl fmt::Display for IrqError {
     }
 }
 
+impl core::error::Error for IrqError {}
+
 /// Handler function pointers stored as `usize` (0 = none), so that an interrupt reading the table
 /// while the program installs a handler sees either the old or the new value, never a torn one.
 static HANDLERS: [AtomicUsize; HANDLER_SLOTS as usize] =

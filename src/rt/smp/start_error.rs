@@ -30,6 +30,8 @@ impl fmt::Display for StartFailure {
     }
 }
 
+impl core::error::Error for StartFailure {}
+
 /// A core that did not start (or stop), named by its MPIDR and, once it has one, its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartError {
@@ -50,3 +52,5 @@ impl fmt::Display for StartError {
         write!(f, " did not start: {}", self.reason)
     }
 }
+
+impl core::error::Error for StartError {}
