@@ -49,6 +49,8 @@ impl fmt::Display for EventInputsFull {
     }
 }
 
+impl core::error::Error for EventInputsFull {}
+
 /// One event's input.
 #[derive(Debug)]
 pub(super) struct Slot {
