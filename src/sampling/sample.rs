@@ -64,17 +64,22 @@ pub struct Sample {
     pub counter: u64,
     /// Why the stack walk stopped.
     pub walk_end: WalkEnd,
+    /// The core the sample was taken on (its index in the runtime's numbering; 0 on a single
+    /// core). Each core has its own sampling interrupt and its own buffer; one profile merges
+    /// them.
+    pub core: u8,
     depth: u8,
     frames: [u64; MAX_STACK_DEPTH],
 }
 
 impl Sample {
-    /// A sample at `pc` with no call stack.
+    /// A sample at `pc` with no call stack, on core 0.
     pub const fn new(pc: u64, counter: u64) -> Self {
         Self {
             pc,
             counter,
             walk_end: WalkEnd::Complete,
+            core: 0,
             depth: 0,
             frames: [0; MAX_STACK_DEPTH],
         }
@@ -92,6 +97,12 @@ impl Sample {
             }
         }
         sample
+    }
+
+    /// The same sample, taken on `core`.
+    pub const fn on_core(mut self, core: u8) -> Self {
+        self.core = core;
+        self
     }
 
     /// The return addresses found by the stack walk, innermost caller first. Each is the

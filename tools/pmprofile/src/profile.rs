@@ -56,24 +56,50 @@ pub struct FunctionShare {
 /// A symbolized profile.
 #[derive(Debug, Default, Clone)]
 pub struct Profile {
-    /// Identical stacks merged, with their sample counts.
+    /// Identical stacks merged, with their sample counts. When the samples come from more than
+    /// one core, each stack starts with a `core N` frame (as `perf report --sort cpu` splits
+    /// them), so the flamegraph has one tower per core.
     pub stacks: BTreeMap<Vec<String>, u64>,
     /// Samples in the profile.
     pub samples: u64,
+    /// Samples per core.
+    pub per_core: BTreeMap<u8, u64>,
+}
+
+/// The root frame naming the core of a sample in a profile of several cores.
+pub fn core_frame(core: u8) -> String {
+    format!("core {core}")
 }
 
 impl Profile {
     /// Symbolizes `samples` and merges identical stacks.
     pub fn build<'s>(
-        samples: impl IntoIterator<Item = &'s Sample>,
+        samples: impl IntoIterator<Item = &'s Sample> + Clone,
         resolve: &impl Resolve,
     ) -> Self {
         let mut profile = Self::default();
+        for sample in samples.clone() {
+            *profile.per_core.entry(sample.core).or_insert(0) += 1;
+        }
+        let several_cores = profile.per_core.len() > 1;
         for sample in samples {
-            *profile.stacks.entry(stack_of(sample, resolve)).or_insert(0) += 1;
+            let mut stack = stack_of(sample, resolve);
+            if several_cores {
+                stack.insert(0, core_frame(sample.core));
+            }
+            *profile.stacks.entry(stack).or_insert(0) += 1;
             profile.samples += 1;
         }
         profile
+    }
+
+    /// Samples with a frame whose function name contains `pattern` (counted once per sample).
+    pub fn samples_through(&self, pattern: &str) -> u64 {
+        self.stacks
+            .iter()
+            .filter(|(stack, _)| stack.iter().any(|frame| frame.contains(pattern)))
+            .map(|(_, &count)| count)
+            .sum()
     }
 
     /// Functions by total samples (then self samples, then name), at most `n`.
