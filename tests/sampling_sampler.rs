@@ -156,3 +156,26 @@ fn a_sampler_with_sync_listeners_can_be_shared_with_an_interrupt_handler() {
     assert_eq!(SEEN.0.load(Ordering::Relaxed), 0x4008_0040);
     assert_eq!(shared.lock(|sampler| sampler.borrow().store().kept()), 1);
 }
+
+#[test]
+fn skid_histograms_of_several_cores_merge() {
+    let (mut a, mut b, mut both) = (
+        SkidHistogram::new(),
+        SkidHistogram::new(),
+        SkidHistogram::new(),
+    );
+    for skid in [5, 9, 100] {
+        a.record(skid);
+        both.record(skid);
+    }
+    for skid in [2, 7000] {
+        b.record(skid);
+        both.record(skid);
+    }
+    let mut merged = SkidHistogram::new();
+    merged.merge(&a);
+    merged.merge(&SkidHistogram::new());
+    merged.merge(&b);
+    assert_eq!(merged, both);
+    assert_eq!((merged.min(), merged.max(), merged.count()), (2, 7000, 5));
+}

@@ -114,8 +114,8 @@ extern "C" fn synchronous(mut register_state: RegisterStateRef) {
     fatal(ExceptionKind::Synchronous, false, &register_state)
 }
 
-extern "C" fn irq(_register_state: RegisterStateRef) {
-    super::irq::dispatch();
+extern "C" fn irq(register_state: RegisterStateRef) {
+    super::irq::dispatch(register_state.as_ref());
 }
 
 /// Prints the report and ends QEMU.

@@ -18,6 +18,8 @@
 //! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)); with the
 //!   `defmt` feature, text lines and `defmt` logs go out as defmt frames that `qemu/run` decodes.
 //! - [`semihosting`]: exit with a status code, host file output, the command line.
+//! - [`profiler`]: the sampling profiler (PMU overflow or generic timer interrupts, a call stack
+//!   per sample, one buffer per core, the profile written through semihosting).
 //! - A panic handler that prints the message and location and exits with [`EXIT_PANIC`].
 //!
 //! Board addresses are in [`platform`]. Link with `-Tpmprobe-qemu-virt.ld` (pmprobe's build
@@ -34,6 +36,7 @@ pub mod irq;
 pub mod pagetable;
 mod panic;
 pub mod platform;
+pub mod profiler;
 pub mod psci;
 pub mod semihosting;
 pub mod timer;

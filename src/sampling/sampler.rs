@@ -35,7 +35,9 @@ pub struct Sampler<
     source: SampleSource,
     event: u16,
     period: u64,
-    max_depth: usize,
+    /// Frames fewer than [`MAX_STACK_DEPTH`] a walk keeps (0: all). Kept this way round so
+    /// that a new sampler is all-zero bits and a `static` one lands in `.bss`.
+    depth_below_max: usize,
     core: u8,
     store: B,
     skid: SkidHistogram,
@@ -50,7 +52,7 @@ impl<'a, B: SampleStore, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
             source,
             event,
             period,
-            max_depth: MAX_STACK_DEPTH,
+            depth_below_max: 0,
             core: 0,
             store,
             skid: SkidHistogram::new(),
@@ -78,7 +80,7 @@ impl<'a, B: SampleStore, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
 
     /// Limits the stack walk to `depth` frames (0: PC only; at most [`MAX_STACK_DEPTH`]).
     pub fn set_max_depth(&mut self, depth: usize) {
-        self.max_depth = depth.min(MAX_STACK_DEPTH);
+        self.depth_below_max = MAX_STACK_DEPTH - depth.min(MAX_STACK_DEPTH);
     }
 
     /// The period between samples.
@@ -106,7 +108,8 @@ impl<'a, B: SampleStore, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
         memory: &impl StackMemory,
     ) -> bool {
         let mut sample = Sample::new(context.pc, context.counter).on_core(self.core);
-        walk_frames(&mut sample, context.fp, bounds, memory, self.max_depth);
+        let max_depth = MAX_STACK_DEPTH - self.depth_below_max;
+        walk_frames(&mut sample, context.fp, bounds, memory, max_depth);
         self.record(sample)
     }
 

@@ -1,0 +1,94 @@
+//! QEMU tests of real-core observability: hardware breakpoints and watchpoints through the
+//! runtime's debug exception handler (names contain `breakpoint` / `watchpoint`), and the
+//! sampling profiler end to end (guest, semihosted profile, `qemu/run`'s pmprofile step).
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::qemu::{GuestRun, Options, guest_dir, repo, run_guest};
+
+/// A fresh directory for one test's files (the profile goes into QEMU's working directory).
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pmprobe-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// Boots `elf` with `qemu/run` in `dir` (where the guest's semihosted files land and where the
+/// runner's pmprofile step writes its outputs).
+fn run_in(dir: &Path, name: &str, elf: &Path, args: &[&str]) -> GuestRun {
+    let out = Command::new(repo().join("qemu").join("run"))
+        .current_dir(dir)
+        .args(["--timeout", "240"])
+        .arg(elf)
+        .args(args)
+        .output()
+        .expect("run qemu/run");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let checks = stdout
+        .lines()
+        .filter_map(|line| {
+            let (check, result) = line.strip_prefix("check ")?.split_once(" ... ")?;
+            Some((check.to_string(), result.starts_with("ok")))
+        })
+        .collect();
+    GuestRun {
+        name: name.to_string(),
+        exit_code: out.status.code(),
+        stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        checks,
+    }
+}
+
+/// The `self %`, `total %` and sample count of `function`'s row in pmprofile's table.
+fn table_row(stdout: &str, function: &str) -> Option<(f64, f64, u64)> {
+    let line = stdout
+        .lines()
+        .find(|l| l.split_whitespace().nth(3) == Some(function))?;
+    let mut fields = line.split_whitespace();
+    let percent = |f: Option<&str>| f?.trim_end_matches('%').parse::<f64>().ok();
+    Some((
+        percent(fields.next())?,
+        percent(fields.next())?,
+        fields.next()?.parse().ok()?,
+    ))
+}
+
+#[test]
+fn profile_of_a_hot_loop_attributes_it_at_least_90_percent() {
+    let dir = scratch("profile-hot-loop");
+    let elf = guest_dir(&[]).join("profile_hot_loop");
+    let run = run_in(&dir, "profile_hot_loop", &elf, &[]);
+    run.assert_passed();
+    let (_, total, samples) = table_row(&run.stdout, "profile_hot_loop::hot_loop")
+        .unwrap_or_else(|| panic!("no row for hot_loop in\n{}", run.stdout));
+    println!("hot_loop: {total}% of the samples ({samples})");
+    assert!(total >= 90.0, "hot_loop has {total}% of the samples");
+    let (_, main_total, main_samples) =
+        table_row(&run.stdout, "profile_hot_loop::main").expect("a row for main");
+    assert_eq!(main_total, 100.0, "every stack reaches main");
+    assert!(main_samples >= 100);
+    let folded = std::fs::read_to_string(dir.join("pmprobe-profile.folded")).unwrap();
+    let in_folded: u64 = folded
+        .lines()
+        .filter(|l| l.contains("profile_hot_loop::hot_loop"))
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(
+        in_folded, samples,
+        "the folded stacks hold the table's count"
+    );
+    let svg = std::fs::read_to_string(dir.join("pmprobe-profile.svg")).unwrap();
+    assert!(svg.contains("hot_loop"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn profile_skid_of_both_sources_is_measured() {
+    let run = run_guest("profile_skid", &Options::default());
+    run.assert_passed();
+    println!("{}", run.stdout);
+}
