@@ -92,3 +92,65 @@ fn profile_skid_of_both_sources_is_measured() {
     run.assert_passed();
     println!("{}", run.stdout);
 }
+
+#[test]
+fn breakpoint_on_a_function_fires_once_per_call_and_steps_past() {
+    let run = run_guest("breakpoint_hits", &Options::default());
+    run.assert_passed();
+    for check in [
+        "results_unchanged_by_stepping",
+        "breakpoint_fires_once_per_call",
+        "listener_saw_every_hit",
+        "hit_pc_is_the_function",
+        "no_hit_after_removal",
+        "pc_event_runs_per_hit",
+    ] {
+        assert_eq!(run.check(check), Some(true), "{check}");
+    }
+}
+
+#[test]
+fn breakpoint_comparators_all_in_use_is_a_typed_error() {
+    let run = run_guest("breakpoint_hits", &Options::default());
+    assert_eq!(
+        run.check("all_breakpoints_in_use_is_a_typed_error"),
+        Some(true),
+        "{}",
+        run.stdout
+    );
+    run.assert_output_contains("breakpoint comparators (ID_AA64DFR0_EL1.BRPs + 1): 6");
+}
+
+#[test]
+fn watchpoint_on_a_variable_reports_every_write_with_pc_and_size() {
+    let run = run_guest("watchpoint_writes", &Options::default());
+    run.assert_passed();
+    for check in [
+        "every_store_happened",
+        "every_write_reported_once",
+        "write_pc_size_and_kind",
+        "write_address_inside_the_access",
+        "no_report_after_removal",
+    ] {
+        assert_eq!(run.check(check), Some(true), "{check}");
+    }
+    for size in [8, 4, 2, 1] {
+        assert!(
+            run.stdout.contains(&format!(" size {size} ")),
+            "a write of {size} bytes\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn watchpoint_comparators_all_in_use_is_a_typed_error() {
+    let run = run_guest("watchpoint_writes", &Options::default());
+    assert_eq!(
+        run.check("all_watchpoints_in_use_is_a_typed_error"),
+        Some(true),
+        "{}",
+        run.stdout
+    );
+    run.assert_output_contains("watchpoint comparators (ID_AA64DFR0_EL1.WRPs + 1): 4");
+}

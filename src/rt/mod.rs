@@ -18,6 +18,8 @@
 //! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)); with the
 //!   `defmt` feature, text lines and `defmt` logs go out as defmt frames that `qemu/run` decodes.
 //! - [`semihosting`]: exit with a status code, host file output, the command line.
+//! - [`debug_exceptions`]: hardware breakpoints and watchpoints, stepped past and resumed, as
+//!   probe points and PC events.
 //! - [`profiler`]: the sampling profiler (PMU overflow or generic timer interrupts, a call stack
 //!   per sample, one buffer per core, the profile written through semihosting).
 //! - A panic handler that prints the message and location and exits with [`EXIT_PANIC`].
@@ -28,6 +30,7 @@
 
 pub mod boot;
 pub mod console;
+pub mod debug_exceptions;
 #[cfg(feature = "defmt")]
 mod defmt_logger;
 pub mod exceptions;

@@ -76,7 +76,12 @@ fn profile(config: &profiler::Config, work: impl FnOnce() -> u64) -> Option<Skid
 }
 
 /// One measurement: name, profiler set-up, the loop, the skid's unit.
-type Run<'c> = (&'static str, &'c profiler::Config, fn(u64) -> u64, &'static str);
+type Run<'c> = (
+    &'static str,
+    &'c profiler::Config,
+    fn(u64) -> u64,
+    &'static str,
+);
 
 fn main() -> i32 {
     let mut t = pmprobe_guest::Checks::new("profile_skid");
