@@ -16,7 +16,10 @@ fn main() -> i32 {
 
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
-            pmprobe::println!("demo: unknown argument {word} (known: --fault, --miscount)");
+            pmprobe::println!(
+                "demo: unknown argument {word} (known: --fault, --miscount, {})",
+                demo::profile::OPTIONS
+            );
         }),
         // No command line from the host: run with the defaults.
         Err(_) => Ok(demo::options::Options::default()),
@@ -31,7 +34,10 @@ fn main() -> i32 {
         demo::banner::provoke_exception();
     }
     let mut checks = Checks::new();
-    demo::scenario::run(&options, &mut checks);
+    match options.profile {
+        Some(profile) => demo::profile::run(&options, &profile, &mut checks),
+        None => demo::scenario::run(&options, &mut checks),
+    }
     checks.finish()
 }
 

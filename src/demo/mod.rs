@@ -18,6 +18,7 @@ pub mod kernels;
 pub mod options;
 pub mod output;
 pub mod plan;
+pub mod profile;
 pub mod reports;
 pub mod scenario;
 pub mod spu_pmu;

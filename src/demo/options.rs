@@ -9,6 +9,8 @@ pub struct Options {
     /// `--miscount`: add one INST_RETIRED to SPU0's emulated PMU behind the probes' back, as
     /// a broken wiring would; the cross-checks must catch it and the exit status be non-zero.
     pub miscount: bool,
+    /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
+    pub profile: Option<super::profile::ProfileOptions>,
 }
 
 /// Parses the semihosting command line (program name first); an unknown word is returned as
@@ -19,6 +21,7 @@ pub fn parse(line: &str) -> Result<Options, &str> {
         match word {
             "--fault" => options.fault = true,
             "--miscount" => options.miscount = true,
+            other if super::profile::parse(other, &mut options.profile) => {}
             other => return Err(other),
         }
     }

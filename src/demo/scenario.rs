@@ -2,14 +2,12 @@
 //! PMUs, with the host core measured by its real PMU; then the stack distance chart and the
 //! trace files.
 
-use core::cell::RefCell;
-
 use pmprobe::pmu::Event;
 use pmprobe::println;
 use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
-use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::spu::arena::Arena;
+use static_cell::ConstStaticCell;
 
 use super::checks::Checks;
 use super::host::HostMeter;
@@ -22,22 +20,23 @@ use super::spu_run::{Extras, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 
 /// The big objects live in static storage (no heap): the SPUs of the arena and the trace ring.
-/// A critical section hands them out (the demo takes no interrupts). Both start as all-zero bits
-/// where their types allow it, so that they land in `.bss` rather than in the image.
-static ARENA: IrqMutex<RefCell<Arena>> = IrqMutex::new(RefCell::new(Arena::new()));
-static TRACE: IrqMutex<Trace> =
-    IrqMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+/// Each is handed out once, as `&'static mut`, without a critical section, so the SPU phase runs
+/// with interrupts on (`--profile` samples it). Both start as all-zero bits where their types
+/// allow it, so that they land in `.bss` rather than in the image.
+static ARENA: ConstStaticCell<Arena> = ConstStaticCell::new(Arena::new());
+static TRACE: ConstStaticCell<Trace> =
+    ConstStaticCell::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
 
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
 pub fn run(options: &Options, checks: &mut Checks) {
-    free(|cs| match ARENA.borrow(cs).try_borrow_mut() {
-        Ok(mut arena) => run_on(&mut arena, TRACE.borrow(cs), options, checks),
-        Err(_) => checks.check(
+    match (ARENA.try_take(), TRACE.try_take()) {
+        (Some(arena), Some(trace)) => run_on(arena, trace, options, checks),
+        _ => checks.check(
             format_args!("arena_available"),
             false,
             format_args!("the static arena is already in use"),
         ),
-    });
+    }
 }
 
 fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Checks) {
