@@ -36,6 +36,7 @@ fn samples_fill_the_buffer_then_count_as_dropped_and_listeners_see_all() {
             InterruptedContext {
                 pc: 0x4000_0000 + 4 * i,
                 fp: 0x2000,
+                lr: 0x4000_0100,
                 counter: i,
             },
             bounds,
@@ -52,6 +53,10 @@ fn samples_fill_the_buffer_then_count_as_dropped_and_listeners_see_all() {
     let first = sampler.store().samples()[0];
     assert_eq!(first.frames(), &[0x4000_0100, 0x4000_0200]);
     assert_eq!(first.walk_end, WalkEnd::Complete);
+    assert_eq!(
+        first.lr, 0x4000_0100,
+        "the interrupted x30 travels with the sample"
+    );
     assert_eq!(sampler.skid().count(), 10);
     assert_eq!((sampler.skid().min(), sampler.skid().max()), (0, 9));
     sampler.clear();
@@ -64,6 +69,7 @@ fn samples_fill_the_buffer_then_count_as_dropped_and_listeners_see_all() {
         InterruptedContext {
             pc: 1,
             fp: 0x2000,
+            lr: 0,
             counter: 0,
         },
         bounds,

@@ -21,14 +21,15 @@ fn samples() -> Vec<Sample> {
             2,
             &[0x4008_2004, 0x4008_3008],
             WalkEnd::Complete,
-        ),
+        )
+        .with_lr(0x4008_2004),
         Sample::with_frames(
             0x4008_0ffc,
             0,
             &[0x4008_2004, 0x4008_3008],
             WalkEnd::Complete,
         ),
-        Sample::new(u64::MAX - 3, u64::MAX),
+        Sample::new(u64::MAX - 3, u64::MAX).with_lr(7),
         Sample::with_frames(0, 1 << 40, &[u64::MAX, 0, 1], WalkEnd::NotAscending),
     ];
     let deep: Vec<u64> = (0..MAX_STACK_DEPTH as u64)
@@ -77,6 +78,7 @@ fn loop_samples_are_compact() {
                 &[0x4008_2004, 0x4008_3008, 0x4008_0100],
                 WalkEnd::Complete,
             )
+            .with_lr(0x4008_2004)
         })
         .collect();
     let mut file = vec![0u8; 64 * 1024];

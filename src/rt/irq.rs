@@ -107,6 +107,8 @@ pub struct Interrupted {
     pub pc: u64,
     /// x29 of the interrupted code: its innermost frame record.
     pub fp: u64,
+    /// x30 of the interrupted code: its link register.
+    pub lr: u64,
     /// SPSR_EL1: the interrupted PSTATE.
     pub spsr: u64,
 }
@@ -368,6 +370,8 @@ pub(crate) fn dispatch(frame: &aarch64_rt::RegisterState) {
         let interrupted = Interrupted {
             pc: frame.elr as u64,
             fp: frame.fp,
+            // aarch64-rt names the saved x30 `sp`.
+            lr: frame.sp,
             spsr: frame.spsr,
         };
         // SAFETY: entries with the tag bit are only ever stored by `enable_with_context`, as the

@@ -22,7 +22,7 @@
 //! let bounds = StackBounds { low: 0x1000, high: 0x1020 };
 //! let mut sampler: Sampler<SampleBuffer<16>> =
 //!     Sampler::new(SampleSource::PmuOverflow, 0x08, 10_000, SampleBuffer::new());
-//! let context = InterruptedContext { pc: 0x4000_0040, fp: 0x1000, counter: 3 };
+//! let context = InterruptedContext { pc: 0x4000_0040, fp: 0x1000, lr: 0, counter: 3 };
 //! assert!(sampler.take_sample(context, bounds, &memory));
 //! assert_eq!(sampler.store().kept(), 1);
 //! let sample = sampler.store().samples()[0];

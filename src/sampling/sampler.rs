@@ -15,6 +15,8 @@ pub struct InterruptedContext {
     pub pc: u64,
     /// x29 of the interrupted code: the innermost frame record.
     pub fp: u64,
+    /// x30 of the interrupted code (see [`Sample::lr`]; 0 when unknown).
+    pub lr: u64,
     /// The sampling counter, read before it is reloaded (see [`Sample::counter`]).
     pub counter: u64,
 }
@@ -107,7 +109,9 @@ impl<'a, B: SampleStore, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
         bounds: StackBounds,
         memory: &impl StackMemory,
     ) -> bool {
-        let mut sample = Sample::new(context.pc, context.counter).on_core(self.core);
+        let mut sample = Sample::new(context.pc, context.counter)
+            .with_lr(context.lr)
+            .on_core(self.core);
         let max_depth = MAX_STACK_DEPTH - self.depth_below_max;
         walk_frames(&mut sample, context.fp, bounds, memory, max_depth);
         self.record(sample)

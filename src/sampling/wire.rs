@@ -17,6 +17,7 @@
 //!   pc       zigzag LEB128 of pc minus the pc of the previous record when that record is of
 //!            the same core, minus 0 otherwise (the first record, a change of core)
 //!   counter  LEB128: the counter value read in the handler (the skid)
+//!   lr       zigzag LEB128 of the interrupted link register minus pc
 //!   frames   depth times zigzag LEB128 of the return address minus the previous address of
 //!            this record (pc for the first frame)
 //! ```
@@ -39,9 +40,9 @@ pub const MAGIC: [u8; 4] = *b"PMPS";
 pub const VERSION: u8 = 2;
 /// Size of the header in bytes.
 pub const HEADER_LEN: usize = 24;
-/// The most bytes one record can take: depth, walk end and core, then pc, counter and up to
+/// The most bytes one record can take: depth, walk end and core, then pc, counter, lr and up to
 /// [`MAX_STACK_DEPTH`] frames as varints of at most 10 bytes each.
-pub const MAX_RECORD_LEN: usize = 3 + 10 * (2 + MAX_STACK_DEPTH);
+pub const MAX_RECORD_LEN: usize = 3 + 10 * (3 + MAX_STACK_DEPTH);
 
 /// What triggers a sample.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,6 +200,7 @@ impl SampleEncoder {
         let base = pc_base(self.previous, sample.core);
         writer.varint(zigzag(sample.pc.wrapping_sub(base)))?;
         writer.varint(sample.counter)?;
+        writer.varint(zigzag(sample.lr.wrapping_sub(sample.pc)))?;
         let mut previous = sample.pc;
         for &frame in frames {
             writer.varint(zigzag(frame.wrapping_sub(previous)))?;
@@ -345,7 +347,8 @@ impl<'b> RecordDecoder<'b> {
         let base = pc_base(self.previous, core);
         let pc = base.wrapping_add(unzigzag(self.varint(start)?));
         let counter = self.varint(start)?;
-        let mut sample = Sample::new(pc, counter).on_core(core);
+        let lr = pc.wrapping_add(unzigzag(self.varint(start)?));
+        let mut sample = Sample::new(pc, counter).with_lr(lr).on_core(core);
         sample.walk_end = walk_end;
         let mut previous = pc;
         for _ in 0..depth {

@@ -415,6 +415,7 @@ fn take_sample(interrupted: &super::irq::Interrupted, counter: u64) {
     let context = crate::sampling::InterruptedContext {
         pc: interrupted.pc,
         fp: interrupted.fp,
+        lr: interrupted.lr,
         counter,
     };
     sampler.lock(|cell| {

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod expect;
+pub mod frame_record;
 pub mod profile;
 pub mod report;
 pub mod symbolize;

@@ -11,11 +11,20 @@ use crate::symbolize::{Frame, Symbolizer};
 pub trait Resolve {
     /// The frames at `address`, innermost first; never empty.
     fn frames(&self, address: u64) -> Vec<Frame>;
+    /// Whether, at `pc`, the function's caller is in the link register rather than on the
+    /// frame-pointer chain (see [`crate::frame_record`]). `false` when unknown.
+    fn caller_in_lr(&self, _pc: u64) -> bool {
+        false
+    }
 }
 
 impl Resolve for Symbolizer {
     fn frames(&self, address: u64) -> Vec<Frame> {
         Symbolizer::frames(self, address)
+    }
+
+    fn caller_in_lr(&self, pc: u64) -> bool {
+        Symbolizer::caller_in_lr(self, pc)
     }
 }
 
@@ -23,14 +32,23 @@ impl Resolve for Symbolizer {
 ///
 /// The PC resolves as is; a return address resolves one byte earlier, inside the call
 /// instruction, so the caller's line is the call's, not the next statement's. Each address
-/// expands into its inlined frames.
+/// expands into its inlined frames. When the sampled function had no frame record of its own
+/// at the PC ([`Resolve::caller_in_lr`]), the link register supplies the caller the
+/// frame-pointer chain skipped.
 pub fn stack_of(sample: &Sample, resolve: &impl Resolve) -> Vec<String> {
     let mut innermost_first: Vec<String> = resolve
         .frames(sample.pc)
         .into_iter()
         .map(|f| f.function)
         .collect();
-    for &return_address in sample.frames() {
+    let lr_is_missing_caller = sample.lr != 0
+        && sample.frames().first() != Some(&sample.lr)
+        && resolve.caller_in_lr(sample.pc);
+    let return_addresses = lr_is_missing_caller
+        .then_some(sample.lr)
+        .into_iter()
+        .chain(sample.frames().iter().copied());
+    for return_address in return_addresses {
         innermost_first.extend(
             resolve
                 .frames(return_address.saturating_sub(1))

@@ -247,3 +247,33 @@ fn malformed_expectations_name_their_line() {
     let error = expect::parse("a b 3 NaN\n").unwrap_err();
     assert!(error.to_string().contains("tolerance `NaN`"), "{error}");
 }
+
+#[test]
+fn the_link_register_supplies_a_caller_the_chain_skipped() {
+    /// `table()`, where 0x200 (`cold`) is sampled before its frame record exists.
+    struct Prologue(Table);
+    impl Resolve for Prologue {
+        fn frames(&self, address: u64) -> Vec<Frame> {
+            self.0.frames(address)
+        }
+        fn caller_in_lr(&self, pc: u64) -> bool {
+            pc == 0x200
+        }
+    }
+    let resolve = Prologue(table());
+    // In cold's prologue, called from driver (lr 0x400), the chain starts at main's record.
+    let early = Sample::with_frames(0x200, 0, &[0x300], WalkEnd::Complete).with_lr(0x400);
+    assert_eq!(
+        pmprofile::stack_of(&early, &resolve),
+        ["main", "driver", "cold"]
+    );
+    // In hot_loop, past its prologue, the chain is complete and the lr is not used.
+    let later = Sample::with_frames(0x100, 0, &[0x400, 0x300], WalkEnd::Complete).with_lr(0x500);
+    assert_eq!(
+        pmprofile::stack_of(&later, &resolve),
+        ["main", "driver", "hot_loop"]
+    );
+    // An lr of 0 (unknown) adds nothing.
+    let unknown = Sample::with_frames(0x200, 0, &[0x300], WalkEnd::Complete);
+    assert_eq!(pmprofile::stack_of(&unknown, &resolve), ["main", "cold"]);
+}
