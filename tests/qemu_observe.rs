@@ -30,7 +30,10 @@ fn run_in(dir: &Path, name: &str, elf: &Path, args: &[&str]) -> GuestRun {
     let checks = stdout
         .lines()
         .filter_map(|line| {
-            let (check, result) = line.strip_prefix("check ")?.split_once(" ... ")?;
+            let (check, result) = line
+                .trim_start()
+                .strip_prefix("check ")?
+                .split_once(" ... ")?;
             Some((check.to_string(), result.starts_with("ok")))
         })
         .collect();
@@ -153,4 +156,59 @@ fn watchpoint_comparators_all_in_use_is_a_typed_error() {
         run.stdout
     );
     run.assert_output_contains("watchpoint comparators (ID_AA64DFR0_EL1.WRPs + 1): 4");
+}
+
+#[test]
+fn profile_of_the_demo_agrees_with_its_host_instruction_table() {
+    let dir = scratch("profile-demo");
+    let elf = common::qemu::demo_elf();
+    let run = run_in(&dir, "demo --profile", &elf, &["--profile"]);
+    run.assert_passed();
+    // The firmware's own cross-checks (a listener on the sample probe point) and pmprofile's
+    // (the call stacks, symbolized).
+    for check in [
+        "profile_share_pipeline",
+        "profile_share_instruction",
+        "profile_pipeline_larger_share",
+        "profile_no_drops",
+        "share_pipeline",
+        "share_instruction",
+    ] {
+        assert_eq!(run.check(check), Some(true), "{check}\n{}", run.stdout);
+    }
+    let table_start = run
+        .stdout
+        .find("# ")
+        .and_then(|at| run.stdout[at..].find(" samples of ").map(|_| at))
+        .expect("pmprofile's table");
+    let table = &run.stdout[table_start..];
+    let (_, pipeline_total, _) = table_row(table, "pmprobe::spu::pipeline::Pipeline::run")
+        .unwrap_or_else(|| panic!("a row for the pipeline\n{table}"));
+    let (_, functional_total, _) =
+        table_row(&format!("{table}\n"), "pmprobe::spu::unit::run_functional")
+            .unwrap_or((0.0, 0.0, 0));
+    assert!(
+        pipeline_total > functional_total,
+        "pipeline mode has the larger share: {pipeline_total}% vs {functional_total}%"
+    );
+    for file in ["pmprobe-profile.folded", "pmprobe-profile.svg"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(text.contains("pmprobe::spu::pipeline::"), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn profile_files_are_not_written_by_the_default_demo_run() {
+    let dir = scratch("profile-none");
+    let run = run_in(&dir, "demo", &common::qemu::demo_elf(), &[]);
+    run.assert_passed();
+    assert!(!run.stdout.contains("Profile"), "{}", run.stdout);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with("pmprobe-profile"))
+        .collect();
+    assert!(files.is_empty(), "{files:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }
