@@ -212,3 +212,12 @@ fn profile_files_are_not_written_by_the_default_demo_run() {
     assert!(files.is_empty(), "{files:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn breakpoint_and_watchpoint_hit_costs_are_measured() {
+    let run = run_guest("breakpoint_watchpoint_cost", &Options::default());
+    run.assert_passed();
+    for line in run.stdout.lines().filter(|l| l.starts_with("one ")) {
+        println!("{line}");
+    }
+}
