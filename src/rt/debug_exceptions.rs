@@ -1,5 +1,5 @@
 //! Hardware breakpoints and watchpoints on the running firmware: each core's
-//! [`DebugMonitor`](crate::hwdebug::DebugMonitor) over the real debug registers, called by the
+//! [`DebugMonitor`] over the real debug registers, called by the
 //! synchronous exception handler for breakpoint, watchpoint and software-step exceptions.
 //!
 //! ```ignore

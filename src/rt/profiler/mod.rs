@@ -29,15 +29,15 @@
 //! overflow and runs a loop of at least [`PROBE_WAIT`] events that touches no PMU register; if
 //! the interrupt has not been taken by the end of the loop, the PMU cannot sample this code.
 //! QEMU 7.2 is such a PMU: it raises the overflow only at the next access to a PMU register
-//! (measured in docs/profiling.md), so `Auto` picks the timer there. [`Started::fallback`] says
+//! (measured in docs/profiling.md), so `Auto` picks the timer there. [`Started::pmu_problem`] says
 //! why.
 //!
 //! # Per core
 //! The PMU and the timer are private to each core (PPIs), so each core has its own sampler,
 //! buffer and probe point, and arms its own source with [`resume`]. Samples carry the core's
-//! number; [`write`] puts every core's records after one header, so one profile holds them all.
+//! number; [`write()`] puts every core's records after one header, so one profile holds them all.
 //! A core's state is reached only by that core (its handler and its own calls, under an
-//! [`IrqMutex`]); [`write`] reads the others only after they paused.
+//! [`IrqMutex`]); [`write()`] reads the others only after they paused.
 //!
 //! # Limits
 //! The call stack is a frame-pointer walk (firmware built with `-C force-frame-pointers=yes`,
@@ -186,7 +186,7 @@ pub enum ProfilerError {
         /// The core number.
         core: usize,
     },
-    /// A core is still sampling: [`write`] needs every core paused.
+    /// A core is still sampling: [`write()`] needs every core paused.
     StillSampling {
         /// The core number.
         core: usize,
