@@ -438,7 +438,8 @@ pub struct Summary {
     pub skid: SkidHistogram,
 }
 
-/// What every core sampled (cores that are still sampling included: figures only).
+/// What this core and every paused core sampled (another core that is still sampling is
+/// left out: its handler may be writing its buffer).
 pub fn summary() -> Summary {
     let mut summary = Summary {
         samples: 0,
@@ -455,8 +456,17 @@ pub fn summary() -> Summary {
     summary
 }
 
+/// Runs `f` on this core's sampler and on every other core's that is paused (a core's state
+/// is otherwise reached by that core only).
 fn for_each_core(mut f: impl FnMut(&CoreSampler)) {
-    for sampler in &SAMPLERS {
+    let this = this_core();
+    for (core, sampler) in SAMPLERS.iter().enumerate() {
+        let active = ACTIVE
+            .get(core)
+            .is_some_and(|active| active.load(Ordering::Acquire));
+        if core != this && active {
+            continue;
+        }
         sampler.lock(|cell| {
             if let Ok(sampler) = cell.try_borrow() {
                 f(&sampler);
