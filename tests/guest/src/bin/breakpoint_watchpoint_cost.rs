@@ -10,9 +10,8 @@ use core::hint::black_box;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use pmprobe::hwdebug::WatchKind;
-use pmprobe::pmu::Event;
-use pmprobe::pmu::driver::{Counter, Pmu};
 use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::{Counter, Event, Pmu};
 use pmprobe::rt::debug_exceptions;
 
 pmprobe::entry!(main);

@@ -8,8 +8,8 @@
 
 use core::hint::black_box;
 
-use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
 use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::{PmuBackend, PmuRegister};
 use pmprobe::rt::{irq, profiler};
 use pmprobe::sampling::SkidHistogram;
 
