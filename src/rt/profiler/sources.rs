@@ -208,26 +208,37 @@ pub(super) struct LiveStack {
 
 impl LiveStack {
     /// This core's stack from the handler's own stack pointer (the interrupted frames are
-    /// above it) to the top of the stack the core runs on.
+    /// above it) to the top of the stack the core runs on: the boot stack's end on the boot
+    /// core; on another core, whose stack the runtime also places in the image's `.stack`
+    /// section (after the boot stack), the end of that section. A bound above the core's own
+    /// stack top is still mapped RAM, and the walk stops at the chain's end (x29 = 0) anyway.
     pub(super) fn of_this_core() -> Self {
         let sp: u64;
         // SAFETY: reads the stack pointer into a register; no memory access.
         unsafe { core::arch::asm!("mov {sp}, sp", sp = out(reg) sp, options(nomem, nostack)) };
+        // Symbols of the linker script: the `.stack` section runs from boot_stack_begin to the
+        // image end; the boot stack is its first part.
         unsafe extern "C" {
             static boot_stack_begin: u8;
             static boot_stack_end: u8;
+            static __pmprobe_image_end: u8;
         }
-        let (begin, end) = (
+        let (begin, boot_end, end) = (
             (&raw const boot_stack_begin) as u64,
             (&raw const boot_stack_end) as u64,
+            (&raw const __pmprobe_image_end) as u64,
         );
-        let bounds = if (begin..end).contains(&sp) {
-            StackBounds { low: sp, high: end }
+        let high = if (begin..boot_end).contains(&sp) {
+            boot_end
+        } else if (boot_end..end).contains(&sp) {
+            end
         } else {
             // A stack the runtime does not know: the PC is sampled, the walk stops at once.
-            StackBounds { low: sp, high: sp }
+            sp
         };
-        Self { bounds }
+        Self {
+            bounds: StackBounds { low: sp, high },
+        }
     }
 
     pub(super) fn bounds(&self) -> StackBounds {
