@@ -4,8 +4,8 @@
 //! rows, e.g. `-- step loop`).
 //!
 //! Two rows per workload:
-//! - `step`: [`Spu::run`], i.e. fetch + decode + execute, as instruction mode does.
-//! - `execute`: [`Spu::execute`] on instructions decoded once up front and looked up by PC, as
+//! - `step`: [`SpuState::run`], i.e. fetch + decode + execute, as instruction mode does.
+//! - `execute`: [`SpuState::execute`] on instructions decoded once up front and looked up by PC, as
 //!   the pipeline does at stage o and in its ideal-fetch shadow.
 //!
 //! The workloads are the loops of the `spu_pipeline` bench: a chain of `a`, an even/odd stream
@@ -15,9 +15,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use pmprobe::spu::exec::{RunEnd, Spu};
+use pmprobe::spu::exec::{RunEnd, SpuState};
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::decode::{Instruction, decode};
+use pmprobe::spu::isa::{Instruction, decode};
 
 #[path = "support/workloads.rs"]
 mod workloads;
@@ -81,10 +81,10 @@ fn selected(labels: &[&str]) -> bool {
         .all(|word| labels.iter().any(|label| label.contains(word.as_str())))
 }
 
-fn load(source: &str) -> (Box<Spu>, usize) {
+fn load(source: &str) -> (Box<SpuState>, usize) {
     let mut image = vec![0u8; 64 * 1024];
     let program = assemble::<64>(source, &mut image).expect("benchmark program assembles");
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     spu.load_program(&image[..program.len], program.entry)
         .expect("image fits");
     (spu, program.len)
@@ -111,7 +111,7 @@ fn measure_step(name: &str, source: &str) {
     let start = Instant::now();
     while start.elapsed() < MEASURE_FOR {
         let outcome = spu.run(black_box(SLICE));
-        assert_eq!(outcome.end, RunEnd::InstructionLimit, "{name} runs forever");
+        assert_eq!(outcome.end, RunEnd::CycleLimit, "{name} runs forever");
         instructions += outcome.instructions;
     }
     report(name, "step", instructions, elapsed(start, cpu_start));

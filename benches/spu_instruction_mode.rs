@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use pmprobe::spu::exec::{RunEnd, Spu, StopReason};
+use pmprobe::spu::exec::{RunEnd, SpuState, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 
 /// Each program is re-run until at least this much time has passed.
@@ -14,7 +14,7 @@ const MEASURE_FOR: Duration = Duration::from_secs(2);
 fn measure(name: &str, source: &str) {
     let mut image = vec![0u8; 64 * 1024];
     let program = assemble::<64>(source, &mut image).expect("example program assembles");
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     spu.load_program(&image[..program.len], program.entry)
         .expect("image fits");
 

@@ -9,10 +9,10 @@
 //! pairs, 2 instructions per cycle) and a loop with loads, stores and a call. Each runs with
 //! no probes compiled in, with the SPU probe points present but detached (one load and one
 //! branch each), and with a listener on every point, under the ideal fetch model (the
-//! issue-6 goal). With nothing listening (`none`, `detached`) the pipeline's fast-forward
+//! goal above). With nothing listening (`none`, `detached`) the pipeline's fast-forward
 //! skips the cycle-by-cycle simulation of iterations that repeat an earlier one exactly (each
 //! row says how many cycles it skipped); the `every-cycle` rows turn it off. Then the same
-//! with the real fetch unit (issue 7, spusim's default), probes detached.
+//! with the real fetch unit (spusim's default), probes detached.
 //! Under real fetch the loops' back-branches are unhinted, so each iteration pays the
 //! mispredict penalty: fewer instructions per cycle, different work per cycle.
 
@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, SpuProbes, StallReason};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 

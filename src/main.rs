@@ -17,7 +17,7 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, {})",
+                "demo: unknown argument {word} (known: --fault, --miscount, --extra-core MPIDR, {})",
                 demo::profile::OPTIONS
             );
         }),
@@ -27,16 +27,19 @@ fn main() -> i32 {
     let Ok(options) = options else {
         return 2;
     };
-    if !demo::banner::print() {
+    if !demo::banner::print(&options.extra_cores) {
         return 1;
     }
     if options.fault {
         demo::banner::provoke_exception();
     }
     let mut checks = Checks::new();
-    match options.profile {
-        Some(profile) => demo::profile::run(&options, &profile, &mut checks),
-        None => demo::scenario::run(&options, &mut checks),
+    let profiling = options
+        .profile
+        .is_some_and(|profile| demo::profile::start(&profile, &mut checks));
+    demo::scenario::run(&options, &mut checks);
+    if profiling {
+        demo::profile::finish(&mut checks);
     }
     checks.finish()
 }

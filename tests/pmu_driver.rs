@@ -3,11 +3,11 @@
 
 use std::cell::RefCell;
 
-use pmprobe::pmu::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::{Counter, Error, Pmu, Snapshot, detect};
-use pmprobe::pmu::emulated::{EmulatedConfig, EmulatedPmu};
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::info::PmuVersion;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::PmuVersion;
+use pmprobe::pmu::{AccessError, ExceptionLevel, PmuBackend, PmuRegister};
+use pmprobe::pmu::{Counter, Error, Pmu, Snapshot, detect};
+use pmprobe::pmu::{EmulatedConfig, EmulatedPmu};
 
 use PmuRegister::*;
 

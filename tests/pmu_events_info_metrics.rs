@@ -1,11 +1,11 @@
 //! Event names (Arm ARM), EventSet from PMCEID, MIDR/PMUVer decoding, derived metrics and the
 //! perf-stat rendering.
 
-use pmprobe::pmu::driver::{Counter, Pmu, Snapshot};
-use pmprobe::pmu::emulated::EmulatedPmu;
-use pmprobe::pmu::event::{Event, EventSet};
-use pmprobe::pmu::info::{PmuVersion, decode_midr};
-use pmprobe::pmu::metrics::{MetricValue, Metrics, render_perf_stat};
+use pmprobe::pmu::EmulatedPmu;
+use pmprobe::pmu::{Counter, Pmu, Snapshot};
+use pmprobe::pmu::{Event, EventSet};
+use pmprobe::pmu::{MetricValue, Metrics, render_perf_stat};
+use pmprobe::pmu::{PmuVersion, decode_midr};
 
 #[test]
 fn common_event_numbers_follow_the_arm_arm_not_the_seed_table() {

@@ -6,8 +6,8 @@
 #[path = "support/pmu_reference.rs"]
 mod pmu_reference;
 
-use pmprobe::pmu::backend::{ExceptionLevel, PmuBackend, PmuRegister};
-use pmprobe::pmu::emulated::{EmulatedConfig, EmulatedPmu};
+use pmprobe::pmu::{EmulatedConfig, EmulatedPmu};
+use pmprobe::pmu::{ExceptionLevel, PmuBackend, PmuRegister};
 use pmu_reference::Reference;
 
 use PmuRegister::*;

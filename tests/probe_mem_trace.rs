@@ -1,11 +1,11 @@
 //! Host tests of the memory trace recorder: loss policies with counted drops, draining,
 //! Dinero IV "din" output and the binary form with its decoder.
 
-use pmprobe::probe::listeners::mem_trace::{BINARY_MAGIC, BINARY_VERSION};
 use pmprobe::probe::listeners::{
     AccessKind, MemAccess, MemTrace, OverflowPolicy, TraceDecodeError, TraceDecoder,
     TraceEncodeError,
 };
+use pmprobe::probe::listeners::{BINARY_MAGIC, BINARY_VERSION};
 use pmprobe::probe::{MutListener, ProbePoint};
 
 fn access(tick: u64, address: u64, kind: AccessKind) -> MemAccess {

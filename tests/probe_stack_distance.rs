@@ -2,10 +2,10 @@
 //! (distinct other lines since the line's last access; first touch infinite), the histogram
 //! layout, and a property test against a naive O(n) LRU stack.
 
-use pmprobe::probe::listeners::stack_distance::{DistanceHistograms, LOG2_BINS};
 use pmprobe::probe::listeners::{
     AccessKind, Distance, MemAccess, StackDistance, StackDistanceError,
 };
+use pmprobe::probe::listeners::{DistanceHistograms, LOG2_BINS};
 use pmprobe::probe::{MutListener, ProbePoint};
 
 use AccessKind::{InstructionFetch, Read, Write};

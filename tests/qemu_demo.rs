@@ -8,6 +8,12 @@
 //!   against the PMU's load/store counts, the memory trace file written through semihosting
 //!   against the traced SPU's counts (Dinero din syntax: `<0|1|2> <hex address>`), and the
 //!   Konata log (Kanata 0004 header, one retire record per completed instruction).
+//! - The SPU phase runs on 4 cores by default (the SPUs dealt to the cores, each exactly once,
+//!   a per-core table from each core's own PMU) and every SPU's figures must equal a run on one
+//!   core alone; one core behaves as before; more cores than SPUs leave the rest idle; a core
+//!   that does not start is named and the demo goes on. An SPU producer/consumer pair talks
+//!   through mailboxes across cores (interleaved on one core): every word arrives, and waiting
+//!   is counted as channel stalls.
 //! - The exit status says whether the cross-checks held: a deliberately disturbed PMU count
 //!   (`--miscount`) must make the demo name the failed checks and exit 1; `--fault` must
 //!   produce the exception report and exit 3 (the runtime's exception status).
@@ -74,15 +80,24 @@ struct DemoRun {
     dir: PathBuf,
 }
 
+/// Runs the demo with qemu/run's default of 4 cores.
 fn run_demo(name: &str, guest_args: &[&str]) -> DemoRun {
+    run_demo_on(name, 4, guest_args)
+}
+
+fn run_demo_on(name: &str, cores: u32, guest_args: &[&str]) -> DemoRun {
     let elf = demo_elf();
     let dir = repo().join("target").join("demo-runs").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create the run directory");
     let out = Command::new(repo().join("qemu").join("run"))
         .current_dir(&dir)
+        .env_remove("PMPROBE_QEMU_SMP")
+        .env_remove("PMPROBE_QEMU_EXTRA")
         .arg("--timeout")
-        .arg("60")
+        .arg("120")
+        .arg("--smp")
+        .arg(cores.to_string())
         .arg(&elf)
         .args(guest_args)
         .output()
@@ -179,9 +194,116 @@ fn din_records(path: &Path) -> Vec<(u8, u64)> {
         .collect()
 }
 
+/// The per-core table: (core number, SPUs it ran, CPU_CYCLES, INST_RETIRED) per row.
+fn core_rows(run: &DemoRun) -> Vec<(usize, Vec<usize>, u64, u64)> {
+    run.section("Cores:")
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("core ")?;
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let core = words.first()?.parse().ok()?;
+            let (spus, counts) = words.get(2..)?.split_at(words.len().checked_sub(4)?);
+            let spus = spus
+                .iter()
+                .filter(|word| **word != "idle")
+                .map(|word| word.strip_prefix("SPU").and_then(|n| n.parse().ok()))
+                .collect::<Option<Vec<usize>>>()?;
+            Some((core, spus, counts[0].parse().ok()?, counts[1].parse().ok()?))
+        })
+        .collect()
+}
+
+/// Every SPU of the demo ran exactly once, every core (up to four) ran at least one, and with
+/// four cores or more each of the first four ran exactly one.
+fn assert_spread(run: &DemoRun, cores: usize) {
+    let rows = core_rows(run);
+    assert_eq!(rows.len(), cores, "one row per core\n{}", run.context());
+    let mut ran: Vec<usize> = rows.iter().flat_map(|row| row.1.clone()).collect();
+    ran.sort_unstable();
+    assert_eq!(ran, [0, 1, 2, 3], "{}", run.context());
+    for (core, spus, cycles, instructions) in &rows {
+        assert_eq!(
+            spus.len(),
+            match (*core, cores) {
+                (_, 1) => 4,
+                (0..4, 4..) => 1,
+                (4.., _) => 0,
+                _ => spus.len().max(1),
+            },
+            "core {core}\n{}",
+            run.context()
+        );
+        if !spus.is_empty() {
+            assert!(
+                *cycles > 1_000_000 && *instructions > 1_000_000,
+                "{}",
+                run.context()
+            );
+        }
+    }
+}
+
+/// The channel pair ran with its producer on `producer` and its consumer on `consumer`, every
+/// word crossed (the consumer's fold equals Rust's), and the consumer's waits were counted as
+/// channel stalls, on its PMU as on its statistics.
+fn assert_channels(run: &DemoRun, producer: usize, consumer: usize) {
+    let section = run.section("Channels across cores");
+    assert!(
+        section.contains(&format!(
+            "SPU4 (channel_producer.s) on core {producer} -> SPU5 (channel_consumer.s) on core {consumer}"
+        )),
+        "{section}"
+    );
+    for check in [
+        "channel_producer_stops",
+        "channel_consumer_stops",
+        "channel_producer_state",
+        "channel_consumer_result",
+        "channel_consumer_waited",
+        "channel_consumer_frontend_pmu_vs_stats",
+        "channel_producer_frontend_pmu_vs_stats",
+    ] {
+        assert!(
+            section.contains(&format!("check {check} ... ok")),
+            "{check}\n{section}"
+        );
+    }
+    let consumer_row = section
+        .lines()
+        .find(|line| line.trim_start().starts_with("consumer"))
+        .unwrap_or_else(|| panic!("no consumer row\n{section}"));
+    let stalls: u64 = consumer_row
+        .split_whitespace()
+        .nth(6)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(stalls > 0, "{consumer_row}");
+}
+
 #[test]
 fn every_section_is_present_and_consistent() {
     let run = run_demo("consistent", &[]);
+    // Four cores by default: the banner lists them, each SPU ran on its own core, and each one's
+    // figures equal a run of the same SPU on one core alone.
+    for core in 0..4 {
+        assert!(
+            run.stdout.contains(&format!(
+                "core {core}   MPIDR 0x8000000{core}, PMUv3 (PMUVer 1), N = 6"
+            )),
+            "{}",
+            run.context()
+        );
+    }
+    assert_spread(&run, 4);
+    assert_channels(&run, 0, 1);
+    let reference = run.section("One-core reference");
+    for spu in 0..4 {
+        assert!(
+            reference.contains(&format!("check spu{spu}_same_as_one_core ... ok")),
+            "{reference}"
+        );
+    }
     assert_eq!(run.exit_code, Some(0), "{}", run.context());
     assert!(!run.stdout.contains("FAILED"), "{}", run.context());
     assert!(
@@ -336,7 +458,94 @@ fn a_disturbed_count_fails_the_named_checks() {
         );
         assert!(run.stdout.contains(&format!("  - {check}\n")), "{check}");
     }
-    assert!(run.stdout.contains("demo: 3 of "), "{}", run.context());
+    // On 4 cores, SPU0's disturbed run also differs from its undisturbed one-core reference.
+    assert!(
+        run.stdout
+            .contains("check spu0_same_as_one_core ... FAILED"),
+        "{}",
+        run.context()
+    );
+    assert!(run.stdout.contains("demo: 4 of "), "{}", run.context());
+}
+
+#[test]
+fn one_core_runs_the_demo_as_before() {
+    let run = run_demo_on("one-core", 1, &[]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert!(run.stdout.contains("cores    1 (the boot core + 0 started"));
+    assert_spread(&run, 1);
+    // Everything ran on this one core: there is nothing to compare, and the host table is
+    // measured in the runs themselves.
+    assert!(
+        !run.stdout.contains("One-core reference"),
+        "{}",
+        run.context()
+    );
+    assert!(!run.stdout.contains("Measured in the one-core reference"));
+    for spu in 0..4 {
+        assert!(
+            run.stdout
+                .contains(&format!("check spu{spu}_result ... ok"))
+        );
+    }
+    // The channel pair runs interleaved on the one core.
+    assert_channels(&run, 0, 0);
+    assert!(
+        run.stdout
+            .contains("demo: all 71 cross-checks held; exit 0"),
+        "{}",
+        run.context()
+    );
+}
+
+#[test]
+fn two_cores_share_the_spus_and_the_channel_pair() {
+    let run = run_demo_on("two-cores", 2, &[]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert_spread(&run, 2);
+    assert_channels(&run, 0, 1);
+    assert!(
+        run.stdout.contains("cross-checks held; exit 0"),
+        "{}",
+        run.context()
+    );
+}
+
+#[test]
+fn more_cores_than_spus_leave_the_rest_idle() {
+    let run = run_demo_on("six-cores", 6, &[]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert_spread(&run, 6);
+    let rows = core_rows(&run);
+    assert!(
+        rows[4].1.is_empty() && rows[5].1.is_empty(),
+        "{}",
+        run.context()
+    );
+    assert!(run.section("Cores:").contains("idle"));
+}
+
+#[test]
+fn a_core_that_does_not_start_is_named_and_the_demo_goes_on() {
+    // 0x7f is no core of the machine; the boot core's MPIDR is a core that is already on.
+    let run = run_demo(
+        "bad-cores",
+        &["--extra-core", "0x7f", "--extra-core", "0x80000000"],
+    );
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    for line in [
+        "error    the core with MPIDR 0x7f did not start: PSCI call failed: Invalid parameters",
+        "error    the core with MPIDR 0x80000000 did not start: PSCI call failed: Core already on",
+        "cores    4 (the boot core + 3 started",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.context());
+    }
+    assert_spread(&run, 4);
+    assert!(
+        run.stdout.contains("cross-checks held; exit 0"),
+        "{}",
+        run.context()
+    );
 }
 
 #[test]
@@ -359,4 +568,11 @@ fn unknown_argument_is_refused() {
     let run = run_demo("unknown-argument", &["--no-such-option"]);
     assert_eq!(run.exit_code, Some(2), "{}", run.context());
     assert!(run.stdout.contains("unknown argument --no-such-option"));
+    let run = run_demo("bad-mpidr", &["--extra-core", "0xnope"]);
+    assert_eq!(run.exit_code, Some(2), "{}", run.context());
+    assert!(
+        run.stdout.contains("unknown argument 0xnope"),
+        "{}",
+        run.context()
+    );
 }

@@ -201,3 +201,67 @@ fn console_benchmark_prints_its_figures() {
     run.assert_passed();
     run.assert_output_contains("bytes of println! =");
 }
+
+/// Boots `smp_locks` on 4 cores with `opts` and checks its verdict and the console lines that
+/// all four cores printed at once, each from three `print!` calls.
+fn smp_locks_on_4_cores(opts: Options) {
+    let run = run_guest("smp_locks", &opts);
+    run.assert_passed();
+    run.assert_output_contains(
+        "the core with MPIDR 0x7f did not start: PSCI call failed: Invalid parameters",
+    );
+    run.assert_output_contains(
+        "the core with MPIDR 0x80000000 did not start: PSCI call failed: Core already on",
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for line in run.stdout.lines().filter(|line| line.contains("smp-line")) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let whole = words.len() == 4
+            && words[0] == "smp-line"
+            && words[1].len() == 1
+            && words[3] == words[1].repeat(40);
+        assert!(
+            whole,
+            "a console line was cut into: {line:?}\n{}",
+            run.stdout
+        );
+        assert!(
+            seen.insert((words[1].to_string(), words[2].to_string())),
+            "line printed twice: {line:?}"
+        );
+    }
+    assert_eq!(
+        seen.len(),
+        4 * 40,
+        "every core prints 40 lines\n{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn smp_locks_lose_no_update_and_lines_stay_whole_on_4_cores() {
+    smp_locks_on_4_cores(Options {
+        extra: &["-smp", "4"],
+        ..Options::default()
+    });
+}
+
+#[test]
+fn smp_locks_on_4_cores_with_gicv3() {
+    smp_locks_on_4_cores(Options {
+        extra: &["-M", "virt,gic-version=3", "-smp", "4"],
+        ..Options::default()
+    });
+}
+
+#[test]
+fn smp_locks_on_4_cores_with_defmt_frames() {
+    // defmt frames from four cores: the logger's lock keeps each frame whole (a cut frame would
+    // not decode), and a core that logs while another is inside a frame waits instead of exiting.
+    smp_locks_on_4_cores(Options {
+        extra: &["-smp", "4"],
+        features: &["defmt"],
+        timeout_s: 300,
+        ..Options::default()
+    });
+}

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use pmprobe::spu::exec::{LS_SIZE, Status, StopReason};
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 

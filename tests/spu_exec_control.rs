@@ -3,10 +3,10 @@
 mod spu_exec_support;
 
 use pmprobe::spu::exec::{
-    AccessKind, ChannelOperation, Fault, FaultKind, LS_SIZE, LsAccess, Quadword, RunEnd, Spu,
+    AccessKind, ChannelOperation, Fault, FaultKind, LS_SIZE, LsAccess, Quadword, RunEnd, SpuState,
     Status, StopReason,
 };
-use pmprobe::spu::isa::opcodes::Mnemonic as M;
+use pmprobe::spu::isa::Mnemonic as M;
 use spu_exec_support::*;
 
 const FEATURE_E: u32 = 0x10 << 14;
@@ -300,7 +300,7 @@ fn unsupported_channels_fault_with_pc_and_word() {
 
 #[test]
 fn illegal_word_faults_in_step() {
-    let mut spu = Box::new(Spu::new(3));
+    let mut spu = Box::new(SpuState::new(3));
     spu.load_program_words(&[ri16(M::Il, 3, 1), 0x0080_0000], 0)
         .unwrap();
     assert!(spu.step().retired);
@@ -318,13 +318,13 @@ fn illegal_word_faults_in_step() {
 
 #[test]
 fn runaway_program_is_bounded_by_the_instruction_budget() {
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     spu.load_program_words(&[ri16(M::Br, 0, 0)], 0).unwrap(); // br . (forever)
     let outcome = spu.run(1000);
-    assert_eq!(outcome.end, RunEnd::InstructionLimit);
+    assert_eq!(outcome.end, RunEnd::CycleLimit);
     assert_eq!(outcome.instructions, 1000);
     // An empty local store is all zeros = `stop 0`: running off the end stops.
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     let outcome = spu.run(10);
     assert_eq!(
         outcome.end,
@@ -333,15 +333,19 @@ fn runaway_program_is_bounded_by_the_instruction_budget() {
 }
 
 #[test]
-fn reset_state_follows_the_abi() {
-    let spu = Box::new(Spu::new(7));
-    assert_eq!(spu.register(1).words(), [LS_SIZE - 16, 0, 0, 0]);
-    assert_eq!(spu.register(0).words(), [0; 4]);
+fn a_loaded_program_starts_as_the_abi_says() {
+    // Power-on: every register zero (so a static SPU is all-zero bits).
+    let spu = Box::new(SpuState::new(7));
+    assert!(spu.registers().iter().all(|r| r.words() == [0; 4]));
     assert_eq!(spu.pc(), 0);
     assert_eq!(spu.id(), 7);
+    // A loaded program gets the ABI's stack pointer and its entry point.
     let mut spu = spu;
     spu.load_program_words(&[0, 0, 0], 8).unwrap();
+    assert_eq!(spu.register(1).words(), [LS_SIZE - 16, 0, 0, 0]);
+    assert_eq!(spu.register(0).words(), [0; 4]);
     assert_eq!(spu.pc(), 8, "entry point (e.g. _start)");
+    assert_eq!(spu.id(), 7);
 }
 
 fn prof_cp(n: u32) -> u32 {
@@ -363,7 +367,7 @@ fn profiling_checkpoints_clear_start_stop_and_print() {
         prof_cp(7),
         rr(M::Stop, 0, 0, 0),
     ];
-    let mut spu = Box::new(Spu::new(2));
+    let mut spu = Box::new(SpuState::new(2));
     spu.load_program_words(&program, 0).unwrap();
     let mut out = String::new();
     let outcome = spu.run_with_output(100, &mut out).unwrap();
@@ -401,7 +405,7 @@ fn and_with_distinct_registers_is_not_a_checkpoint() {
 fn a_timing_model_supplies_the_cycle_clock() {
     // execute_at_cycle: the checkpoint cycles come from the caller's clock.
     let mut h = Harness::new();
-    let insn = |word| pmprobe::spu::isa::decode::decode(word).unwrap();
+    let insn = |word| pmprobe::spu::isa::decode(word).unwrap();
     h.spu.execute_at_cycle(&insn(prof_cp(30)), 10);
     h.spu.execute_at_cycle(&insn(ri16(M::Il, 3, 1)), 20);
     let executed = h.spu.execute_at_cycle(&insn(prof_cp(31)), 50);

@@ -1,9 +1,9 @@
 //! Every opcode of the table executes on random operands without panicking (debug builds
 //! check arithmetic overflow), and the reported effects are consistent.
 
-use pmprobe::spu::exec::{LS_SIZE, Quadword, Spu, Status};
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::opcodes::Mnemonic;
+use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status};
+use pmprobe::spu::isa::Mnemonic;
+use pmprobe::spu::isa::decode;
 
 #[path = "support/xorshift.rs"]
 mod xorshift;
@@ -12,7 +12,7 @@ use xorshift::XorShift;
 #[test]
 fn every_mnemonic_executes_on_random_operands() {
     let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     let mut seen = [false; Mnemonic::ALL.len()];
     for round in 0..200_000u32 {
         if round % 64 == 0 {

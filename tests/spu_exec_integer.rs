@@ -3,7 +3,7 @@
 mod spu_exec_support;
 
 use pmprobe::spu::exec::{Status, StopReason};
-use pmprobe::spu::isa::opcodes::Mnemonic as M;
+use pmprobe::spu::isa::Mnemonic as M;
 use spu_exec_support::*;
 
 #[test]

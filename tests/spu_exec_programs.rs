@@ -1,13 +1,13 @@
 //! The example programs in spu/programs, assembled with the spu-isa assembler and run in
 //! instruction mode; each checks registers or local store at the stop.
 
-use pmprobe::spu::exec::{RunEnd, Spu, StopReason};
+use pmprobe::spu::exec::{RunEnd, SpuState, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 
 const IMAGE_CAPACITY: usize = 4096;
 
 struct Loaded {
-    spu: Box<Spu>,
+    spu: Box<SpuState>,
     symbols: Vec<(String, u32)>,
 }
 
@@ -24,7 +24,7 @@ impl Loaded {
 fn load(source: &str) -> Loaded {
     let mut image = vec![0u8; IMAGE_CAPACITY];
     let program = assemble::<32>(source, &mut image).unwrap_or_else(|e| panic!("{e}"));
-    let mut spu = Box::new(Spu::new(0));
+    let mut spu = Box::new(SpuState::new(0));
     spu.load_program(&image[..program.len], program.entry)
         .expect("image fits");
     let symbols = program

@@ -1,13 +1,13 @@
 //! Decoder and opcode-table tests. Expected values come from the SPU encoding rules and the
-//! opcode list of `spu-reference.md` section 2 (binutils `spu-insns.h`), embedded below as text,
-//! never from the decoder's own output.
+//! opcode list of binutils `include/opcode/spu-insns.h` (see `docs/spu-timing-model.md`,
+//! Sources), embedded below as text, never from the decoder's own output.
 
-use pmprobe::spu::isa::decode::{IllegalInstruction, decode};
-use pmprobe::spu::isa::opcodes::{
+use pmprobe::spu::isa::{
     DECODE_TABLE, Format, IClass, ILLEGAL_INDEX, MNEMONIC_COUNT, Mnemonic, OPCODES, VARIANTS,
 };
+use pmprobe::spu::isa::{IllegalInstruction, decode};
 
-/// `spu-reference.md` section 2, one line per pipe class: `name FORMAT hex11/opbits`.
+/// The binutils opcode list, one line per pipe class: `name FORMAT hex11/opbits`.
 const REFERENCE: &str = "FX2: il RI16 204/010000001; ilh RI16 20c/010000011; ilhu RI16 208/010000010; ila RI18 210/0100001; iohl RI16 304/011000001; andbi RI10 0b0/00010110; andhi RI10 0a8/00010101; andi RI10 0a0/00010100; orbi RI10 030/00000110; orhi RI10 028/00000101; ori RI10 020/00000100; xorbi RI10 230/01000110; xorhi RI10 228/01000101; xori RI10 220/01000100; ahi RI10 0e8/00011101; ai RI10 0e0/00011100; sfhi RI10 068/00001101; sfi RI10 060/00001100; cgtbi RI10 270/01001110; cgthi RI10 268/01001101; cgti RI10 260/01001100; clgtbi RI10 2f0/01011110; clgthi RI10 2e8/01011101; clgti RI10 2e0/01011100; ceqbi RI10 3f0/01111110; ceqhi RI10 3e8/01111101; ceqi RI10 3e0/01111100; hgti RI10 278/01001111; hlgti RI10 2f8/01011111; heqi RI10 3f8/01111111; clz RR 2a5/01010100101; xsbh RR 2b6/01010110110; xshw RR 2ae/01010101110; xswd RR 2a6/01010100110; a RR 0c0/00011000000; ah RR 0c8/00011001000; sf RR 040/00001000000; sfh RR 048/00001001000; cgt RR 240/01001000000; cgtb RR 250/01001010000; cgth RR 248/01001001000; clgt RR 2c0/01011000000; clgtb RR 2d0/01011010000; clgth RR 2c8/01011001000; ceq RR 3c0/01111000000; ceqb RR 3d0/01111010000; ceqh RR 3c8/01111001000; hgt RR 258/01001011000; hlgt RR 2d8/01011011000; heq RR 3d8/01111011000; fceq RR 3c2/01111000010; fcmeq RR 3ca/01111001010; fcgt RR 2c2/01011000010; fcmgt RR 2ca/01011001010; and RR 0c1/00011000001; nand RR 0c9/00011001001; or RR 041/00001000001; nor RR 049/00001001001; xor RR 241/01001000001; eqv RR 249/01001001001; andc RR 2c1/01011000001; orc RR 2c9/01011001001; addx RR 340/01101000000; cg RR 0c2/00011000010; cgx RR 342/01101000010; sfx RR 341/01101000001; bg RR 042/00001000010; bgx RR 343/01101000011; dfceq RR 3c3/01111000011; dfcmeq RR 3cb/01111001011; dfcgt RR 2c3/01011000011; dfcmgt RR 2cb/01011001011; dftsv RI7 3bf/01110111111; selb RRR 400/1000\n\
 FX3: roti RI7 078/00001111000; rotmi RI7 079/00001111001; rotmai RI7 07a/00001111010; shli RI7 07b/00001111011; rothi RI7 07c/00001111100; rothmi RI7 07d/00001111101; rotmahi RI7 07e/00001111110; shlhi RI7 07f/00001111111; rot RR 058/00001011000; rotm RR 059/00001011001; rotma RR 05a/00001011010; shl RR 05b/00001011011; roth RR 05c/00001011100; rothm RR 05d/00001011101; rotmah RR 05e/00001011110; shlh RR 05f/00001011111\n\
 FXB: cntb RR 2b4/01010110100; absdb RR 053/00001010011; avgb RR 0d3/00011010011; sumb RR 253/01001010011\n\

@@ -4,8 +4,8 @@
 // Words are spelled field by field, zero fields included, to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::disasm::{NoSymbols, SymbolLookup, disassemble};
+use pmprobe::spu::isa::decode;
+use pmprobe::spu::isa::{NoSymbols, SymbolLookup, disassemble};
 
 fn rr(op: u32, rb: u32, ra: u32, rt: u32) -> u32 {
     op << 21 | rb << 14 | ra << 7 | rt

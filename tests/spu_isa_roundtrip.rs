@@ -5,10 +5,10 @@
 
 use std::fmt::Write as _;
 
+use pmprobe::spu::isa::SymbolLookup;
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::disasm::SymbolLookup;
-use pmprobe::spu::isa::opcodes::{Mnemonic, OPCODES, OperandKind, VARIANTS};
+use pmprobe::spu::isa::decode;
+use pmprobe::spu::isa::{Mnemonic, OPCODES, OperandKind, VARIANTS};
 
 #[path = "support/xorshift.rs"]
 mod xorshift;

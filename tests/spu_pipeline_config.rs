@@ -1,7 +1,7 @@
-//! The configuration object: presets from spu-reference.md section 6 and the simulator's keys.
+//! The configuration object: the presets of `docs/spu-timing-model.md` and the simulator's keys.
 
-use pmprobe::spu::isa::opcodes::IClass;
-use pmprobe::spu::pipeline::config::{Config, ConfigError, MAX_DEPTH, MAX_STALL};
+use pmprobe::spu::isa::IClass;
+use pmprobe::spu::pipeline::{Config, ConfigError, MAX_DEPTH, MAX_STALL};
 
 #[test]
 fn presets_follow_the_project_decisions() {

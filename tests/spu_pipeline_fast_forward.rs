@@ -4,13 +4,15 @@
 //! architectural state and everything the pipeline shows (clock, issue stages, execution
 //! stages with their dependency columns, last stall). The fast-forward must also have
 //! skipped cycles, or the comparison would prove nothing.
+// The lean configuration (feature `spu-lean`) has no fast-forward to compare.
+#![cfg(not(feature = "spu-lean"))]
 
 mod spu_pipeline_support;
 
 use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::execute::RING;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::RING;
 use pmprobe::spu::pipeline::{ModelError, RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};

@@ -4,9 +4,9 @@
 mod spu_pipeline_support;
 
 use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
 use spu_pipeline_support::{Rng, assert_same_architecture, load, random_program, run_to_stop};

@@ -1,14 +1,14 @@
 //! Latency law, dual issue and DP issue rules of the pipeline model (ideal fetch).
 //!
-//! Expectations come from the rules of issue 6 and `spu-reference.md` (class depths and stalls
-//! of section 6), never from the model's output: running a program of N and of 2N repetitions
+//! Expectations come from the issue rules and the class depths and stalls of
+//! `docs/spu-timing-model.md`, never from the model's output: running a program of N and of 2N repetitions
 //! cancels the constant start-up and drain cycles, so the difference must be exactly N times
 //! the cost per repetition the rules give.
 
 mod spu_pipeline_support;
 
-use pmprobe::spu::isa::opcodes::IClass;
-use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::isa::IClass;
+use pmprobe::spu::pipeline::Config;
 use spu_pipeline_support::{cycles_of, repeated};
 
 const N: usize = 8;

@@ -6,9 +6,9 @@ mod spu_pipeline_support;
 use std::sync::Mutex;
 
 use pmprobe::spu::arena::{Arena, SPU_COUNT};
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 use spu_pipeline_support::{

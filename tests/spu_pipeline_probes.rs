@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 
 use pmprobe::probe::listeners::{AccessKind, MemAccess};
 use pmprobe::probe::{Listener, ListenerRef, Manager};
-use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::probes::{IssueEvent, SpuProbes, StallReason};
 use pmprobe::spu::unit::{Discard, Mode};
 use spu_pipeline_support::unit_with;

@@ -7,9 +7,9 @@
 //! registers, the PC, the status, FPSCR, the interrupt enable, the local store and the
 //! instruction count.
 
-use pmprobe::spu::exec::{LS_SIZE, Quadword, Spu, Status};
-use pmprobe::spu::isa::opcodes::OPCODES;
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status};
+use pmprobe::spu::isa::OPCODES;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
@@ -64,7 +64,7 @@ fn run(unit: &mut SpuUnit) {
     }
 }
 
-fn assert_same_state(pipelined: &Spu, functional: &Spu, context: &str) {
+fn assert_same_state(pipelined: &SpuState, functional: &SpuState, context: &str) {
     assert_eq!(pipelined.pc(), functional.pc(), "{context}: PC");
     assert_eq!(pipelined.status(), functional.status(), "{context}: status");
     assert_eq!(

@@ -3,8 +3,8 @@
 mod spu_pipeline_support;
 
 use pmprobe::spu::exec::SPU_RD_IN_MBOX;
-use pmprobe::spu::isa::opcodes::IClass;
-use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::isa::IClass;
+use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::{RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode};
@@ -154,10 +154,7 @@ fn stats_reset_clears_every_counter() {
     run_to_stop(&mut unit, 10_000);
     assert!(unit.stats().cycles > 0);
     unit.reset_stats();
-    assert_eq!(
-        *unit.stats(),
-        pmprobe::spu::pipeline::stats::Statistics::new()
-    );
+    assert_eq!(*unit.stats(), pmprobe::spu::pipeline::Statistics::new());
 }
 
 const N: u64 = 25;

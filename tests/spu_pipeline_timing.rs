@@ -7,8 +7,8 @@
 //! branch, cut off in the tutorial, is a `brnz` on the loop counter).
 
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::timing::{RULER, listing};
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::{RULER, listing};
 
 const EULER_LOOP: &str = ".L19:
 a $49,$8,$10

@@ -3,9 +3,9 @@
 
 mod spu_pipeline_support;
 
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::trace::write_frame;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::write_frame;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 use spu_pipeline_support::load;
@@ -49,7 +49,7 @@ fn frame_regions_parse_back() {
             unit.stats().instructions
         );
         // Mispredict state and next PC.
-        let fetch = unit.pipeline().fetch().unit().unwrap();
+        let fetch = unit.pipeline().fetch_unit().unwrap();
         let (state, pc) = lines[1]
             .strip_prefix("mispredict ")
             .unwrap()

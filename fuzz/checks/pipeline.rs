@@ -32,11 +32,11 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
-use pmprobe::spu::exec::{AccessKind, Quadword, Spu, Status, StopReason};
-use pmprobe::spu::isa::opcodes::{IClass, OPCODES};
-use pmprobe::spu::pipeline::config::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
-use pmprobe::spu::pipeline::execute::RING;
-use pmprobe::spu::pipeline::fetch::{FetchKind, InFlight};
+use pmprobe::spu::exec::{AccessKind, Quadword, SpuState, Status, StopReason};
+use pmprobe::spu::isa::{IClass, OPCODES};
+use pmprobe::spu::pipeline::RING;
+use pmprobe::spu::pipeline::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+use pmprobe::spu::pipeline::{FetchKind, InFlight};
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::{NoProbes, SpuObserver};
 use pmprobe::spu::unit::Discard;
@@ -127,7 +127,7 @@ struct Host {
 }
 
 impl Host {
-    fn service(&mut self, spu: &mut Spu) {
+    fn service(&mut self, spu: &mut SpuState) {
         let channels = spu.channels_mut();
         let _ = channels.inbound.push(self.next_mail);
         self.next_mail = self.next_mail.wrapping_add(1);
@@ -139,26 +139,26 @@ impl Host {
 /// The big values (an SPU is about 258 KiB), allocated once: a fresh allocation per input
 /// costs more in page faults than the whole simulation.
 struct Buffers {
-    pipelined: Box<Spu>,
-    functional: Box<Spu>,
+    pipelined: Box<SpuState>,
+    functional: Box<SpuState>,
     pipeline: Box<Pipeline>,
-    fast: Box<Spu>,
+    fast: Box<SpuState>,
     fast_pipeline: Box<Pipeline>,
 }
 
 thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers {
-        pipelined: Box::new(Spu::new(0)),
-        functional: Box::new(Spu::new(0)),
-        pipeline: Box::new(Pipeline::new(0)),
-        fast: Box::new(Spu::new(0)),
-        fast_pipeline: Box::new(Pipeline::new(0)),
+        pipelined: Box::new(SpuState::new(0)),
+        functional: Box::new(SpuState::new(0)),
+        pipeline: Box::new(Pipeline::new()),
+        fast: Box::new(SpuState::new(0)),
+        fast_pipeline: Box::new(Pipeline::new()),
     });
 }
 
 /// Makes `spu` a reset SPU with the image loaded (and a few registers seeded from it).
-fn fresh_spu(spu: &mut Spu, words: &[u32]) -> Option<()> {
-    *spu = Spu::new(0);
+fn fresh_spu(spu: &mut SpuState, words: &[u32]) -> Option<()> {
+    *spu = SpuState::new(0);
     spu.load_program_words(words, 0).ok()?;
     // Seed registers from the image so addresses and counts vary.
     for (index, chunk) in words.chunks(4).take(16).enumerate() {
@@ -249,14 +249,14 @@ struct PipelineRun {
 }
 
 fn run_pipeline(
-    arch: &mut Spu,
+    arch: &mut SpuState,
     pipeline: &mut Pipeline,
     words: &[u32],
     config: Config,
     fetch: FetchKind,
 ) -> Option<PipelineRun> {
     fresh_spu(arch, words)?;
-    *pipeline = Pipeline::new(0);
+    *pipeline = Pipeline::new();
     pipeline.set_config(config);
     if let Err(error) = pipeline.set_fetch(fetch) {
         panic!("set_fetch({fetch:?}): {error}");
@@ -331,14 +331,14 @@ const SLICES: [u64; 6] = [1, 7, 64, 500, 3, 2000];
 /// The reference run again under ideal fetch with the fast-forward on, in longer runs, with
 /// the same host actions, for `cycles` cycles (or until the SPU stopped for good).
 fn run_fast_forward(
-    arch: &mut Spu,
+    arch: &mut SpuState,
     pipeline: &mut Pipeline,
     words: &[u32],
     config: Config,
     cycles: u64,
 ) {
     fresh_spu(arch, words).expect("the image loaded once already");
-    *pipeline = Pipeline::new(0);
+    *pipeline = Pipeline::new();
     pipeline.set_config(config);
     pipeline.set_fetch(FetchKind::Ideal).expect("ideal fetch");
     let mut host = Host { next_mail: 0 };
@@ -376,7 +376,7 @@ fn run_fast_forward(
 /// it may legitimately run the old instructions where instruction mode runs the new ones (and
 /// stop where instruction mode never does): the result says whether that happened.
 fn run_instruction_mode(
-    spu: &mut Spu,
+    spu: &mut SpuState,
     words: &[u32],
     target: u64,
     run: &PipelineRun,
@@ -433,7 +433,7 @@ struct FunctionalRun {
     reached: bool,
 }
 
-fn compare(pipelined: &Spu, functional: &Spu, fetch: FetchKind) {
+fn compare(pipelined: &SpuState, functional: &SpuState, fetch: FetchKind) {
     compare_states(
         pipelined,
         functional,
@@ -443,7 +443,7 @@ fn compare(pipelined: &Spu, functional: &Spu, fetch: FetchKind) {
 }
 
 /// Asserts that `first` and `second` hold the same architectural state.
-fn compare_states(pipelined: &Spu, functional: &Spu, label: &str, other: &str) {
+fn compare_states(pipelined: &SpuState, functional: &SpuState, label: &str, other: &str) {
     let what = |item: &str| format!("{label}: {item} differs from {other}");
     assert_eq!(
         pipelined.instructions_retired(),

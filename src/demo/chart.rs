@@ -1,6 +1,6 @@
 //! The stack distance histogram as a text chart (log2 bins, reads and writes side by side).
 
-use pmprobe::println;
+use super::output::outln;
 use pmprobe::probe::listeners::{DistanceHistograms, StackDistance};
 
 /// Bar width of the largest bin.
@@ -58,17 +58,17 @@ fn print_one<const LIN: usize>(name: &str, h: &DistanceHistograms<LIN>, shown_bi
         .copied()
         .max()
         .unwrap_or(0);
-    println!("  {name}: {} accesses", h.total());
-    println!("    {:>9}  {:>6}", "distance", "count");
+    outln!("  {name}: {} accesses", h.total());
+    outln!("    {:>9}  {:>6}", "distance", "count");
     for bin in 0..shown_bins {
         let count = h.log2.get(bin).copied().unwrap_or(0);
-        println!(
+        outln!(
             "    {:>9}  {count:>6}  {}",
             range_label(bin),
             bar(count, max)
         );
     }
-    println!(
+    outln!(
         "    {:>9}  {:>6}  {}",
         "first use",
         h.infinite,

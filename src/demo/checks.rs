@@ -1,5 +1,6 @@
 //! Cross-checks: each one is printed as it is made, and the verdict decides the exit status.
 
+use super::output::outln;
 use core::fmt;
 
 /// Names kept for the final summary (the first failures, by name).
@@ -29,10 +30,10 @@ impl Checks {
         let _ = fmt::write(&mut label, name);
         if ok {
             self.passed += 1;
-            pmprobe::println!("  check {name} ... ok ({detail})");
+            outln!("  check {name} ... ok ({detail})");
         } else {
             self.failed += 1;
-            pmprobe::println!("  check {name} ... FAILED ({detail})");
+            outln!("  check {name} ... FAILED ({detail})");
             let _ = self.failures.push(label);
         }
     }
@@ -46,23 +47,33 @@ impl Checks {
         }
     }
 
+    /// Adds the tally and failure names of checks made elsewhere (their lines were printed
+    /// there).
+    pub fn absorb(&mut self, other: &Checks) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        for name in &other.failures {
+            let _ = self.failures.push(name.clone());
+        }
+    }
+
     /// Prints the verdict; returns the exit status (0 only when every check held).
     pub fn finish(&self) -> i32 {
-        pmprobe::println!();
+        outln!();
         if self.failed == 0 {
-            pmprobe::println!("demo: all {} cross-checks held; exit 0", self.passed);
+            outln!("demo: all {} cross-checks held; exit 0", self.passed);
             return 0;
         }
-        pmprobe::println!(
+        outln!(
             "demo: {} of {} cross-checks FAILED:",
             self.failed,
             self.passed + self.failed
         );
         for name in &self.failures {
-            pmprobe::println!("  - {name}");
+            outln!("  - {name}");
         }
         if self.failed as usize > self.failures.len() {
-            pmprobe::println!(
+            outln!(
                 "  (and {} more)",
                 self.failed as usize - self.failures.len()
             );

@@ -1,9 +1,9 @@
 //! Section 5: the host core (the Cortex-A57 QEMU emulates) measured with its real PMU while
 //! the SPU model runs. Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::SysRegPmu;
 use pmprobe::pmu::{Error, Event};
+use pmprobe::pmu::{Pmu, Snapshot};
 
 /// Host counts over one measured interval.
 #[derive(Clone, Copy, Debug, Default)]
@@ -12,6 +12,16 @@ pub struct HostDelta {
     pub instructions: u64,
     /// CPU_CYCLES (PMCCNTR).
     pub cycles: u64,
+}
+
+impl HostDelta {
+    /// The counts from `earlier` to `self` (two [`HostMeter::read`] readings).
+    pub fn since(self, earlier: HostDelta) -> HostDelta {
+        HostDelta {
+            instructions: self.instructions.wrapping_sub(earlier.instructions),
+            cycles: self.cycles.wrapping_sub(earlier.cycles),
+        }
+    }
 }
 
 /// The real PMU, counting INST_RETIRED and CPU_CYCLES.
@@ -32,6 +42,33 @@ impl HostMeter {
             pmu,
             before: Snapshot::new(),
             after: Snapshot::new(),
+        })
+    }
+
+    /// Programs the real PMU for CPU_CYCLES alone (a PMU without INST_RETIRED, as QEMU's without
+    /// `-icount`) and starts it; [`read`](Self::read) then reports 0 instructions.
+    pub fn cycles_only() -> Result<Self, Error> {
+        let mut pmu = Pmu::new(SysRegPmu::new())?;
+        pmu.program(Event::CPU_CYCLES)?;
+        pmu.start()?;
+        Ok(Self {
+            pmu,
+            before: Snapshot::new(),
+            after: Snapshot::new(),
+        })
+    }
+
+    /// Whether the meter counts INST_RETIRED.
+    pub fn counts_instructions(&self) -> bool {
+        self.after.count_of(Event::INST_RETIRED).is_some()
+    }
+
+    /// The counts since [`new`](Self::new) (to subtract two readings).
+    pub fn read(&mut self) -> Result<HostDelta, Error> {
+        self.pmu.snapshot_into(&mut self.after)?;
+        Ok(HostDelta {
+            instructions: self.after.count_of(Event::INST_RETIRED).unwrap_or(0),
+            cycles: self.after.count_of(Event::CPU_CYCLES).unwrap_or(0),
         })
     }
 

@@ -4,7 +4,7 @@
 
 use core::fmt::Write as _;
 
-use pmprobe::spu::exec::Spu;
+use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::asm::{AsmError, Program, assemble};
 
 /// Labels an assembled kernel may define (its symbol table capacity).
@@ -19,6 +19,7 @@ pub type Assembled = Program<'static, SYMBOLS>;
 pub type Verdict = Result<heapless::String<96>, heapless::String<96>>;
 
 /// One SPU program of the demo.
+#[derive(Clone, Copy)]
 pub struct Kernel {
     /// File name under `spu/programs/`.
     pub file: &'static str,
@@ -27,7 +28,7 @@ pub struct Kernel {
     /// The assembly source.
     pub source: &'static str,
     /// Compares the SPU's final state with the Rust replay.
-    pub verify: fn(&Spu, &Assembled) -> Verdict,
+    pub verify: fn(&SpuState, &Assembled) -> Verdict,
 }
 
 /// SAXPY with `fma` and a hinted loop.
@@ -78,7 +79,7 @@ fn symbol(program: &Assembled, name: &str) -> Result<u32, heapless::String<96>> 
 const SAXPY_PASSES: u32 = 32;
 const SAXPY_FLOATS: u32 = 512;
 
-fn verify_saxpy(spu: &Spu, program: &Assembled) -> Verdict {
+fn verify_saxpy(spu: &SpuState, program: &Assembled) -> Verdict {
     let y = symbol(program, "y")?;
     let ls = spu.local_store();
     for i in 0..SAXPY_FLOATS {
@@ -107,7 +108,7 @@ const CHAIN_SEED: u32 = 0x2545f;
 const CHAIN_STEPS: u32 = 2000;
 const CHAIN_ENTRIES: usize = 64;
 
-fn verify_chain(spu: &Spu, program: &Assembled) -> Verdict {
+fn verify_chain(spu: &SpuState, program: &Assembled) -> Verdict {
     let mut table: [u32; CHAIN_ENTRIES] = core::array::from_fn(|k| k as u32);
     let mut x = CHAIN_SEED;
     let mut sum = 0u32;
@@ -148,7 +149,7 @@ fn verify_chain(spu: &Spu, program: &Assembled) -> Verdict {
 /// Steps of `demo_dp.s`.
 const DOUBLE_STEPS: u32 = 1000;
 
-fn verify_double(spu: &Spu, _program: &Assembled) -> Verdict {
+fn verify_double(spu: &SpuState, _program: &Assembled) -> Verdict {
     let mut x = [1.0f64, 2.0];
     let mut s = [0.0f64; 2];
     let h = 0.1f64;

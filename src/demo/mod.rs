@@ -10,15 +10,20 @@
 //! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`).
 
 pub mod banner;
+pub mod channel_pair;
 pub mod chart;
 pub mod checks;
+pub mod core_lock;
+pub mod cores;
 pub mod files;
 pub mod host;
 pub mod kernels;
 pub mod options;
 pub mod output;
 pub mod plan;
+pub mod plan_run;
 pub mod profile;
+pub mod reference;
 pub mod reports;
 pub mod scenario;
 pub mod spu_pmu;

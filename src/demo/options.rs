@@ -1,7 +1,7 @@
 //! The firmware's command line, read through semihosting (`cargo run -- --fault`).
 
 /// What the command line asked for.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// `--fault`: take an exception on purpose after the banner (shows the exception report
     /// and the non-zero exit).
@@ -9,6 +9,10 @@ pub struct Options {
     /// `--miscount`: add one INST_RETIRED to SPU0's emulated PMU behind the probes' back, as
     /// a broken wiring would; the cross-checks must catch it and the exit status be non-zero.
     pub miscount: bool,
+    /// `--extra-core MPIDR` (hex with `0x`, or decimal; up to 4): MPIDRs to start besides the
+    /// cores PSCI reports, to show how a core that does not exist (or one already on) is
+    /// reported while the demo goes on with the cores that started.
+    pub extra_cores: heapless::Vec<u64, 4>,
     /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
     pub profile: Option<super::profile::ProfileOptions>,
 }
@@ -17,10 +21,20 @@ pub struct Options {
 /// the error.
 pub fn parse(line: &str) -> Result<Options, &str> {
     let mut options = Options::default();
-    for word in line.split_ascii_whitespace().skip(1) {
+    let mut words = line.split_ascii_whitespace().skip(1);
+    while let Some(word) = words.next() {
         match word {
             "--fault" => options.fault = true,
             "--miscount" => options.miscount = true,
+            "--extra-core" => {
+                let value = words.next().ok_or(word)?;
+                let mpidr = match value.strip_prefix("0x") {
+                    Some(hex) => u64::from_str_radix(hex, 16),
+                    None => value.parse(),
+                }
+                .map_err(|_| value)?;
+                options.extra_cores.push(mpidr).map_err(|_| value)?;
+            }
             other if super::profile::parse(other, &mut options.profile) => {}
             other => return Err(other),
         }

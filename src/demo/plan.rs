@@ -4,7 +4,7 @@
 
 use pmprobe::probe::MutListener;
 use pmprobe::probe::listeners::{MemTrace, StackDistance};
-use pmprobe::spu::pipeline::fetch::FetchKind;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::unit::Mode;
 
 use super::kernels::{self, Kernel};
@@ -42,6 +42,7 @@ pub enum Role {
     Trace,
 }
 
+#[derive(Clone, Copy)]
 pub struct Plan {
     /// The fetch model in pipeline mode.
     pub fetch: FetchKind,
@@ -51,6 +52,10 @@ pub struct Plan {
     pub kernel: Kernel,
     pub mode: Mode,
     pub role: Role,
+    /// Host instructions (millions) the plan's runs take on one core, measured under
+    /// `-icount`: the weight by which the SPU phase deals the plans to the cores. A stale figure
+    /// makes the split less even, never wrong.
+    pub weight: u32,
 }
 
 pub const PLANS: [Plan; 4] = [
@@ -62,6 +67,7 @@ pub const PLANS: [Plan; 4] = [
         fetch: FetchKind::Real,
         konata: false,
         role: Role::Breakpoint("saxpy_branch"),
+        weight: 254,
     },
     Plan {
         spu: 1,
@@ -70,6 +76,7 @@ pub const PLANS: [Plan; 4] = [
         fetch: FetchKind::Real,
         konata: false,
         role: Role::StackDistance,
+        weight: 381,
     },
     Plan {
         spu: 2,
@@ -78,6 +85,7 @@ pub const PLANS: [Plan; 4] = [
         fetch: FetchKind::Real,
         konata: true,
         role: Role::Plain,
+        weight: 896,
     },
     Plan {
         spu: 3,
@@ -86,6 +94,7 @@ pub const PLANS: [Plan; 4] = [
         fetch: FetchKind::Ideal,
         konata: false,
         role: Role::Trace,
+        weight: 63,
     },
 ];
 

@@ -1,7 +1,10 @@
 //! `cargo run --release -- --profile`: the demo's SPU runs under the sampling profiler.
 //!
 //! The demo runs as usual; the profiler samples the interval the host table measures (run 1 of
-//! each SPU, with its listeners attached), so the two can be compared. Afterwards the firmware
+//! each SPU, with its listeners attached), so the two can be compared. On one core those are
+//! the SPU phase's runs; with several cores (the default 4) the host table shows the one-core
+//! reference runs, made on the boot core while the other cores are off, so only the boot core
+//! samples, and only those runs (see [`sample_host_table_runs`]). Afterwards the firmware
 //! writes `pmprobe-profile.pmps` (the samples) and `pmprobe-profile.shares` (each SPU mode's
 //! share of the host instructions, with the frame that marks the mode on a call stack); the
 //! runner (`qemu/run`) then calls pmprofile, which prints the top-N table, writes
@@ -20,13 +23,13 @@ use pmprobe::pmu::Event;
 use pmprobe::println;
 use pmprobe::probe::Listener;
 use pmprobe::rt::profiler::{self, Config, SourceChoice};
+use pmprobe::rt::smp::{MAX_CORES, this_core};
 use pmprobe::sampling::Sample;
 use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, PerCycle};
-use super::options::Options;
 use super::output::heading;
 use super::plan::mode_name;
 
@@ -102,10 +105,13 @@ fn set<T>(field: &mut T, value: T) -> bool {
     true
 }
 
-/// Whether the SPU runs are sampled.
+/// Whether `--profile` is on.
 static PROFILING: AtomicBool = AtomicBool::new(false);
-/// The mode of the SPU running in the sampled window: 0 none, else index in [`MODES`] + 1.
-static CURRENT_MODE: AtomicU8 = AtomicU8::new(0);
+/// Whether the runs starting now are the ones the host table shows (set by the scenario).
+static HOST_TABLE_RUNS: AtomicBool = AtomicBool::new(false);
+/// The mode of the SPU running in each core's sampled window: 0 none, else index in [`MODES`]
+/// + 1 (read by the core's own sampling interrupt).
+static CURRENT_MODE: [AtomicU8; MAX_CORES] = [const { AtomicU8::new(0) }; MAX_CORES];
 /// Host instructions measured in the sampled windows, per mode.
 static HOST_INSTRUCTIONS: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
 
@@ -116,7 +122,9 @@ struct ModeTally {
 
 impl Listener<Sample> for ModeTally {
     fn notify(&self, _sample: &Sample) {
-        let mode = usize::from(CURRENT_MODE.load(Ordering::Relaxed));
+        let mode = CURRENT_MODE
+            .get(this_core().index())
+            .map_or(0, |mode| usize::from(mode.load(Ordering::Relaxed)));
         if let Some(count) = mode.checked_sub(1).and_then(|i| self.samples.get(i)) {
             count.fetch_add(1, Ordering::Relaxed);
         }
@@ -131,31 +139,66 @@ fn mode_index(mode: Mode) -> usize {
     MODES.iter().position(|(m, _)| *m == mode).unwrap_or(0)
 }
 
+/// Tells which runs to sample: `true` from the start of the runs whose host figures the host
+/// table shows (the SPU phase on one core; with several cores, the one-core reference runs on
+/// the boot core, the other cores off), `false` after them. Runs outside (the phase spread over
+/// several cores) are not sampled: their host figures are not in the table, and under `-icount`
+/// each core's counter also counts the other cores' work.
+pub fn sample_host_table_runs(on: bool) {
+    HOST_TABLE_RUNS.store(on, Ordering::Release);
+}
+
 /// Runs `measured` (a host-meter measurement of one SPU run) with this core sampling when
-/// `--profile` is on, and adds its host instructions to its mode's total.
+/// `--profile` is on and the run is one of the host table's (see [`sample_host_table_runs`]),
+/// and adds its host instructions to its mode's total.
+///
+/// The window unmasks IRQs on this core (sampling needs them) and masks them again after, if
+/// they were masked before: no critical section encloses an SPU run (the SPUs and their
+/// listeners are behind [`CoreLock`](super::core_lock::CoreLock)s, which leave interrupts as
+/// they are).
 pub fn sampled<R, E>(
     mode: Mode,
     measured: impl FnOnce() -> Result<(R, HostDelta), E>,
 ) -> Result<(R, HostDelta), E> {
-    if !PROFILING.load(Ordering::Relaxed) {
+    if !PROFILING.load(Ordering::Relaxed) || !HOST_TABLE_RUNS.load(Ordering::Acquire) {
         return measured();
     }
     let index = mode_index(mode);
-    CURRENT_MODE.store(index as u8 + 1, Ordering::Relaxed);
+    let current = CURRENT_MODE.get(this_core().index());
+    if let Some(current) = current {
+        current.store(index as u8 + 1, Ordering::Relaxed);
+    }
+    // Each core's sampler has its own probe point: the tally listens on every core's.
+    let _ = profiler::with_sampler(|sampler| {
+        if !sampler.point().has_listeners() {
+            let _ = sampler.point().add_object(&TALLY);
+        }
+    });
+    let was_masked = pmprobe::arch::interrupts::irq_masked();
+    // SAFETY: an SPU run's measurement is not inside a critical section (see above); the
+    // profiler's handlers are installed by `start`, before any window opens.
+    unsafe { pmprobe::rt::irq::unmask() };
     let sampling = profiler::resume().is_ok();
     let result = measured();
     if sampling {
         let _ = profiler::pause();
     }
-    CURRENT_MODE.store(0, Ordering::Relaxed);
+    if was_masked {
+        pmprobe::rt::irq::mask();
+    }
+    if let Some(current) = current {
+        current.store(0, Ordering::Relaxed);
+    }
     if let (Ok((_, delta)), Some(total)) = (&result, HOST_INSTRUCTIONS.get(index)) {
         total.fetch_add(delta.instructions, Ordering::Relaxed);
     }
     result
 }
 
-/// The demo with the SPU runs sampled, then the profile's files and cross-checks.
-pub fn run(options: &Options, profile: &ProfileOptions, checks: &mut Checks) {
+/// Starts the profiler before the demo's SPU runs (each sampled window then arms it on its
+/// core); `false` when it could not start (the failed check says why), and the demo runs
+/// unsampled. After the runs, [`finish`].
+pub fn start(profile: &ProfileOptions, checks: &mut Checks) -> bool {
     heading(format_args!(
         "Profiler: the SPU runs sampled (the interval of the host table below)"
     ));
@@ -173,8 +216,7 @@ pub fn run(options: &Options, profile: &ProfileOptions, checks: &mut Checks) {
         Ok(started) => started,
         Err(e) => {
             checks.check(format_args!("profiler_started"), false, format_args!("{e}"));
-            super::scenario::run(options, checks);
-            return;
+            return false;
         }
     };
     match started.source {
@@ -197,8 +239,15 @@ pub fn run(options: &Options, profile: &ProfileOptions, checks: &mut Checks) {
         attached == Ok(true),
         format_args!("a listener on the sample probe point counts samples per SPU mode"),
     );
+    // Each sampled window unmasks IRQs on its own core; outside them the demo runs as usual.
+    pmprobe::rt::irq::mask();
     PROFILING.store(true, Ordering::Relaxed);
-    super::scenario::run(options, checks);
+    true
+}
+
+/// After the demo's SPU runs: stops sampling, prints the samples per mode against the host
+/// table and writes the profile's files.
+pub fn finish(checks: &mut Checks) {
     PROFILING.store(false, Ordering::Relaxed);
     report(checks);
 }

@@ -1,20 +1,20 @@
 //! Sections 5 and 6: the host table, the stack distance chart, the trace files.
 
-use pmprobe::println;
 use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, PerCycle};
-use super::output::heading;
+use super::output::{heading, outln};
 use super::plan::{
     DIN_FILE, DISTANCE_LINE_BYTES, Distances, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace,
     mode_name,
 };
 
 /// One SPU's figures for the host table.
-pub(super) struct HostRow {
+#[derive(Clone, Copy)]
+pub struct HostRow {
     pub(super) spu: usize,
     pub(super) mode: Mode,
     pub(super) spu_cycles: u64,
@@ -22,13 +22,18 @@ pub(super) struct HostRow {
     pub(super) host_bare: Option<HostDelta>,
 }
 
-pub(super) fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
+/// `alone`: the rows come from the one-core reference runs (the SPU phase ran on several
+/// cores, whose counts QEMU does not keep apart under `-icount`).
+pub(super) fn print_host_table(rows: &[HostRow], alone: bool, checks: &mut Checks) {
     heading(format_args!(
         "Host core: its real PMU (INST_RETIRED, CPU_CYCLES) around the SPU runs"
     ));
-    println!("  attached: run 1 with the PMU feeds and listeners above; bare: a third run with no");
-    println!("  listener on any probe point. Under -icount shift=0 one instruction = one cycle.");
-    println!(
+    outln!("  attached: run 1 with the PMU feeds and listeners above; bare: a third run with no");
+    outln!("  listener on any probe point. Under -icount shift=0 one instruction = one cycle.");
+    if alone {
+        outln!("  Measured in the one-core reference runs, while the other cores were off.");
+    }
+    outln!(
         "  {:<5} {:<12} {:>10} {:>14} {:>14} {:>16} {:>14}",
         "SPU",
         "mode",
@@ -42,7 +47,7 @@ pub(super) fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
     let mut sums = [(0u64, 0u64, 0u64, 0u64); 2];
     for row in rows {
         let (Some(host), Some(bare)) = (row.host, row.host_bare) else {
-            println!(
+            outln!(
                 "  SPU{:<2} {:<12} {:>10} (host PMU not available)",
                 row.spu,
                 mode_name(row.mode),
@@ -50,7 +55,7 @@ pub(super) fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
             );
             continue;
         };
-        println!(
+        outln!(
             "  SPU{:<2} {:<12} {:>10} {:>14} {:>14} {:>16} {:>14}",
             row.spu,
             mode_name(row.mode),
@@ -69,7 +74,7 @@ pub(super) fn print_host_table(rows: &[HostRow], checks: &mut Checks) {
     for (name, (spu_cycles, insts, cycles, bare)) in
         [("pipeline", sums[0]), ("instruction", sums[1])]
     {
-        println!(
+        outln!(
             "  {name} mode: {} host instructions ({} host cycles) per simulated SPU cycle attached, {} bare",
             PerCycle(insts, spu_cycles),
             PerCycle(cycles, spu_cycles),
@@ -135,9 +140,10 @@ pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, chec
     let small_counts = small
         .with(|t| (t.len() as u64, t.dropped()))
         .unwrap_or((0, 0));
-    println!(
+    outln!(
         "  small ring ({SMALL_TRACE_RECORDS} records, drop newest): kept {}, dropped {} records",
-        small_counts.0, small_counts.1
+        small_counts.0,
+        small_counts.1
     );
     checks.check(
         format_args!("small_trace_overflow_counted"),
@@ -153,7 +159,7 @@ pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, chec
     });
     match written {
         Ok(bytes) => {
-            println!("  wrote {DIN_FILE} ({} records, {bytes} bytes)", held.0);
+            outln!("  wrote {DIN_FILE} ({} records, {bytes} bytes)", held.0);
             checks.check(
                 format_args!("din_written"),
                 bytes > 0,
@@ -179,7 +185,7 @@ pub(super) fn write_konata(
     ));
     match written {
         Some((spu, Ok(bytes), instructions)) => {
-            println!(
+            outln!(
                 "  wrote {KONATA_FILE} ({bytes} bytes): SPU{spu}'s run 2, every cycle, {instructions} instructions; open it in the Konata viewer"
             );
             checks.check(

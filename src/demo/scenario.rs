@@ -1,166 +1,89 @@
-//! Sections 2 to 6: the SPU kernels on the static arena, under probes, counted by emulated
-//! PMUs, with the host core measured by its real PMU; then the stack distance chart and the
-//! trace files.
+//! Sections 2 to 6: the SPU kernels on the static arena, spread over the cores, under probes,
+//! counted by emulated PMUs, with each core measured by its real PMU; the per-core table and,
+//! when several cores ran SPUs, the one-core reference; then the host table, the stack distance
+//! chart and the trace files.
 
-use pmprobe::pmu::Event;
-use pmprobe::println;
-use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
-use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::spu::arena::Arena;
-use static_cell::ConstStaticCell;
 
+use super::channel_pair;
 use super::checks::Checks;
+use super::core_lock::CoreLock;
+use super::cores::{self, OUTCOMES};
 use super::host::HostMeter;
-use super::kernels::IMAGE_BYTES;
 use super::options::Options;
-use super::output::heading;
-use super::plan::{DISTANCE_LINE_BYTES, Distances, PLANS, Role, SmallTrace, Trace};
+use super::output::{heading, outln, print_section};
+use super::plan::PLANS;
+use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
+use super::reference;
 use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
-use super::spu_run::{Extras, run_spu};
-use super::watch::{BreakContext, PcWatch, report_first_hit};
 
-/// The big objects live in static storage (no heap): the SPUs of the arena and the trace ring.
-/// Each is handed out once, as `&'static mut`, without a critical section, so the SPU phase runs
-/// with interrupts on (`--profile` samples it). Both start as all-zero bits where their types
-/// allow it, so that they land in `.bss` rather than in the image.
-static ARENA: ConstStaticCell<Arena> = ConstStaticCell::new(Arena::new());
-static TRACE: ConstStaticCell<Trace> =
-    ConstStaticCell::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+/// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
+/// for the whole demo and lends each SPU to the core that runs it. A lock that leaves interrupts
+/// on, so that `--profile` can sample the SPU runs.
+static ARENA: CoreLock<Arena> = CoreLock::new(Arena::new());
 
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
 pub fn run(options: &Options, checks: &mut Checks) {
-    match (ARENA.try_take(), TRACE.try_take()) {
-        (Some(arena), Some(trace)) => run_on(arena, trace, options, checks),
-        _ => checks.check(
-            format_args!("arena_available"),
-            false,
-            format_args!("the static arena is already in use"),
-        ),
-    }
+    ARENA.lock(|arena| run_on(arena, options, checks));
 }
 
-fn run_on(arena: &mut Arena, trace: &Trace, options: &Options, checks: &mut Checks) {
-    let mut host = match HostMeter::new() {
-        Ok(meter) => Some(meter),
-        Err(e) => {
-            checks.check(format_args!("host_pmu"), false, format_args!("{e}"));
-            None
-        }
-    };
-    // Built at compile time: a line size that is not a power of two fails the build.
-    let distances: Distances = MutListener::new(
-        const {
-            match StackDistance::new(DISTANCE_LINE_BYTES) {
-                Ok(calculator) => calculator,
-                Err(_) => panic!("the stack distance line size must be a power of two"),
-            }
-        },
-    );
-    let small_trace: SmallTrace = MutListener::new(MemTrace::new(OverflowPolicy::DropNewest));
-    let mut rows: heapless::Vec<HostRow, 4> = heapless::Vec::new();
-    let mut traced_accesses = 0;
-    let mut distance_accesses = 0;
-    let mut konata = None;
-
+fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
-    for plan in &PLANS {
-        let mut image = [0u8; IMAGE_BYTES];
-        let program = match plan.kernel.assemble(&mut image) {
-            Ok(program) => program,
-            Err(e) => {
-                checks.check(
-                    format_args!("spu{}_assemble", plan.spu),
-                    false,
-                    format_args!("{}: {e}", plan.kernel.file),
-                );
-                continue;
-            }
-        };
-        let Ok(unit) = arena.get_mut(plan.spu) else {
-            continue;
-        };
-        // The breakpoint (only attached for Role::Breakpoint).
-        let label = match plan.role {
-            Role::Breakpoint(label) => label,
-            _ => "_start",
-        };
-        let break_pc = program.symbol(label).unwrap_or(0);
-        let breakpoint = BreakPcEvent::new(
-            u64::from(break_pc),
-            "demo breakpoint",
-            report_first_hit,
-            false,
-        );
-        let mut queue = PcEventQueue::new();
-        let scheduled = queue.schedule(&breakpoint).is_ok();
-        let watch = PcWatch::new(
-            queue,
-            BreakContext {
-                spu: plan.spu as u8,
-                label,
-                cycle: 0,
-                instructions: 0,
-                first: None,
-            },
-        );
-        let clock = watch.clock();
-        let mut extras = Extras::default();
-        match plan.role {
-            Role::Breakpoint(_) => {
-                extras.retired_pc = Some(&watch);
-                extras.cycles = Some(&clock);
-            }
-            Role::StackDistance => {
-                let _ = extras.data_access.push(&distances);
-            }
-            Role::Trace => {
-                let _ = extras.data_access.push(trace);
-                let _ = extras.data_access.push(&small_trace);
-            }
-            Role::Plain => {}
-        }
+    // `--profile` samples the runs of the host table: these on one core, else the reference.
+    super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
+    let phase = cores::run_phase(arena.units_mut(), options);
+    super::profile::sample_host_table_runs(false);
 
-        let image = image.get(..program.len).unwrap_or(&[]);
-        extras.miscount = options.miscount && plan.spu == 0;
-        let Some(result) = run_spu(unit, plan, &program, image, &extras, host.as_mut(), checks)
-        else {
+    let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
+    let mut distance_accesses = 0;
+    let mut traced_accesses = 0;
+    let mut konata = None;
+    for (index, plan) in PLANS.iter().enumerate() {
+        print_section(index);
+        let Some(outcome) = OUTCOMES.get(index) else {
             continue;
         };
-        let accesses =
-            result.counts.value(Event::LD_RETIRED) + result.counts.value(Event::ST_RETIRED);
-        match plan.role {
-            Role::Breakpoint(label) => {
-                let hits = breakpoint.hits();
-                let first = watch.first_hit();
-                checks.check(
-                    format_args!("spu{}_breakpoint", plan.spu),
-                    scheduled && first.is_some() && hits == saxpy_inner_iterations(),
-                    format_args!(
-                        "BreakPcEvent at {label} = {break_pc:#07x} fired {hits} times, once per inner loop iteration ({})",
-                        saxpy_inner_iterations()
-                    ),
-                );
+        outcome.lock(|outcome| {
+            let Some(outcome) = outcome else {
+                return;
+            };
+            checks.absorb(&outcome.checks);
+            if let Some(row) = outcome.row {
+                let _ = rows.push(row);
             }
-            Role::StackDistance => distance_accesses = accesses,
-            Role::Trace => traced_accesses = accesses,
-            Role::Plain => {}
-        }
-        if let Some(written) = result.konata {
-            konata = Some((plan.spu, written, result.counts.value(Event::INST_RETIRED)));
-        }
-        let _ = rows.push(HostRow {
-            spu: plan.spu,
-            mode: plan.mode,
-            spu_cycles: result.counts.value(Event::CPU_CYCLES),
-            host: result.host,
-            host_bare: result.host_bare,
+            match plan.role {
+                super::plan::Role::StackDistance => distance_accesses = outcome.accesses(),
+                super::plan::Role::Trace => traced_accesses = outcome.accesses(),
+                _ => {}
+            }
+            if plan.konata {
+                konata = outcome.konata(plan.spu);
+            }
         });
     }
+    cores::print_table(&phase, checks);
+    if phase.cores_used > 1 {
+        // The host figures measured while other cores ran are not this core's alone (QEMU's
+        // shared counter): the host table shows the reference runs' instead.
+        let mut meter = match HostMeter::new() {
+            Ok(meter) => Some(meter),
+            Err(e) => {
+                checks.check(format_args!("host_pmu"), false, format_args!("{e}"));
+                None
+            }
+        };
+        super::profile::sample_host_table_runs(true);
+        rows = reference::check(arena.units_mut(), options, meter.as_mut(), checks);
+        super::profile::sample_host_table_runs(false);
+    }
 
-    print_host_table(&rows, checks);
-    print_stack_distance(&distances, distance_accesses, checks);
-    write_trace(trace, &small_trace, traced_accesses, checks);
+    print_host_table(&rows, phase.cores_used > 1, checks);
+    DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
+    TRACE.lock(|trace| {
+        SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
+    });
     write_konata(konata, checks);
+    channel_pair::run(arena.units_mut(), checks);
 }
 
 fn print_setup() {
@@ -176,11 +99,11 @@ fn print_setup() {
         "Also attached: a BreakPcEvent on SPU0, the stack distance calculator on SPU1's data accesses,",
         "two memory trace rings on SPU3. Lines: `|` prof_cp output, `:` the SPU's statistics block.",
     ] {
-        println!("  {line}");
+        outln!("  {line}");
     }
-}
-
-/// Inner-loop iterations of demo_saxpy.s: 128 quadwords x 32 passes.
-const fn saxpy_inner_iterations() -> u64 {
-    128 * 32
+    outln!(
+        "  The SPUs are spread over {} core(s); the sections below are printed in SPU order once",
+        pmprobe::rt::smp::online()
+    );
+    outln!("  every core is done.");
 }

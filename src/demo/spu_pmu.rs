@@ -6,9 +6,10 @@
 //! each SPU runs twice with two event groups (the model is deterministic: the second run
 //! repeats CPU_CYCLES and INST_RETIRED, and the demo checks they come out equal).
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
-use pmprobe::pmu::metrics::{MetricValue, ratio};
+use super::output::{out, outln};
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::pmu::{MetricValue, ratio};
+use pmprobe::pmu::{Pmu, Snapshot};
 use pmprobe::probe::listeners::{PmuEventCounter, PmuFeed};
 use pmprobe::probe::{Listener, ProbeError};
 use pmprobe::spu::probes::{CountPoint, SpuProbes, StallReason};
@@ -99,6 +100,7 @@ pub fn program<B: pmprobe::pmu::PmuBackend>(
 }
 
 /// The counts of both runs of one SPU.
+#[derive(Clone)]
 pub struct SpuCounts {
     /// Run 1 ([`GROUP_1`]).
     pub run1: Snapshot,
@@ -141,36 +143,36 @@ pub enum Fetch {
 
 /// Prints the `perf stat`-like table of one SPU.
 pub fn print_table(counts: &SpuCounts, fetch: Fetch) {
-    pmprobe::println!("  Performance counter stats (emulated PMU, driver API):");
+    outln!("  Performance counter stats (emulated PMU, driver API):");
     let cycles = counts.value(Event::CPU_CYCLES);
     let rows = GROUP_1.iter().chain(GROUP_2.iter().skip(2));
     for (i, &event) in rows.enumerate() {
         let run = if i < GROUP_1.len() { 1 } else { 2 };
         let Some(count) = counts.get(event) else {
-            pmprobe::println!("  {:>14}  {:<16} (not counted)", "-", event);
+            outln!("  {:>14}  {:<16} (not counted)", "-", event);
             continue;
         };
-        pmprobe::print!("  {count:>14}  {event:<16} run {run}");
+        out!("  {count:>14}  {event:<16} run {run}");
         match event {
             Event::INST_RETIRED => {
                 let ipc = ratio(&counts.run1, Event::INST_RETIRED, Event::CPU_CYCLES);
-                pmprobe::print!("  # {ipc:>6.2} insn per cycle");
+                out!("  # {ipc:>6.2} insn per cycle");
             }
             Event::BR_MIS_PRED => {
                 let rate = percent(count, counts.value(Event::BR_RETIRED));
-                pmprobe::print!("  # {rate:>6.2} % of branches");
+                out!("  # {rate:>6.2} % of branches");
                 match fetch {
-                    Fetch::None => pmprobe::print!(" (instruction mode: no prediction)"),
-                    Fetch::Ideal => pmprobe::print!(" (ideal fetch: never mispredicts)"),
+                    Fetch::None => out!(" (instruction mode: no prediction)"),
+                    Fetch::Ideal => out!(" (ideal fetch: never mispredicts)"),
                     Fetch::Real => {}
                 }
             }
             Event::STALL_FRONTEND | Event::STALL_BACKEND => {
                 let share = percent(count, cycles);
-                pmprobe::print!("  # {share:>6.2} % of cycles");
+                out!("  # {share:>6.2} % of cycles");
             }
             _ => {}
         }
-        pmprobe::println!();
+        outln!();
     }
 }

@@ -3,26 +3,25 @@
 
 use core::cell::RefCell;
 
-use pmprobe::pmu::driver::{Pmu, Snapshot};
 use pmprobe::pmu::{EmulatedPmu, Event};
-use pmprobe::println;
+use pmprobe::pmu::{Pmu, Snapshot};
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::MemAccess;
 use pmprobe::spu::exec::StopReason;
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::stats::Statistics;
+use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use pmprobe::rt::semihosting::HostError;
-use pmprobe::spu::pipeline::konata::KonataWriter;
+use pmprobe::spu::pipeline::KonataWriter;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, HostMeter};
 use super::kernels::Assembled;
-use super::output::{Indented, heading};
+use super::output::{Indented, heading, outln};
 use super::plan::{KONATA_FILE, Plan, mode_name};
 use super::spu_pmu::{self, Counter, Fetch, GROUP_1, GROUP_2, SpuCounts, StallFeed};
 
@@ -40,7 +39,8 @@ pub(super) struct Extras<'l> {
 }
 
 /// What one SPU's two runs produced.
-pub(super) struct SpuResult {
+#[derive(Clone)]
+pub struct SpuResult {
     pub(super) counts: SpuCounts,
     /// Host counts of run 1 (probes and listeners attached).
     pub(super) host: Option<HostDelta>,
@@ -48,6 +48,38 @@ pub(super) struct SpuResult {
     pub(super) host_bare: Option<HostDelta>,
     /// Bytes of the Konata log written during run 2, for the plan that asks for one.
     pub(super) konata: Option<Result<usize, HostError>>,
+    /// The statistics of run 1.
+    pub(super) stats: Statistics,
+    /// A digest of the SPU's state after run 1 (local store and registers).
+    pub(super) state: u64,
+    /// Whether run 1's result matched the Rust replay.
+    pub(super) result_ok: bool,
+}
+
+/// FNV-1a over the SPU's local store and registers: two runs that end in the same state give the
+/// same digest, and any difference in a word changes it.
+fn state_digest(spu: &pmprobe::spu::exec::SpuState) -> u64 {
+    const LS_BYTES: u32 = 256 * 1024;
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |word: u32| {
+        for byte in word.to_be_bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for address in (0..LS_BYTES).step_by(16) {
+        spu.local_store()
+            .load_quadword(address)
+            .words()
+            .into_iter()
+            .for_each(&mut mix);
+    }
+    for register in 0..128u8 {
+        spu.register(register)
+            .words()
+            .into_iter()
+            .for_each(&mut mix);
+    }
+    hash
 }
 
 /// Cycles and instructions of a run to the end.
@@ -73,6 +105,8 @@ pub(super) fn run_spu(
     let mut host_delta = None;
     let mut real_fetch = false;
     let mut konata = None;
+    let mut state = 0;
+    let mut result_ok = false;
 
     for (run, events) in [&GROUP_1[..], &GROUP_2[..]].into_iter().enumerate() {
         if unit.load_program(image, program.entry).is_err() {
@@ -178,7 +212,7 @@ pub(super) fn run_spu(
             run_to_stop(unit, &probes, &mut Discard)
         };
         if extras.miscount && run == 0 {
-            println!("  --miscount: one INST_RETIRED added to SPU{spu}'s emulated PMU by hand");
+            outln!("  --miscount: one INST_RETIRED added to SPU{spu}'s emulated PMU by hand");
             cpu.count(Event::INST_RETIRED.number(), 1);
         }
         let _ = pmu.stop();
@@ -216,7 +250,10 @@ pub(super) fn run_spu(
         }
         if run == 0 {
             stats = *unit.stats();
-            match (plan.kernel.verify)(unit.arch(), program) {
+            state = state_digest(unit.arch());
+            let verdict = (plan.kernel.verify)(unit.arch(), program);
+            result_ok = verdict.is_ok();
+            match verdict {
                 Ok(what) => checks.check(
                     format_args!("spu{spu}_result"),
                     true,
@@ -240,7 +277,7 @@ pub(super) fn run_spu(
     };
     spu_pmu::print_table(&counts, fetch);
     if plan.mode == Mode::Pipeline {
-        pmprobe::println!("  Statistics (spu {spu} stats print, run 1):");
+        outln!("  Statistics (spu {spu} stats print, run 1):");
         let _ = unit.print_stats(&mut Indented::new("  : "));
     }
     cross_check(spu, fetch, &counts, &totals, &stats, checks);
@@ -250,6 +287,9 @@ pub(super) fn run_spu(
         host: host_delta,
         host_bare,
         konata,
+        stats,
+        state,
+        result_ok,
     })
 }
 

@@ -3,6 +3,7 @@
 
 use core::cell::{Cell, RefCell};
 
+use super::output::outln;
 use pmprobe::probe::{BreakPcEvent, Listener, PcEventQueue};
 
 /// What the breakpoint's hook sees.
@@ -23,7 +24,7 @@ pub struct BreakContext {
 pub fn report_first_hit(ctx: &mut BreakContext, event: &BreakPcEvent<'_, BreakContext>) {
     if ctx.first.is_none() {
         ctx.first = Some((ctx.cycle, ctx.instructions));
-        pmprobe::println!(
+        outln!(
             "  break: BreakPcEvent fired: SPU{} reached {} ({:#07x}) at cycle {}, instruction {}",
             ctx.spu,
             ctx.label,

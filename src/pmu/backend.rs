@@ -5,15 +5,17 @@
 //! and reports an access the real CPU would trap as a typed [`AccessError`]. On top of that,
 //! [`RegisterView`] implements tock-registers' `Readable`/`Writeable` for one register so the
 //! layouts of [`super::regs`] can be used with `read`, `write`, `modify` and `is_set`.
+#![forbid(unsafe_code)]
 
 use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
-use tock_registers::RegisterLongName;
 use tock_registers::interfaces::{Readable, Writeable};
+use tock_registers::{LocalRegisterCopy, RegisterLongName};
 
 use super::regs;
+use super::regs::PMUSERENR_EL0;
 
 /// Identity of one PMUv3 system register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,10 +140,11 @@ impl core::fmt::Display for ExceptionLevel {
     }
 }
 
-/// Direction of a register access.
+/// Direction of a system-register access: `mrs` reads, `msr` writes. (Not to be confused with
+/// the kind of a memory access that probe listeners see.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum AccessKind {
+pub enum RegisterAccess {
     /// `mrs`.
     Read,
     /// `msr`.
@@ -158,7 +161,7 @@ pub enum AccessError {
         /// The register.
         register: PmuRegister,
         /// Read or write.
-        kind: AccessKind,
+        access: RegisterAccess,
     },
     /// The register does not exist at the current Exception level (PMINTEN*_EL1 at EL0).
     UndefinedAtEl0(PmuRegister),
@@ -175,10 +178,10 @@ pub enum AccessError {
 impl fmt::Display for AccessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::TrappedAtEl0 { register, kind } => {
-                let what = match kind {
-                    AccessKind::Read => "read of",
-                    AccessKind::Write => "write to",
+            Self::TrappedAtEl0 { register, access } => {
+                let what = match access {
+                    RegisterAccess::Read => "read of",
+                    RegisterAccess::Write => "write to",
                 };
                 write!(
                     f,
@@ -200,34 +203,36 @@ pub fn el0_access_check(
     el: ExceptionLevel,
     userenr: u64,
     register: PmuRegister,
-    kind: AccessKind,
+    access: RegisterAccess,
 ) -> Result<(), AccessError> {
     if el != ExceptionLevel::El0 {
         return Ok(());
     }
-    let bit = |b: u32| userenr & (1 << b) != 0;
-    let en = bit(0);
-    let sw = bit(1);
-    let cr = bit(2);
-    let er = bit(3);
-    let ir = bit(5);
-    let allowed = match (register, kind) {
+    let userenr: LocalRegisterCopy<u64, PMUSERENR_EL0::Register> = LocalRegisterCopy::new(userenr);
+    let en = userenr.is_set(PMUSERENR_EL0::EN);
+    let sw = userenr.is_set(PMUSERENR_EL0::SW);
+    let cr = userenr.is_set(PMUSERENR_EL0::CR);
+    let er = userenr.is_set(PMUSERENR_EL0::ER);
+    let ir = userenr.is_set(PMUSERENR_EL0::IR);
+    let allowed = match (register, access) {
         (PmuRegister::IntenSet | PmuRegister::IntenClr, _) => {
             return Err(AccessError::UndefinedAtEl0(register));
         }
-        (PmuRegister::Userenr, AccessKind::Read) => true,
-        (PmuRegister::Userenr, AccessKind::Write) => return Err(AccessError::ReadOnly(register)),
-        (PmuRegister::Swinc, AccessKind::Write) => en || sw,
-        (PmuRegister::Ccntr, AccessKind::Read) => en || cr,
-        (PmuRegister::EvCntr(_) | PmuRegister::XevCntr, AccessKind::Read) => en || er,
+        (PmuRegister::Userenr, RegisterAccess::Read) => true,
+        (PmuRegister::Userenr, RegisterAccess::Write) => {
+            return Err(AccessError::ReadOnly(register));
+        }
+        (PmuRegister::Swinc, RegisterAccess::Write) => en || sw,
+        (PmuRegister::Ccntr, RegisterAccess::Read) => en || cr,
+        (PmuRegister::EvCntr(_) | PmuRegister::XevCntr, RegisterAccess::Read) => en || er,
         (PmuRegister::Selr, _) => en || er,
-        (PmuRegister::Icntr, AccessKind::Read) => en || ir,
+        (PmuRegister::Icntr, RegisterAccess::Read) => en || ir,
         _ => en,
     };
     if allowed {
         Ok(())
     } else {
-        Err(AccessError::TrappedAtEl0 { register, kind })
+        Err(AccessError::TrappedAtEl0 { register, access })
     }
 }
 
@@ -250,6 +255,13 @@ pub trait PmuBackend {
     fn midr(&self) -> u64;
     /// Context synchronization (`isb`) between register writes whose order matters.
     fn isb(&self) {}
+    /// Reads a register whose access at the current Exception level the caller has already
+    /// checked, as a [`CounterGroup`](super::CounterGroup) does once when it is created. The
+    /// default is [`read`](Self::read); the system-register back end skips its per-access
+    /// PMUSERENR_EL0 re-check, so that a constant register compiles to one `mrs`.
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        self.read(register)
+    }
 
     /// A tock-registers view of one register, e.g. `backend.view::<PMCR_EL0::Register>(PmuRegister::Pmcr)`.
     fn view<R: RegisterLongName>(&self, register: PmuRegister) -> RegisterView<'_, Self, R>
@@ -345,5 +357,9 @@ impl<B: PmuBackend> PmuBackend for &B {
     }
     fn isb(&self) {
         (**self).isb()
+    }
+    #[inline(always)]
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        (**self).read_prepared(register)
     }
 }

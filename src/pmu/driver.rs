@@ -1,246 +1,22 @@
-//! The PMU driver, generic over a [`PmuBackend`]: detection, counter programming in the order
-//! Linux's arm_pmuv3 driver uses, start/stop/reset, and 64-bit counts from 32-bit counters.
+//! The PMU driver, generic over a [`PmuBackend`]: counter programming in the order Linux's
+//! arm_pmuv3 driver uses, start/stop/reset, and 64-bit counts from 32-bit counters.
+#![forbid(unsafe_code)]
 
-use core::fmt;
-
-use tock_registers::LocalRegisterCopy;
-
-use super::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister};
-use super::event::{Event, EventSet};
-use super::info::{CpuId, PmuVersion, decode_midr};
-use super::regs::{CYCLE_COUNTER_BIT, MAX_EVENT_COUNTERS, PMCR_EL0};
-
-/// What [`detect`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PmuInfo {
-    /// ID_AA64DFR0_EL1.PMUVer.
-    pub version: PmuVersion,
-    /// PMCR_EL0.N: number of event counters.
-    pub counters: u8,
-    /// Implemented common events (PMCEID0/1).
-    pub events: EventSet,
-    /// PMCR_EL0.IMP.
-    pub implementer: u8,
-    /// PMCR_EL0.IDCODE.
-    pub idcode: u8,
-    /// MIDR_EL1, decoded.
-    pub cpu: CpuId,
-    /// 64-bit event counters, PMCR.LP (FEAT_PMUv3p5).
-    pub long_event_counters: bool,
-    /// Freeze on overflow, PMCR.FZO (FEAT_PMUv3p7).
-    pub freeze_on_overflow: bool,
-    /// PMICNTR_EL0 (FEAT_PMUv3_ICNTR, ID_AA64DFR1_EL1.PMICNTR).
-    pub instruction_counter: bool,
-}
-
-/// Driver errors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Error {
-    /// No usable PMUv3 (PMUVer is 0 or 0xF).
-    NoPmu(PmuVersion),
-    /// PMCEID says the PMU does not implement this common event.
-    EventNotImplemented(Event),
-    /// Every suitable counter is in use.
-    NoFreeCounter,
-    /// Event counter index >= PMCR.N.
-    CounterOutOfRange(u8),
-    /// The counter is not programmed.
-    NotProgrammed(Counter),
-    /// The counter is already programmed.
-    CounterBusy(Counter),
-    /// A register access the CPU would trap.
-    Access(AccessError),
-}
-
-impl From<AccessError> for Error {
-    fn from(e: AccessError) -> Self {
-        Self::Access(e)
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoPmu(v) => write!(f, "no usable PMUv3 (PMUVer: {v})"),
-            Self::EventNotImplemented(e) => write!(f, "event {e} is not implemented by this PMU"),
-            Self::NoFreeCounter => f.write_str("no free PMU counter"),
-            Self::CounterOutOfRange(n) => {
-                write!(f, "event counter {n} does not exist (n >= PMCR.N)")
-            }
-            Self::NotProgrammed(c) => write!(f, "{c} is not programmed"),
-            Self::CounterBusy(c) => write!(f, "{c} is already programmed"),
-            Self::Access(e) => write!(f, "PMU register access: {e}"),
-        }
-    }
-}
-
-/// A hardware counter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Counter {
-    /// PMCCNTR_EL0 (counts CPU_CYCLES).
-    Cycle,
-    /// PMEVCNTR&lt;n&gt;_EL0.
-    Event(u8),
-}
-
-impl Counter {
-    /// Bit in PMCNTEN/PMOVS/PMINTEN, and slot in a [`Snapshot`].
-    pub const fn index(self) -> u32 {
-        match self {
-            Self::Cycle => CYCLE_COUNTER_BIT,
-            Self::Event(n) => n as u32,
-        }
-    }
-    const fn from_index(i: u32) -> Self {
-        if i == CYCLE_COUNTER_BIT {
-            Self::Cycle
-        } else {
-            Self::Event(i as u8)
-        }
-    }
-    const fn register(self) -> PmuRegister {
-        match self {
-            Self::Cycle => PmuRegister::Ccntr,
-            Self::Event(n) => PmuRegister::EvCntr(n),
-        }
-    }
-    /// The counter's bit in PMCNTEN/PMOVS/PMINTEN; 0 for an index no register has.
-    const fn bit(self) -> u64 {
-        if self.index() < 32 {
-            1u64 << self.index()
-        } else {
-            0
-        }
-    }
-}
-
-impl fmt::Display for Counter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Cycle => f.write_str("PMCCNTR_EL0"),
-            Self::Event(n) => write!(f, "PMEVCNTR{n}_EL0"),
-        }
-    }
-}
-
-/// Probes the PMU the way Linux does: PMUVer from ID_AA64DFR0_EL1 (0 or 0xF: no usable PMU),
-/// N, IMP and IDCODE from PMCR_EL0, implemented events from PMCEID0/1_EL0.
-pub fn detect<B: PmuBackend>(backend: &B) -> Result<PmuInfo, Error> {
-    let version = PmuVersion::from_id_aa64dfr0(backend.id_aa64dfr0());
-    if !version.is_pmuv3() {
-        return Err(Error::NoPmu(version));
-    }
-    let pmcr: LocalRegisterCopy<u64, PMCR_EL0::Register> =
-        LocalRegisterCopy::new(backend.read(PmuRegister::Pmcr)?);
-    let events = EventSet::from_pmceid(
-        backend.read(PmuRegister::Ceid0)?,
-        backend.read(PmuRegister::Ceid1)?,
-    );
-    let counters = (pmcr.read(PMCR_EL0::N) as u8).min(MAX_EVENT_COUNTERS);
-    Ok(PmuInfo {
-        version,
-        counters,
-        events,
-        implementer: pmcr.read(PMCR_EL0::IMP) as u8,
-        idcode: pmcr.read(PMCR_EL0::IDCODE) as u8,
-        cpu: decode_midr(backend.midr()),
-        long_event_counters: version.at_least(PmuVersion::V3p5),
-        freeze_on_overflow: version.at_least(PmuVersion::V3p7),
-        instruction_counter: (backend.id_aa64dfr1() >> 36) & 0xF != 0,
-    })
-}
-
-/// Number of counter slots in a [`Snapshot`]: 31 event counters and the cycle counter.
-const SLOTS: usize = 32;
-
-/// Counter values read at one moment, indexed by [`Counter`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Snapshot {
-    present: u32,
-    events: [Event; SLOTS],
-    counts: [u64; SLOTS],
-}
-
-impl Default for Snapshot {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Snapshot {
-    /// An empty snapshot.
-    pub const fn new() -> Self {
-        Self {
-            present: 0,
-            events: [Event::SW_INCR; SLOTS],
-            counts: [0; SLOTS],
-        }
-    }
-    /// Records `count` of `event` for `counter` (replacing an earlier entry).
-    pub fn insert(&mut self, counter: Counter, event: Event, count: u64) {
-        let i = counter.index() as usize;
-        if let (Some(e), Some(c)) = (self.events.get_mut(i), self.counts.get_mut(i)) {
-            *e = event;
-            *c = count;
-            self.present |= 1 << i;
-        }
-    }
-    /// The count of `counter`, if present.
-    pub fn get(&self, counter: Counter) -> Option<u64> {
-        if u64::from(self.present) & counter.bit() == 0 {
-            return None;
-        }
-        self.counts.get(counter.index() as usize).copied()
-    }
-    /// The count of the first counter (cycle counter first, then event counters) that counted
-    /// `event`, if any.
-    pub fn count_of(&self, event: Event) -> Option<u64> {
-        self.iter().find(|(_, e, _)| *e == event).map(|(_, _, c)| c)
-    }
-    /// Number of counters present.
-    pub const fn len(&self) -> u32 {
-        self.present.count_ones()
-    }
-    /// Whether no counter is present.
-    pub const fn is_empty(&self) -> bool {
-        self.present == 0
-    }
-    /// `(counter, event, count)` for every counter present: the cycle counter first, then
-    /// event counters in index order.
-    pub fn iter(&self) -> impl Iterator<Item = (Counter, Event, u64)> + '_ {
-        core::iter::once(CYCLE_COUNTER_BIT)
-            .chain(0..u32::from(MAX_EVENT_COUNTERS))
-            .filter(move |i| self.present & (1 << i) != 0)
-            .filter_map(move |i| {
-                let e = self.events.get(i as usize)?;
-                let c = self.counts.get(i as usize)?;
-                Some((Counter::from_index(i), *e, *c))
-            })
-    }
-    /// `self - earlier` per counter present in both (and counting the same event): modular, so
-    /// a 64-bit count that wrapped between the two snapshots still gives the right difference.
-    pub fn delta(&self, earlier: &Snapshot) -> Snapshot {
-        let mut out = Snapshot::new();
-        for (counter, event, later) in self.iter() {
-            let same_event = earlier.events.get(counter.index() as usize) == Some(&event);
-            if u64::from(earlier.present) & counter.bit() != 0
-                && same_event
-                && let Some(before) = earlier.get(counter)
-            {
-                out.insert(counter, event, later.wrapping_sub(before));
-            }
-        }
-        out
-    }
-}
+use super::backend::{ExceptionLevel, PmuBackend, PmuRegister};
+pub use super::counter::Counter;
+pub use super::detect::{PmuInfo, detect};
+pub use super::error::Error;
+use super::event::Event;
+use super::regs::{
+    COUNTER_32_MAX, CYCLE_COUNTER_BIT, EVENT_COUNTER_BITS, PMCR_EL0, PMEVTYPER_EL0, field_bits,
+};
+use super::snapshot::SLOTS;
+pub use super::snapshot::Snapshot;
 
 /// The PMU driver.
 ///
 /// ```
-/// use pmprobe::pmu::{driver::Pmu, emulated::EmulatedPmu, event::Event};
+/// use pmprobe::pmu::{EmulatedPmu, Event, Pmu};
 /// let cpu = EmulatedPmu::qemu_cortex_a57();
 /// let mut pmu = Pmu::new(&cpu).unwrap();
 /// let insts = pmu.program(Event::INST_RETIRED).unwrap();
@@ -255,8 +31,8 @@ pub struct Pmu<B: PmuBackend> {
     info: PmuInfo,
     /// Event programmed on each counter slot.
     programmed: [Option<Event>; SLOTS],
-    /// Software extension: counts above the hardware counter width (multiples of 2^32).
-    high: [u64; SLOTS],
+    /// Software extension: per counter slot, the 2^32 wraps of a 32-bit counter taken so far.
+    wraps: Wraps,
     /// PMCR bits the driver keeps set (LC, and LP on PMUv3p5+).
     pmcr_base: u64,
     /// Filter bits for PMEVTYPER/PMCCFILTR: NSH when running at EL2 (as Linux does with VHE).
@@ -267,13 +43,23 @@ pub struct Pmu<B: PmuBackend> {
     narrow_bits: u32,
 }
 
-const PMCR_E: u64 = 1 << 0;
-const PMCR_P: u64 = 1 << 1;
-const PMCR_C: u64 = 1 << 2;
-const PMCR_LC: u64 = 1 << 6;
-const PMCR_LP: u64 = 1 << 7;
-const FILTER_NSH: u64 = 1 << 27;
-const NARROW_WRAP: u64 = 1 << 32;
+/// The software extension of each counter slot, as a number of 2^32 wraps (2^32 wraps of 2^32
+/// cover 64 bits). 32 bits per slot and eight-byte aligned: a [`CounterGroup`] copies six of
+/// them with two loads and two stores.
+///
+/// [`CounterGroup`]: super::CounterGroup
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub(super) struct Wraps(pub(super) [u32; SLOTS]);
+
+const PMCR_E: u64 = field_bits(PMCR_EL0::E);
+const PMCR_P: u64 = field_bits(PMCR_EL0::P);
+const PMCR_C: u64 = field_bits(PMCR_EL0::C);
+const PMCR_LC: u64 = field_bits(PMCR_EL0::LC);
+const PMCR_LP: u64 = field_bits(PMCR_EL0::LP);
+const FILTER_NSH: u64 = field_bits(PMEVTYPER_EL0::NSH);
+/// One wrap of a 32-bit counter: the unit of the software extension.
+const NARROW_WRAP: u64 = COUNTER_32_MAX + 1;
 
 impl<B: PmuBackend> Pmu<B> {
     /// Detects the PMU and resets it: all counters disabled, interrupts off, overflow flags
@@ -289,7 +75,7 @@ impl<B: PmuBackend> Pmu<B> {
         let event_bits = if info.long_event_counters {
             0
         } else {
-            0x7FFF_FFFF
+            EVENT_COUNTER_BITS as u32
         };
         let cycle_bit = if pmcr_base & PMCR_LC != 0 {
             0
@@ -300,7 +86,7 @@ impl<B: PmuBackend> Pmu<B> {
             backend,
             info,
             programmed: [None; SLOTS],
-            high: [0; SLOTS],
+            wraps: Wraps([0; SLOTS]),
             pmcr_base,
             filter,
             mask: 0,
@@ -337,7 +123,7 @@ impl<B: PmuBackend> Pmu<B> {
         b.write(PmuRegister::Pmcr, self.pmcr_base | PMCR_P | PMCR_C)?;
         b.isb();
         self.programmed = [None; SLOTS];
-        self.high = [0; SLOTS];
+        self.wraps = Wraps([0; SLOTS]);
         self.mask = 0;
         Ok(())
     }
@@ -431,7 +217,7 @@ impl<B: PmuBackend> Pmu<B> {
         self.backend
             .write(PmuRegister::OvsClr, self.programmed_mask())?;
         self.backend.isb();
-        self.high = [0; SLOTS];
+        self.wraps = Wraps([0; SLOTS]);
         Ok(())
     }
 
@@ -549,14 +335,14 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(flags)
     }
 
-    fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
+    pub(super) fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
         self.backend.write(PmuRegister::OvsClr, flags)?;
         self.backend.isb();
         let mut pending = flags & u64::from(self.narrow_bits);
         while pending != 0 {
             let counter = Counter::from_index(pending.trailing_zeros());
             pending &= pending - 1;
-            self.set_high(counter, self.high_of(counter).wrapping_add(NARROW_WRAP));
+            self.add_wrap(counter);
         }
         Ok(())
     }
@@ -608,7 +394,7 @@ impl<B: PmuBackend> Pmu<B> {
         }
     }
 
-    fn check_programmed(&self, counter: Counter) -> Result<(), Error> {
+    pub(super) fn check_programmed(&self, counter: Counter) -> Result<(), Error> {
         self.check_counter(counter)?;
         if self.slot(counter).is_none() {
             return Err(Error::NotProgrammed(counter));
@@ -616,11 +402,11 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(())
     }
 
-    fn is_narrow(&self, counter: Counter) -> bool {
+    pub(super) fn is_narrow(&self, counter: Counter) -> bool {
         u64::from(self.narrow_bits) & counter.bit() != 0
     }
 
-    fn programmed_mask(&self) -> u64 {
+    pub(super) fn programmed_mask(&self) -> u64 {
         u64::from(self.mask)
     }
 
@@ -642,15 +428,25 @@ impl<B: PmuBackend> Pmu<B> {
             };
         }
     }
-    fn high_of(&self, counter: Counter) -> u64 {
-        self.high
-            .get(counter.index() as usize)
-            .copied()
-            .unwrap_or(0)
+    /// The software extension of every counter slot, in 2^32 wraps (0 for 64-bit counters),
+    /// indexed by [`Counter::index`].
+    pub(super) fn wraps(&self) -> &[u32; SLOTS] {
+        &self.wraps.0
     }
+    /// The software extension of `counter`: its wraps times 2^32.
+    fn high_of(&self, counter: Counter) -> u64 {
+        let wraps = self.wraps.0.get(counter.index() as usize).copied();
+        u64::from(wraps.unwrap_or(0)) << 32
+    }
+    /// Sets the software extension of `counter` to `value`, a multiple of 2^32.
     fn set_high(&mut self, counter: Counter, value: u64) {
-        if let Some(h) = self.high.get_mut(counter.index() as usize) {
-            *h = value;
+        if let Some(wraps) = self.wraps.0.get_mut(counter.index() as usize) {
+            *wraps = (value >> 32) as u32;
+        }
+    }
+    fn add_wrap(&mut self, counter: Counter) {
+        if let Some(wraps) = self.wraps.0.get_mut(counter.index() as usize) {
+            *wraps = wraps.wrapping_add(1);
         }
     }
 }

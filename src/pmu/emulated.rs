@@ -12,33 +12,47 @@
 //! Events come from outside: [`EmulatedPmu::count`] for an event happening `n` times and
 //! [`EmulatedPmu::tick_cycles`] for the clock. State lives in `Cell`s so that the register
 //! accesses take `&self`, like real system registers.
+#![forbid(unsafe_code)]
 
 use core::cell::Cell;
 
 use super::backend::el0_access_check;
-use super::backend::{AccessError, AccessKind, ExceptionLevel, PmuBackend, PmuRegister};
+use super::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
 use super::event::{Event, EventSet};
-use super::regs::{CYCLE_COUNTER_BIT, FILTER_MASK, INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS};
+use super::regs::{
+    COUNTER_32_MAX, CYCLE_COUNTER_BIT, FILTER_MASK, ID_AA64DFR0_EL1, ID_AA64DFR1_EL1,
+    INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS, PMCR_EL0, PMEVTYPER_EL0, PMSELR_EL0,
+    SEL_CYCLE_COUNTER, USERENR_MASK, field_bits,
+};
 
 /// PMCR_EL0 bits used by the model.
 mod pmcr {
-    pub const E: u64 = 1 << 0;
-    pub const P: u64 = 1 << 1;
-    pub const C: u64 = 1 << 2;
-    pub const D: u64 = 1 << 3;
-    pub const X: u64 = 1 << 4;
-    pub const DP: u64 = 1 << 5;
-    pub const LC: u64 = 1 << 6;
-    pub const LP: u64 = 1 << 7;
-    pub const FZO: u64 = 1 << 9;
+    use crate::pmu::regs::{PMCR_EL0, field_bits};
+
+    pub const E: u64 = field_bits(PMCR_EL0::E);
+    pub const P: u64 = field_bits(PMCR_EL0::P);
+    pub const C: u64 = field_bits(PMCR_EL0::C);
+    pub const D: u64 = field_bits(PMCR_EL0::D);
+    pub const X: u64 = field_bits(PMCR_EL0::X);
+    pub const DP: u64 = field_bits(PMCR_EL0::DP);
+    pub const LC: u64 = field_bits(PMCR_EL0::LC);
+    pub const LP: u64 = field_bits(PMCR_EL0::LP);
+    pub const FZO: u64 = field_bits(PMCR_EL0::FZO);
 }
 
-/// EL filter bits of PMEVTYPER / PMCCFILTR / PMICFILTR.
+/// EL filter bits of PMEVTYPER / PMCCFILTR / PMICFILTR (one layout for all three).
 mod filter {
-    pub const P: u64 = 1 << 31;
-    pub const U: u64 = 1 << 30;
-    pub const NSH: u64 = 1 << 27;
+    use crate::pmu::regs::{PMEVTYPER_EL0, field_bits};
+
+    pub const P: u64 = field_bits(PMEVTYPER_EL0::P);
+    pub const U: u64 = field_bits(PMEVTYPER_EL0::U);
+    pub const NSH: u64 = field_bits(PMEVTYPER_EL0::NSH);
 }
+
+/// PMEVTYPER.evtCount: the event number of an event counter.
+const EVTCOUNT: u64 = field_bits(PMEVTYPER_EL0::evtCount);
+/// PMSELR.SEL.
+const SEL: u64 = field_bits(PMSELR_EL0::SEL);
 
 /// What the emulated PMU implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,7 +152,11 @@ impl EmulatedConfig {
 
     fn evtcount_mask(&self) -> u64 {
         // PMUv3 (v1) has evtCount[9:0]; PMUv3p1 widened it to [15:0].
-        if self.pmu_version == 1 { 0x3FF } else { 0xFFFF }
+        if self.pmu_version == 1 {
+            field_bits(PMEVTYPER_EL0::evtCount_v3)
+        } else {
+            EVTCOUNT
+        }
     }
 }
 
@@ -228,7 +246,7 @@ impl EmulatedPmu {
             return true;
         }
         (0..self.config.n())
-            .any(|i| cnten & (1 << i) != 0 && self.evtyper_of(i) & 0xFFFF == u64::from(event))
+            .any(|i| cnten & (1 << i) != 0 && self.evtyper_of(i) & EVTCOUNT == u64::from(event))
     }
 
     /// `event` happened `n` times at the current EL: every enabled event counter programmed
@@ -304,7 +322,7 @@ impl EmulatedPmu {
         let matching = |i: u8| {
             which & (1 << i) != 0
                 && self.enabled(u32::from(i))
-                && self.evtyper_of(i) & 0xFFFF == u64::from(event)
+                && self.evtyper_of(i) & EVTCOUNT == u64::from(event)
                 && self.filter_allows(self.evtyper_of(i))
         };
         // With FZO, counting stops at the first overflow: all counters of this event advance
@@ -320,7 +338,7 @@ impl EmulatedPmu {
             let value = if self.config.long_event_counters {
                 value
             } else {
-                value & 0xFFFF_FFFF
+                value & COUNTER_32_MAX
             };
             self.set_evcntr(i, value);
             if overflowed {
@@ -377,11 +395,10 @@ impl EmulatedPmu {
         let mask = self.config.counter_mask();
         Ok(match register {
             PmuRegister::Pmcr => {
-                let n = u64::from(self.config.n());
-                self.pmcr.get()
-                    | n << 11
-                    | u64::from(self.config.idcode) << 16
-                    | u64::from(self.config.implementer) << 24
+                let identity = PMCR_EL0::N.val(u64::from(self.config.n()))
+                    + PMCR_EL0::IDCODE.val(u64::from(self.config.idcode))
+                    + PMCR_EL0::IMP.val(u64::from(self.config.implementer));
+                self.pmcr.get() | identity.value
             }
             PmuRegister::CntenSet | PmuRegister::CntenClr => self.cnten.get() & mask,
             PmuRegister::OvsSet | PmuRegister::OvsClr => self.ovs.get() & mask,
@@ -441,7 +458,7 @@ impl EmulatedPmu {
             PmuRegister::IntenSet => self.inten.set(self.inten.get() | (value & mask)),
             PmuRegister::IntenClr => self.inten.set(self.inten.get() & !(value & mask)),
             PmuRegister::Swinc => self.software_increment(value),
-            PmuRegister::Selr => self.selr.set(value & 0x1F),
+            PmuRegister::Selr => self.selr.set(value & SEL),
             PmuRegister::XevTyper => match self.selected() {
                 Selected::Counter(i) => self.write_evtyper(i, value),
                 Selected::CycleFilter => self.ccfiltr.set(value & FILTER_MASK),
@@ -459,7 +476,7 @@ impl EmulatedPmu {
             PmuRegister::EvCntr(i) => self.write_evcntr(i, value),
             PmuRegister::Ccntr => self.ccntr.set(value),
             PmuRegister::Ccfiltr => self.ccfiltr.set(value & FILTER_MASK),
-            PmuRegister::Userenr => self.userenr.set(value & 0b10_1111),
+            PmuRegister::Userenr => self.userenr.set(value & USERENR_MASK),
             PmuRegister::Ceid0 | PmuRegister::Ceid1 => return Err(AccessError::ReadOnly(register)),
             PmuRegister::Icntr | PmuRegister::Icfiltr if !self.config.instruction_counter => {
                 return Err(AccessError::NotImplemented(register));
@@ -483,7 +500,7 @@ impl EmulatedPmu {
             let width_mask = if self.config.long_event_counters {
                 u64::MAX
             } else {
-                0xFFFF_FFFF
+                COUNTER_32_MAX
             };
             self.set_evcntr(i, value & width_mask);
         }
@@ -495,8 +512,8 @@ impl EmulatedPmu {
     }
 
     fn selected(&self) -> Selected {
-        let sel = (self.selr.get() & 0x1F) as u8;
-        if sel == 31 {
+        let sel = (self.selr.get() & SEL) as u8;
+        if sel == SEL_CYCLE_COUNTER {
             Selected::CycleFilter
         } else if self.implemented_counter(sel) {
             Selected::Counter(sel)
@@ -520,7 +537,7 @@ fn advance(value: u64, n: u64, long: bool) -> (u64, bool) {
     let overflowed = if long {
         u128::from(value) + u128::from(n) > u128::from(u64::MAX)
     } else {
-        u128::from(value & 0xFFFF_FFFF) + u128::from(n) > 0xFFFF_FFFF
+        u128::from(value & COUNTER_32_MAX) + u128::from(n) > u128::from(COUNTER_32_MAX)
     };
     (new, overflowed)
 }
@@ -530,7 +547,7 @@ fn steps_to_overflow(value: u64, long: bool) -> u64 {
     if long {
         (u64::MAX - value).saturating_add(1)
     } else {
-        0x1_0000_0000 - (value & 0xFFFF_FFFF)
+        COUNTER_32_MAX + 1 - (value & COUNTER_32_MAX)
     }
 }
 
@@ -540,7 +557,7 @@ impl PmuBackend for EmulatedPmu {
             self.el.get(),
             self.userenr.get(),
             register,
-            AccessKind::Read,
+            RegisterAccess::Read,
         )?;
         self.read_raw(register)
     }
@@ -550,7 +567,7 @@ impl PmuBackend for EmulatedPmu {
             self.el.get(),
             self.userenr.get(),
             register,
-            AccessKind::Write,
+            RegisterAccess::Write,
         )?;
         self.write_raw(register, value)
     }
@@ -560,15 +577,15 @@ impl PmuBackend for EmulatedPmu {
     }
 
     fn id_aa64dfr0(&self) -> u64 {
-        u64::from(self.config.pmu_version & 0xF) << 8
+        ID_AA64DFR0_EL1::PMUVer
+            .val(u64::from(self.config.pmu_version))
+            .value
     }
 
     fn id_aa64dfr1(&self) -> u64 {
-        if self.config.instruction_counter {
-            1 << 36
-        } else {
-            0
-        }
+        ID_AA64DFR1_EL1::PMICNTR
+            .val(u64::from(self.config.instruction_counter))
+            .value
     }
 
     fn midr(&self) -> u64 {

@@ -1,8 +1,11 @@
 //! PMU events: the 64 architected common events 0x00..0x3F by their Arm ARM names, and raw
 //! numbers for the IMPLEMENTATION DEFINED ones; [`EventSet`] of the events a PMU implements.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 use core::str::FromStr;
+
+use super::regs::PMCEID0_EL0;
 
 /// A PMU event number (PMEVTYPER.evtCount).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -223,9 +226,10 @@ impl EventSet {
             (if n < 0x20 { self.ceid0 } else { self.ceid1 }, n % 0x20)
         } else if n >= 0x4000 && n < 0x4040 {
             let e = n - 0x4000;
+            // The upper half of PMCEID<n> (its IDhi field) describes 0x4000 + the same bits.
             (
                 if e < 0x20 { self.ceid0 } else { self.ceid1 },
-                32 + e % 0x20,
+                PMCEID0_EL0::IDhi.shift as u16 + e % 0x20,
             )
         } else {
             return false;

@@ -1,5 +1,6 @@
 //! Decoding of the identification registers: MIDR_EL1 (who made the core, which part) and
 //! ID_AA64DFR0_EL1.PMUVer (which PMU architecture version).
+#![forbid(unsafe_code)]
 
 use core::fmt;
 

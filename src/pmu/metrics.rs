@@ -1,5 +1,6 @@
 //! Derived metrics from a pair of snapshots (IPC/CPI, cache miss/hit rates, branch mispredict
 //! rate) and a `perf stat`-like rendering of a snapshot delta to any `core::fmt::Write`.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 
@@ -208,7 +209,7 @@ fn write_grouped<W: fmt::Write>(w: &mut W, n: u64, width: usize) -> fmt::Result 
 /// where its events were not counted.
 ///
 /// ```
-/// use pmprobe::pmu::{driver::{Counter, Snapshot}, event::Event, metrics::render_perf_stat};
+/// use pmprobe::pmu::{Counter, Event, Snapshot, render_perf_stat};
 /// let mut d = Snapshot::new();
 /// d.insert(Counter::Cycle, Event::CPU_CYCLES, 2000);
 /// d.insert(Counter::Event(0), Event::INST_RETIRED, 1000);

@@ -1,27 +1,61 @@
 //! Arm PMUv3 performance monitor: register layouts, a back-end trait with a system-register
 //! and an emulated implementation, and one driver over both.
 //!
-//! - [`regs`]: every PMUv3 register declared with tock-registers `register_bitfields!`;
-//! - [`backend`]: the [`backend::PmuBackend`] trait and tock-registers views;
-//! - `sysreg`: the real registers through `mrs`/`msr` (aarch64 only);
-//! - [`emulated`]: a software model of the architecture, fed events from outside;
-//! - [`driver`]: detection, counter programming, 64-bit counts, snapshots;
-//! - [`event`]: the common events by name, [`event::EventSet`];
-//! - [`metrics`]: IPC/CPI, miss rates, perf-stat-like output;
-//! - [`info`]: MIDR_EL1 and PMUVer decoding.
+//! Everything is reached from here; the files behind it are one concept each:
+//! - [`regs`]: every PMUv3 register declared once with tock-registers `register_bitfields!`
+//!   (the one public module: a namespace of register layouts, as in aarch64-cpu);
+//! - the back ends: the [`PmuBackend`] trait with its tock-registers [`RegisterView`], the
+//!   real registers through `mrs`/`msr` (`SysRegPmu`, aarch64 only) and [`EmulatedPmu`], a
+//!   software model of the architecture fed with events from outside;
+//! - the driver: [`detect`], [`Pmu`] (counter programming in Linux's order, start/stop,
+//!   64-bit counts from 32-bit counters), [`Snapshot`] of every programmed counter, and
+//!   [`CounterGroup`], a set of counters prepared once and read straight-line;
+//! - [`Event`] and [`EventSet`]: the common events by name, PMCEID decoding;
+//! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
+//! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
+//!
+//! ```
+//! use pmprobe::pmu::{EmulatedPmu, Event, Pmu};
+//! let cpu = EmulatedPmu::qemu_cortex_a57();
+//! let mut pmu = Pmu::new(&cpu)?;
+//! let insts = pmu.program(Event::INST_RETIRED)?;
+//! pmu.start()?;
+//! cpu.count(Event::INST_RETIRED.number(), 42);
+//! assert_eq!(pmu.read(insts)?, 42);
+//! # Ok::<(), pmprobe::pmu::Error>(())
+//! ```
+// The one module that needs `unsafe` is `sysreg` (its `mrs`/`msr`), which allows it locally;
+// every other file forbids it.
+#![deny(unsafe_code)]
 
-pub mod backend;
-pub mod driver;
-pub mod emulated;
-pub mod event;
-pub mod info;
-pub mod metrics;
+mod backend;
+mod counter;
+mod detect;
+mod driver;
+mod emulated;
+mod error;
+mod event;
+mod group;
+mod info;
+mod metrics;
 pub mod regs;
+mod snapshot;
 #[cfg(target_arch = "aarch64")]
-pub mod sysreg;
+mod sysreg;
 
-pub use backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister};
-pub use driver::{Counter, Error, Pmu, PmuInfo, Snapshot, detect};
+pub use backend::{
+    AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess, RegisterView,
+    el0_access_check,
+};
+pub use counter::Counter;
+pub use detect::{PmuInfo, detect};
+pub use driver::Pmu;
 pub use emulated::{EmulatedConfig, EmulatedPmu};
-pub use event::{Event, EventSet};
+pub use error::Error;
+pub use event::{Event, EventSet, UnknownEvent};
+pub use group::{CounterGroup, GroupSnapshot};
 pub use info::{CpuId, PmuVersion, decode_midr};
+pub use metrics::{MetricValue, Metrics, Unit, ratio, render_perf_stat};
+pub use snapshot::Snapshot;
+#[cfg(target_arch = "aarch64")]
+pub use sysreg::SysRegPmu;

@@ -1,10 +1,15 @@
 //! Layouts of the AArch64 PMUv3 system registers, declared once with tock-registers.
 //!
 //! Field positions follow the Arm ARM (D-profile), chapter "The Performance Monitors Extension".
-//! Both back ends expose these layouts through [`RegisterView`](super::backend::RegisterView), so
+//! Both back ends expose these layouts through [`RegisterView`](super::RegisterView), so
 //! `read`, `write`, `modify` and `is_set` work the same on the real CPU and on the emulated PMU.
 //! ID registers that aarch64-cpu already describes (ID_AA64DFR0_EL1, MIDR_EL1, CurrentEL) are
 //! taken from there.
+//!
+//! Code that works on raw register values (the emulated PMU's state, the driver's cached bits)
+//! takes its masks from these declarations through [`field_bits`] and the constants at the end
+//! of this file, so that every bit position is written down once, here.
+#![forbid(unsafe_code)]
 #![allow(non_snake_case, non_camel_case_types, missing_docs)]
 
 use tock_registers::register_bitfields;
@@ -99,7 +104,9 @@ register_bitfields! {u64,
         /// EL3 filter.
         M OFFSET(26) NUMBITS(1) [],
         /// Event number (\[9:0\] in PMUv3, \[15:0\] from PMUv3p1).
-        evtCount OFFSET(0) NUMBITS(16) []
+        evtCount OFFSET(0) NUMBITS(16) [],
+        /// The event number as PMUv3 (PMUVer 1) defines it: bits \[9:0\] of `evtCount`.
+        evtCount_v3 OFFSET(0) NUMBITS(10) []
     ],
     /// Selected Event Type register (through PMSELR).
     pub PMXEVTYPER_EL0 [
@@ -159,6 +166,12 @@ register_bitfields! {u64,
     pub PMICNTR_EL0 [
         VALUE OFFSET(0) NUMBITS(64) []
     ],
+    /// Debug Feature Register 1: only the field the PMU driver needs (aarch64-cpu reads the
+    /// register but does not describe it).
+    pub ID_AA64DFR1_EL1 [
+        /// FEAT_PMUv3_ICNTR: PMICNTR_EL0 and PMICFILTR_EL0 are implemented when non-zero.
+        PMICNTR OFFSET(36) NUMBITS(4) []
+    ],
     /// Instruction counter filter (FEAT_PMUv3_ICNTR).
     pub PMICFILTR_EL0 [
         P OFFSET(31) NUMBITS(1) [],
@@ -174,13 +187,38 @@ register_bitfields! {u64,
 
 pub use aarch64_cpu::registers::{CurrentEL, ID_AA64DFR0_EL1, MIDR_EL1};
 
+use tock_registers::RegisterLongName;
+use tock_registers::fields::Field;
+
+/// The bits of `field` within its register: the field's mask shifted into place.
+pub const fn field_bits<R: RegisterLongName>(field: Field<u64, R>) -> u64 {
+    field.mask << field.shift
+}
+
 /// Bit of the cycle counter in PMCNTEN*, PMOVS*, PMINTEN*.
-pub const CYCLE_COUNTER_BIT: u32 = 31;
+pub const CYCLE_COUNTER_BIT: u32 = PMCNTENSET_EL0::C.shift as u32;
 /// Bit of the instruction counter (PMICNTR) in PMCNTEN*, PMOVS*, PMINTEN*.
-pub const INSTRUCTION_COUNTER_BIT: u32 = 32;
-/// PMSELR.SEL value that selects PMCCFILTR through PMXEVTYPER.
-pub const SEL_CYCLE_COUNTER: u8 = 31;
-/// Number of architecturally possible event counters (PMEVCNTR0..30).
-pub const MAX_EVENT_COUNTERS: u8 = 31;
+pub const INSTRUCTION_COUNTER_BIT: u32 = PMCNTENSET_EL0::F0.shift as u32;
+/// PMSELR.SEL value that selects PMCCFILTR through PMXEVTYPER: the cycle counter's number.
+pub const SEL_CYCLE_COUNTER: u8 = CYCLE_COUNTER_BIT as u8;
+/// Number of architecturally possible event counters (PMEVCNTR0..30): the width of the P
+/// fields of PMCNTEN*, PMOVS*, PMINTEN*.
+pub const MAX_EVENT_COUNTERS: u8 = PMCNTENSET_EL0::P.mask.count_ones() as u8;
+/// Bits of all event counters in PMCNTEN*, PMOVS*, PMINTEN*.
+pub const EVENT_COUNTER_BITS: u64 = field_bits(PMCNTENSET_EL0::P);
 /// The EL filter bits shared by PMEVTYPER, PMCCFILTR and PMICFILTR (P, U, NSK, NSU, NSH, M).
-pub const FILTER_MASK: u64 = 0xFC00_0000;
+pub const FILTER_MASK: u64 = field_bits(PMEVTYPER_EL0::P)
+    | field_bits(PMEVTYPER_EL0::U)
+    | field_bits(PMEVTYPER_EL0::NSK)
+    | field_bits(PMEVTYPER_EL0::NSU)
+    | field_bits(PMEVTYPER_EL0::NSH)
+    | field_bits(PMEVTYPER_EL0::M);
+/// The PMUSERENR_EL0 bits that exist (IR, ER, CR, SW, EN).
+pub const USERENR_MASK: u64 = field_bits(PMUSERENR_EL0::IR)
+    | field_bits(PMUSERENR_EL0::ER)
+    | field_bits(PMUSERENR_EL0::CR)
+    | field_bits(PMUSERENR_EL0::SW)
+    | field_bits(PMUSERENR_EL0::EN);
+/// The value range of a 32-bit counter (PMEVCNTR without PMCR.LP, PMCCNTR without PMCR.LC):
+/// it overflows past this.
+pub const COUNTER_32_MAX: u64 = u32::MAX as u64;

@@ -8,7 +8,10 @@
 //! context synchronization event, so the driver calls [`PmuBackend::isb`] where order matters
 //! (Linux's sequences); reads of counters are preceded by an `isb` in the driver so they do not
 //! drift. At EL0 the back end checks PMUSERENR_EL0 first and returns
-//! [`super::backend::AccessError`] instead of executing an access that would trap.
+//! [`AccessError`] instead of executing an access that would trap.
+//!
+//! The only module of `pmu` with `unsafe` code: `unsafe_code` is denied for the whole of `pmu`
+//! and allowed here, statement by statement, on the `asm!` blocks.
 
 use core::arch::asm;
 
@@ -16,7 +19,8 @@ use aarch64_cpu::registers::{CurrentEL, ID_AA64DFR0_EL1, ID_AA64DFR1_EL1, MIDR_E
 use tock_registers::interfaces::Readable;
 
 use super::backend::el0_access_check;
-use super::backend::{AccessError, AccessKind, ExceptionLevel, PmuBackend, PmuRegister};
+use super::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess};
+use super::detect::has_instruction_counter;
 
 /// The PMU of the CPU this code runs on.
 #[derive(Debug, Clone, Copy)]
@@ -27,6 +31,7 @@ pub struct SysRegPmu {
 macro_rules! mrs {
     ($name:expr) => {{
         let value: u64;
+        #[allow(unsafe_code)] // The module's reason to exist: system registers need `asm`.
         // SAFETY: reading a PMU/ID system register has no side effect; the caller checked that
         // the access is permitted at the current Exception level.
         unsafe { asm!(concat!("mrs {v}, ", $name), v = out(reg) value, options(nomem, nostack, preserves_flags)) };
@@ -37,6 +42,7 @@ macro_rules! mrs {
 macro_rules! msr {
     ($name:expr, $value:expr) => {{
         let value: u64 = $value;
+        #[allow(unsafe_code)] // The module's reason to exist: system registers need `asm`.
         // SAFETY: PMU register writes only change PMU state (counters, enables, filters);
         // the caller checked that the access is permitted at the current Exception level.
         unsafe { asm!(concat!("msr ", $name, ", {v}"), v = in(reg) value, options(nomem, nostack, preserves_flags)) };
@@ -141,7 +147,7 @@ impl SysRegPmu {
     }
 
     fn has_icntr(&self) -> bool {
-        (self.id_aa64dfr1() >> 36) & 0xF != 0
+        has_instruction_counter(self.id_aa64dfr1())
     }
 }
 
@@ -155,7 +161,12 @@ impl PmuBackend for SysRegPmu {
     #[inline(always)]
     fn read(&self, register: PmuRegister) -> Result<u64, AccessError> {
         if self.el == ExceptionLevel::El0 {
-            el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Read)?;
+            el0_access_check(
+                self.el,
+                mrs!("pmuserenr_el0"),
+                register,
+                RegisterAccess::Read,
+            )?;
         }
         self.read_checked(register)
     }
@@ -163,9 +174,21 @@ impl PmuBackend for SysRegPmu {
     #[inline(always)]
     fn write(&self, register: PmuRegister, value: u64) -> Result<(), AccessError> {
         if self.el == ExceptionLevel::El0 {
-            el0_access_check(self.el, mrs!("pmuserenr_el0"), register, AccessKind::Write)?;
+            el0_access_check(
+                self.el,
+                mrs!("pmuserenr_el0"),
+                register,
+                RegisterAccess::Write,
+            )?;
         }
         self.write_checked(register, value)
+    }
+
+    /// The access was checked when the caller prepared it (at EL1 and above nothing needs
+    /// checking; at EL0 PMUSERENR_EL0 cannot change under EL0 code).
+    #[inline(always)]
+    fn read_prepared(&self, register: PmuRegister) -> Result<u64, AccessError> {
+        self.read_checked(register)
     }
 
     fn current_el(&self) -> ExceptionLevel {
@@ -196,7 +219,10 @@ impl PmuBackend for SysRegPmu {
 
     #[inline]
     fn isb(&self) {
+        #[allow(unsafe_code)] // `isb` has no Rust intrinsic on stable.
         // SAFETY: `isb` only synchronizes the instruction stream.
-        unsafe { asm!("isb", options(nomem, nostack, preserves_flags)) };
+        unsafe {
+            asm!("isb", options(nomem, nostack, preserves_flags))
+        };
     }
 }

@@ -1,4 +1,5 @@
 //! Listener kinds that need no heap.
+#![forbid(unsafe_code)]
 
 use core::cell::{Cell, RefCell};
 

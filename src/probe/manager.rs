@@ -1,4 +1,5 @@
 //! The registry of named probe points of one producing component.
+#![forbid(unsafe_code)]
 
 use core::any::{Any, TypeId};
 use core::fmt;

@@ -9,6 +9,8 @@
 //! - A listener is a [`ListenerRef`]: either a plain `fn(&Arg)` or a reference to a caller-owned
 //!   object implementing [`Listener`]. The argument type is part of both, so a listener of the
 //!   wrong type cannot attach (a compile error; through the [`Manager`] a typed error).
+//! - [`StaticProbePoint`] is the compile-time counterpart: its listeners' types are part of its
+//!   type (a tuple, an array, ...), so notification is direct calls the compiler inlines.
 //! - [`Manager`] registers points under names and connects listeners by name. Names are resolved
 //!   at connection time only; the notify path never sees a string.
 //! - [`PcEventQueue`] keeps events keyed by program counter, sorted, with binary-search lookup.
@@ -48,6 +50,7 @@ pub mod listeners;
 mod manager;
 mod pc_event;
 mod point;
+mod static_point;
 pub mod sync;
 
 pub use listener::{Listener, ListenerMut, ListenerRef, MutListener};
@@ -57,6 +60,7 @@ pub use pc_event::{
     ScheduledPcEvent,
 };
 pub use point::ProbePoint;
+pub use static_point::StaticProbePoint;
 
 use core::fmt;
 

@@ -1,4 +1,5 @@
 //! Events keyed by program counter (gem5's `PCEventQueue`).
+#![forbid(unsafe_code)]
 
 use core::fmt;
 

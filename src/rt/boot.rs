@@ -105,6 +105,7 @@ fn rust_main(_x0: u64, _x1: u64, _x2: u64, _x3: u64) -> ! {
 
 /// The rest of [`rust_main`], the root frame of every call stack of the boot core.
 extern "C" fn main_with_fresh_chain() -> ! {
+    super::smp::init_boot_core();
     super::console::init();
     // SAFETY: `__pmprobe_main` is the plain Rust function that the `entry!` macro exports.
     let status = unsafe { __pmprobe_main() };

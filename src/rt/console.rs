@@ -1,32 +1,159 @@
 //! The console: PL011 UART0 of QEMU `virt`, driven by the `arm-pl011-uart` crate, with
 //! `core::fmt` printing.
 //!
-//! [`println!`](crate::println) / [`print!`](crate::print) format straight to the UART. With the
-//! `defmt` feature the UART carries defmt frames instead, so each `print!` call is formatted into a
-//! line buffer and sent as one defmt `println` frame: the host runner decodes everything, and text
-//! never corrupts the binary stream.
+//! [`println!`](crate::println) / [`print!`](crate::print) format into the calling core's line
+//! buffer, and every finished line goes to the UART whole, under the console lock (an
+//! [`IrqSpinMutex`]: IRQs masked on this core, the other cores kept out). Lines from several
+//! cores and their interrupt handlers therefore come out one after the other, never mixed
+//! within a line, also when a line is built by several `print!` calls. A line longer than
+//! [`LINE_CAPACITY`] bytes is written in pieces of that size. An unfinished line waits in its
+//! core's buffer until its newline, until the core's work ends ([`on_each_core`] writes it out),
+//! or until the program exits ([`exit`](super::exit) writes the exiting core's).
 //!
-//! Each write runs in a critical section: the driver object is unique while it exists (as the
-//! crate requires), and an interrupt handler's output cannot land inside another write. Across
-//! cores this needs a lock as well.
+//! With the `defmt` feature the UART carries defmt frames instead: each finished line goes out
+//! as one defmt `println` frame, so the host runner decodes everything and text never corrupts
+//! the binary stream. The defmt logger holds its own lock across a frame and writes its bytes
+//! with [`write_bytes`].
+//!
+//! [`on_each_core`]: super::smp::on_each_core
 use arm_pl011_uart::{
     DataBits, LineConfig, PL011Registers, Parity, StopBits, Uart, UniqueMmioPointer,
 };
+use core::cell::RefCell;
 use core::fmt;
 use core::ptr::NonNull;
 
 use super::platform::{UART_BASE, UART_BAUD, UART_CLOCK_HZ};
-use crate::arch::interrupts::free;
+use super::smp::{MAX_CORES, this_core};
+use crate::probe::sync::{IrqMutex, IrqSpinMutex};
 
-/// Runs `f` on the UART driver, inside a critical section.
+/// Bytes of a core's unfinished line; a longer line is written in pieces of this size.
+pub const LINE_CAPACITY: usize = 512;
+
+/// The console lock: every write to the UART takes it.
+static UART: IrqSpinMutex<()> = IrqSpinMutex::new(());
+
+/// Runs `f` on the UART driver, under the console lock.
 fn with_uart<R>(f: impl FnOnce(&mut Uart<'_>) -> R) -> Option<R> {
-    free(|_| {
+    UART.lock(|()| {
         let registers = NonNull::new(UART_BASE as *mut PL011Registers)?;
         // SAFETY: the platform's PL011 register block, mapped as Device memory by the identity
-        // map; the driver object exists only inside this critical section, so it is unique.
+        // map; the driver object exists only under the console lock, so it is unique.
         let mut uart = Uart::new(unsafe { UniqueMmioPointer::new(registers) });
         Some(f(&mut uart))
     })
+}
+
+/// One core's line in the making.
+struct Line {
+    bytes: [u8; LINE_CAPACITY],
+    len: usize,
+}
+
+impl Line {
+    const fn new() -> Self {
+        Self {
+            bytes: [0; LINE_CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Sends what the line holds (to the UART as text, or as one defmt frame) and empties it.
+    fn flush(&mut self) {
+        let bytes = self.bytes.get(..self.len).unwrap_or(&[]);
+        send_line(bytes);
+        self.len = 0;
+    }
+}
+
+/// Text mode: the line's bytes, newline included, to the UART.
+#[cfg(not(feature = "defmt"))]
+fn send_line(bytes: &[u8]) {
+    write_bytes(bytes);
+}
+
+/// defmt mode: the line as one defmt `println` frame (the decoder adds the newline).
+#[cfg(feature = "defmt")]
+fn send_line(bytes: &[u8]) {
+    // A line is filled a whole character at a time, so it is valid UTF-8.
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => core::str::from_utf8(bytes.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
+    };
+    defmt::println!("{=str}", text.trim_end_matches('\n'));
+}
+
+impl fmt::Write for Line {
+    /// Copies `s` in pieces that end at a newline (flushed at once) or where the buffer is full
+    /// (cut at a character boundary, so that a line is always valid UTF-8).
+    fn write_str(&mut self, mut s: &str) -> fmt::Result {
+        while !s.is_empty() {
+            let free = LINE_CAPACITY - self.len;
+            let through_newline = s.find('\n').map_or(s.len(), |newline| newline + 1);
+            let mut take = through_newline.min(free);
+            while take > 0 && !s.is_char_boundary(take) {
+                take -= 1;
+            }
+            let Some((piece, rest)) = s.split_at_checked(take).filter(|_| take > 0) else {
+                // Full, or the next character does not fit: make room.
+                self.flush();
+                continue;
+            };
+            if let Some(slots) = self.bytes.get_mut(self.len..self.len + take) {
+                slots.copy_from_slice(piece.as_bytes());
+                self.len += take;
+            }
+            s = rest;
+            if piece.ends_with('\n') || self.len == LINE_CAPACITY {
+                self.flush();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Each core's unfinished line, by core number. Core-local: a core reaches only its own entry,
+/// which it shares with its own interrupt handlers.
+static PENDING: [IrqMutex<RefCell<Line>>; MAX_CORES] =
+    [const { IrqMutex::new(RefCell::new(Line::new())) }; MAX_CORES];
+
+/// Writes `args` through this core's line buffer. A print from inside a print on the same core
+/// (a `Display` impl that prints, a panic while formatting) and a core without a number write
+/// straight to the UART, piece by piece, rather than wait for a buffer they already hold.
+fn print_buffered(args: fmt::Arguments<'_>) {
+    let buffered = PENDING.get(this_core().index()).is_some_and(|pending| {
+        pending.lock(|line| match line.try_borrow_mut() {
+            Ok(mut line) => {
+                let _ = fmt::write(&mut *line, args);
+                true
+            }
+            Err(_) => false,
+        })
+    });
+    if !buffered {
+        let _ = fmt::write(&mut Unbuffered, args);
+    }
+}
+
+/// Writes out this core's unfinished line, if it has one.
+pub(crate) fn flush_this_core() {
+    if let Some(pending) = PENDING.get(this_core().index()) {
+        pending.lock(|line| {
+            if let Ok(mut line) = line.try_borrow_mut() {
+                line.flush();
+            }
+        });
+    }
+}
+
+/// Each piece sent at once (as text, or as a defmt frame of its own).
+struct Unbuffered;
+
+impl fmt::Write for Unbuffered {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        send_line(s.as_bytes());
+        Ok(())
+    }
 }
 
 /// Programs the UART for 115200 8N1 with FIFOs.
@@ -41,7 +168,9 @@ pub(crate) fn init() {
     let _ = with_uart(|uart| uart.enable(config, UART_BAUD, UART_CLOCK_HZ));
 }
 
-/// Sends raw bytes to the UART (blocking while the FIFO is full).
+/// Sends raw bytes to the UART at once, under the console lock (blocking while the FIFO is
+/// full). They do not go through the line buffer: text written this way lands before the
+/// calling core's unfinished line, if it has one.
 pub fn write_bytes(bytes: &[u8]) {
     with_uart(|uart| {
         for &byte in bytes {
@@ -53,53 +182,21 @@ pub fn write_bytes(bytes: &[u8]) {
     });
 }
 
-/// A `core::fmt::Write` sink for the console.
+/// A `core::fmt::Write` sink for the console, through the calling core's line buffer.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Console;
 
 impl fmt::Write for Console {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        write_bytes(s.as_bytes());
+        print_buffered(format_args!("{s}"));
         Ok(())
     }
 }
 
 /// Implementation of [`print!`](crate::print); not for direct use.
 #[doc(hidden)]
-#[cfg(not(feature = "defmt"))]
 pub fn _print(args: fmt::Arguments<'_>) {
-    let _ = fmt::write(&mut Console, args);
-}
-
-/// Implementation of [`print!`](crate::print); not for direct use.
-#[doc(hidden)]
-#[cfg(feature = "defmt")]
-pub fn _print(args: fmt::Arguments<'_>) {
-    /// Collects the text of one `print!` call; a longer text is sent in several frames.
-    struct LineBuffer(heapless::String<256>);
-    impl LineBuffer {
-        fn flush(&mut self) {
-            let text = self.0.trim_end_matches('\n');
-            defmt::println!("{=str}", text);
-            self.0.clear();
-        }
-    }
-    impl fmt::Write for LineBuffer {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            for c in s.chars() {
-                if self.0.push(c).is_err() {
-                    self.flush();
-                    let _ = self.0.push(c);
-                }
-            }
-            Ok(())
-        }
-    }
-    let mut line = LineBuffer(heapless::String::new());
-    let _ = fmt::write(&mut line, args);
-    if !line.0.is_empty() {
-        line.flush();
-    }
+    print_buffered(args);
 }
 
 /// Prints to the QEMU console (PL011 UART0).

@@ -37,8 +37,8 @@ use crate::hwdebug::{DebugExceptionContext, DebugMonitor, HwDebug, HwDebugError}
 /// A core's monitor: the real debug registers, static listeners and PC events.
 pub type Monitor = DebugMonitor<'static, SysRegDebug>;
 
-/// Cores with a monitor of their own.
-pub const MAX_CORES: usize = 8;
+/// Cores with a monitor of their own: every core the runtime numbers.
+pub const MAX_CORES: usize = super::smp::MAX_CORES;
 
 /// One core's monitor, `None` until [`enable`].
 struct Slot(UnsafeCell<Option<Monitor>>);
@@ -50,9 +50,9 @@ unsafe impl Sync for Slot {}
 
 static MONITORS: [Slot; MAX_CORES] = [const { Slot(UnsafeCell::new(None)) }; MAX_CORES];
 
-/// This core's number (see [`super::profiler`]: `main` runs on one core).
+/// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
 fn this_core() -> usize {
-    0
+    super::smp::this_core().index()
 }
 
 /// Why [`with_monitor`] could not run.

@@ -6,13 +6,16 @@
 //! fault: it skips the faulting instruction, gives it a neutral result, and the caller gets
 //! `Err(Faulted)`, so the runtime reports "no PSCI firmware" or "no GIC" instead of dying.
 //!
-//! The armed state is core-local (a critical section covers the probe); with several cores each
-//! needs its own.
+//! The armed state is per core (a table indexed by the core's number, [`super::smp::this_core`]):
+//! a probe covers one instruction of the core that armed it, inside a critical section of that
+//! core, while other cores may probe at the same time.
 use crate::arch::esr::{ExceptionClass, Syndrome};
 use crate::arch::interrupts::free;
 use aarch64_cpu::registers::{ESR_EL1, Readable};
 use aarch64_rt::RegisterState;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+use super::smp::{MAX_CORES, this_core};
 
 /// The fault a probe expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,18 +30,45 @@ pub(super) enum Expect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Faulted;
 
-/// 0 = nothing armed, otherwise the `Expect` value.
-static ARMED: AtomicU8 = AtomicU8::new(0);
-static FAULTED: AtomicBool = AtomicBool::new(false);
+/// One core's probe state.
+struct ProbeFlags {
+    /// 0 = nothing armed, otherwise the `Expect` value.
+    armed: AtomicU8,
+    faulted: AtomicBool,
+}
+
+static FLAGS: [ProbeFlags; MAX_CORES] = [const {
+    ProbeFlags {
+        armed: AtomicU8::new(0),
+        faulted: AtomicBool::new(false),
+    }
+}; MAX_CORES];
+
+/// A probe needs its core's flags; code running on a core without a number (not started by
+/// this runtime) probes nothing, and its faults are reported as any other.
+fn this_core_flags() -> Option<&'static ProbeFlags> {
+    FLAGS.get(this_core().index())
+}
+
+/// Forgets whatever a core's previous power-on left armed.
+pub(super) fn reset_this_core() {
+    if let Some(flags) = this_core_flags() {
+        flags.armed.store(0, Ordering::Relaxed);
+        flags.faulted.store(false, Ordering::Relaxed);
+    }
+}
 
 /// Runs `f` with the handler armed for one `expect` fault.
 pub(super) fn guarded<R>(expect: Expect, f: impl FnOnce() -> R) -> Result<R, Faulted> {
     free(|_| {
-        FAULTED.store(false, Ordering::Relaxed);
-        ARMED.store(expect as u8, Ordering::Relaxed);
+        let Some(flags) = this_core_flags() else {
+            return Ok(f());
+        };
+        flags.faulted.store(false, Ordering::Relaxed);
+        flags.armed.store(expect as u8, Ordering::Relaxed);
         let result = f();
-        ARMED.store(0, Ordering::Relaxed);
-        if FAULTED.swap(false, Ordering::Relaxed) {
+        flags.armed.store(0, Ordering::Relaxed);
+        if flags.faulted.swap(false, Ordering::Relaxed) {
             Err(Faulted)
         } else {
             Ok(result)
@@ -78,7 +108,10 @@ pub(super) fn read_u32(address: usize) -> Result<u32, Faulted> {
 /// Called by the synchronous exception handler: when the exception is the fault a probe armed
 /// for, skips the instruction, sets its neutral result and reports `true`.
 pub(super) fn skip_expected_fault(state: &mut RegisterState) -> bool {
-    let armed = ARMED.load(Ordering::Relaxed);
+    let Some(flags) = this_core_flags() else {
+        return false;
+    };
+    let armed = flags.armed.load(Ordering::Relaxed);
     if armed == 0 {
         return false;
     }
@@ -101,7 +134,7 @@ pub(super) fn skip_expected_fault(state: &mut RegisterState) -> bool {
     if !expected {
         return false;
     }
-    FAULTED.store(true, Ordering::Relaxed);
+    flags.faulted.store(true, Ordering::Relaxed);
     state.registers[0] = result;
     state.elr += 4;
     true

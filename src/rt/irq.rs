@@ -8,20 +8,24 @@
 //! enabled for the calling core: each core enables its own PMU overflow PPI, with the same
 //! handler table.
 //!
-//! The GIC is reached only inside a critical section, which makes the driver object unique on
-//! this core. The distributor is shared by all cores: once several cores configure interrupts
-//! concurrently, this needs a lock across cores as well.
-use crate::arch::interrupts::free;
+//! The GIC is reached only under one lock ([`IrqSpinMutex`]: IRQs masked on this core, other
+//! cores kept out), which makes the driver object unique on the whole machine: the distributor
+//! is shared by all cores, and arm-gic's driver object covers the distributor and the calling
+//! core's CPU interface (GICv2) or redistributor (GICv3) together. The distributor is set up
+//! once, by the first core that uses the GIC; each core sets up its own CPU interface the first
+//! time it uses the GIC after it was powered on.
+use crate::probe::sync::IrqSpinMutex;
 use arm_gic::gicv2::GicV2;
 use arm_gic::gicv3::registers::{Gicd, GicrSgi};
 use arm_gic::gicv3::{GicCpuInterface, GicRedistributorIterator, GicV3};
 use arm_gic::{IntId, InterruptGroup, UniqueMmioPointer};
 use core::fmt;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use super::fault_probe;
 use super::platform::{GICC_BASE, GICD_BASE, GICR_BASE};
+use super::smp::{MAX_CORES, this_core};
 
 /// Handler slots: every SGI, PPI and SPI INTID (0..1020). The GIC may implement fewer; see
 /// [`lines`].
@@ -74,6 +78,9 @@ pub enum IrqError {
         /// The INTID asked for.
         intid: u32,
     },
+    /// The calling core has no core number (it was not started by this runtime), so the
+    /// runtime keeps no GIC state for it.
+    NoCoreNumber,
 }
 
 impl fmt::Display for IrqError {
@@ -95,6 +102,7 @@ impl fmt::Display for IrqError {
                 lines.saturating_sub(1)
             ),
             Self::Refused { intid } => write!(f, "the GIC refused to enable INTID {intid}"),
+            Self::NoCoreNumber => f.write_str("this core has no core number from the runtime"),
         }
     }
 }
@@ -122,10 +130,30 @@ static HANDLERS: [AtomicUsize; HANDLER_SLOTS as usize] =
 
 /// 0 = not found (yet), 2 / 3 = the GIC version.
 static VERSION: AtomicU8 = AtomicU8::new(0);
-/// The GIC has been set up (groups, priorities, CPU interface).
-static SET_UP: AtomicBool = AtomicBool::new(false);
 
-/// The driver for this core, unique while it exists (only inside a critical section).
+/// What is set up, behind the lock that every GIC access takes.
+struct GicState {
+    /// The distributor (and, on a GICv3, every redistributor) has its default settings.
+    distributor_ready: bool,
+    /// Each core's CPU interface is enabled, by core number.
+    cpu_interface_ready: [bool; MAX_CORES],
+}
+
+static GIC: IrqSpinMutex<GicState> = IrqSpinMutex::new(GicState {
+    distributor_ready: false,
+    cpu_interface_ready: [false; MAX_CORES],
+});
+
+/// Called when a core is powered on: its CPU interface is set up again at its next GIC use.
+pub(super) fn forget_this_core() {
+    GIC.lock(|state| {
+        if let Some(ready) = state.cpu_interface_ready.get_mut(this_core().index()) {
+            *ready = false;
+        }
+    });
+}
+
+/// The driver for this core, unique while it exists (only under the GIC lock).
 enum Gic<'a> {
     V2(GicV2<'a>),
     V3 { gic: GicV3<'a>, core: usize },
@@ -175,15 +203,16 @@ fn mpidr() -> u64 {
     MPIDR_EL1.get()
 }
 
-/// Runs `f` on this core's GIC driver inside a critical section, setting the GIC up on first use.
+/// Runs `f` on this core's GIC driver under the GIC lock, setting the distributor up on the
+/// machine's first use and this core's CPU interface on this core's first use.
 fn with_gic<R>(f: impl FnOnce(&mut Gic<'_>) -> R) -> Result<R, IrqError> {
     let version = version()?;
-    free(|_| {
+    GIC.lock(|state| {
         let mut gic = match version {
             GicVersion::V2 => {
                 // SAFETY: the platform's GICv2 distributor and CPU interface frames, mapped as
-                // Device memory; no other driver object exists while this one does (critical
-                // section).
+                // Device memory; no other driver object exists while this one does (the GIC
+                // lock).
                 let gic = unsafe { GicV2::new(GICD_BASE as *mut _, GICC_BASE as *mut _) };
                 Gic::V2(gic)
             }
@@ -205,14 +234,26 @@ fn with_gic<R>(f: impl FnOnce(&mut Gic<'_>) -> R) -> Result<R, IrqError> {
                 Gic::V3 { gic, core }
             }
         };
-        if !SET_UP.swap(true, Ordering::Relaxed) {
+        let cpu_ready = state
+            .cpu_interface_ready
+            .get_mut(this_core().index())
+            .ok_or(IrqError::NoCoreNumber)?;
+        if !*cpu_ready {
             match &mut gic {
+                // GICv2: the CPU interface and the SGI/PPI group register are banked per core;
+                // the rest of what `setup` writes is the same value from every core.
                 Gic::V2(gic) => gic.setup(),
+                Gic::V3 { gic, core } if !state.distributor_ready => gic.setup(*core),
                 Gic::V3 { gic, core } => {
-                    gic.setup(*core);
-                    GicCpuInterface::set_priority_mask(0xFF);
+                    gic.init_cpu(*core);
+                    GicCpuInterface::enable_group1(true);
                 }
             }
+            if let Gic::V3 { .. } = gic {
+                GicCpuInterface::set_priority_mask(0xFF);
+            }
+            state.distributor_ready = true;
+            *cpu_ready = true;
         }
         Ok(f(&mut gic))
     })
@@ -221,7 +262,7 @@ fn with_gic<R>(f: impl FnOnce(&mut Gic<'_>) -> R) -> Result<R, IrqError> {
 /// The number of redistributors and the index of the one whose affinity is `mpidr`'s.
 fn redistributors(gicr: NonNull<GicrSgi>, mpidr: u64) -> Result<(usize, Option<usize>), IrqError> {
     // SAFETY: `gicr` is the redistributor region, mapped up to the frame marked Last; the
-    // iterator's pointers live only in this function, inside the caller's critical section.
+    // iterator's pointers live only in this function, under the caller's GIC lock.
     let frames = unsafe { GicRedistributorIterator::new(gicr) }
         .map_err(|_| IrqError::NoRedistributor { mpidr })?;
     let affinity = mpidr & AFFINITY;
@@ -318,7 +359,7 @@ fn target_this_core_v2(intid: u32) {
     const GICD_ITARGETSR: usize = 0x800;
     let base = GICD_BASE + GICD_ITARGETSR;
     // SAFETY: byte accesses to GICD_ITARGETSR of the platform's GICv2 distributor (Device memory
-    // in the identity map), inside `with_gic`'s critical section; `intid` < 1020 keeps the byte
+    // in the identity map), under `with_gic`'s lock; `intid` < 1020 keeps the byte
     // inside the register array.
     unsafe {
         let this_core = core::ptr::read_volatile(base as *const u8);

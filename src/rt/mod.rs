@@ -15,8 +15,11 @@
 //!   EL1 physical timer.
 //! - [`psci`]: version, system off/reset, `CPU_ON`, `AFFINITY_INFO`, with an error (not a crash)
 //!   when no firmware answers.
-//! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)); with the
-//!   `defmt` feature, text lines and `defmt` logs go out as defmt frames that `qemu/run` decodes.
+//! - [`smp`]: the other cores, started with PSCI `CPU_ON` on stacks of their own, numbered
+//!   densely, running work with [`smp::on_each_core`] and powered off when idle.
+//! - [`console`]: PL011 UART0 with `core::fmt` printing ([`println!`](crate::println)), whole
+//!   lines under a lock across cores; with the `defmt` feature, text lines and `defmt` logs go
+//!   out as defmt frames that `qemu/run` decodes.
 //! - [`semihosting`]: exit with a status code, host file output, the command line.
 //! - [`debug_exceptions`]: hardware breakpoints and watchpoints, stepped past and resumed, as
 //!   probe points and PC events.
@@ -42,6 +45,7 @@ pub mod platform;
 pub mod profiler;
 pub mod psci;
 pub mod semihosting;
+pub mod smp;
 pub mod timer;
 
 /// Exit status after an unexpected exception (the report is printed first).
@@ -49,8 +53,10 @@ pub const EXIT_EXCEPTION: u32 = 3;
 /// Exit status after a panic (the message is printed first).
 pub const EXIT_PANIC: u32 = 101;
 
-/// Ends the QEMU session with `status` as qemu-system-aarch64's exit status.
+/// Ends the QEMU session with `status` as qemu-system-aarch64's exit status, after writing out
+/// this core's unfinished console line.
 pub fn exit(status: u32) -> ! {
+    console::flush_this_core();
     semihosting::exit(status)
 }
 

@@ -18,3 +18,11 @@ pub const GICR_BASE: usize = 0x080A_0000;
 
 /// RAM: where the image lives (Normal, cacheable in the identity map).
 pub const RAM_BASE: usize = 0x4000_0000;
+
+/// MPIDR affinities a core of this board may have, in the order the runtime numbers the cores
+/// it finds (PSCI `AFFINITY_INFO` tells which exist). QEMU `virt` puts up to 8 cores in a
+/// cluster with a GICv2 and up to 16 with a GICv3 (Aff0), clusters in Aff1; the first two
+/// clusters are more than the runtime numbers.
+pub fn core_candidates() -> impl Iterator<Item = u64> {
+    (0..2u64).flat_map(|cluster| (0..16u64).map(move |core| (cluster << 8) | core))
+}

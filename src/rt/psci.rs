@@ -1,5 +1,6 @@
 //! PSCI (the Arm Power State Coordination Interface) through the `smccc` crate: version, system
-//! off and reset, and the core power calls that SMP bring-up uses (`CPU_ON`, `AFFINITY_INFO`).
+//! off and reset, and the core power calls that SMP bring-up uses (`CPU_ON`, `CPU_OFF`,
+//! `AFFINITY_INFO`).
 //!
 //! # Conduit
 //! PSCI firmware is reached with `hvc` (a hypervisor, or QEMU's built-in PSCI when the guest
@@ -120,6 +121,14 @@ impl Psci {
     /// SYSTEM_RESET: returns only when it failed.
     pub fn system_reset(&self) -> PsciError {
         match call!(self, system_reset) {
+            Err(e) => e,
+            Ok(()) => PsciError::Call(psci::Error::Denied),
+        }
+    }
+
+    /// CPU_OFF: powers the calling core off; returns only when it failed.
+    pub fn cpu_off(&self) -> PsciError {
+        match call!(self, cpu_off) {
             Err(e) => e,
             Ok(()) => PsciError::Call(psci::Error::Denied),
         }

@@ -103,3 +103,18 @@ pub fn command_line() -> Result<heapless::String<COMMAND_LINE_CAPACITY>, HostErr
     line.push_str(text).map_err(|_| FAIL)?;
     Ok(line)
 }
+
+/// Microseconds of host wall-clock time since QEMU started (SYS_ELAPSED over SYS_TICKFREQ): a
+/// wall clock for measurements that the guest's own timer cannot give under `-icount`, where
+/// it follows the instructions executed.
+pub fn elapsed_micros() -> Result<u64, HostError> {
+    const FAIL: HostError = HostError {
+        operation: "elapsed",
+    };
+    let ticks = semihosting::sys::arm_compat::sys_elapsed().map_err(|_| FAIL)?;
+    let frequency = semihosting::sys::arm_compat::sys_tickfreq().map_err(|_| FAIL)? as u64;
+    if frequency == 0 {
+        return Err(FAIL);
+    }
+    Ok((u128::from(ticks) * 1_000_000 / u128::from(frequency)) as u64)
+}

@@ -42,6 +42,10 @@ impl fmt::Display for NoSuchSpu {
 }
 
 /// Eight SPUs, SPU0..SPU7.
+///
+/// A new arena is all-zero bits (about 4.9 MB of them; see `docs/spu-footprint.md`), so a
+/// `static` one lands in `.bss` and costs nothing in a firmware image. Each SPU is in its reset
+/// state; the arena gives it its number when it hands it out.
 pub struct Arena {
     units: [SpuUnit; SPU_COUNT],
 }
@@ -53,39 +57,49 @@ impl Default for Arena {
 }
 
 impl Arena {
-    /// Eight reset SPUs numbered 0..7, in pipeline mode.
+    /// Eight reset SPUs, SPU0..SPU7, in pipeline mode.
     pub const fn new() -> Self {
+        // Every unit is built as number 0, which keeps the arena all-zero bits; the
+        // accessors give each its number.
         Arena {
-            units: [
-                SpuUnit::new(0),
-                SpuUnit::new(1),
-                SpuUnit::new(2),
-                SpuUnit::new(3),
-                SpuUnit::new(4),
-                SpuUnit::new(5),
-                SpuUnit::new(6),
-                SpuUnit::new(7),
-            ],
+            units: [const { SpuUnit::new(0) }; SPU_COUNT],
         }
     }
 
     /// SPU `index`.
     pub fn get(&self, index: usize) -> Result<&SpuUnit, NoSuchSpu> {
-        self.units.get(index).ok_or(NoSuchSpu { index })
+        let unit = self.units.get(index).ok_or(NoSuchSpu { index })?;
+        unit.assign_id(spu_number(index));
+        Ok(unit)
     }
 
     /// SPU `index`, mutable.
     pub fn get_mut(&mut self, index: usize) -> Result<&mut SpuUnit, NoSuchSpu> {
-        self.units.get_mut(index).ok_or(NoSuchSpu { index })
+        let unit = self.units.get_mut(index).ok_or(NoSuchSpu { index })?;
+        unit.assign_id(spu_number(index));
+        Ok(unit)
     }
 
     /// All SPUs, SPU0 first (to run them side by side).
     pub fn units_mut(&mut self) -> &mut [SpuUnit; SPU_COUNT] {
+        self.number_units();
         &mut self.units
     }
 
     /// All SPUs.
     pub fn units(&self) -> &[SpuUnit; SPU_COUNT] {
+        self.number_units();
         &self.units
     }
+
+    fn number_units(&self) {
+        for (index, unit) in self.units.iter().enumerate() {
+            unit.assign_id(spu_number(index));
+        }
+    }
+}
+
+/// The number of the SPU at `index` (below [`SPU_COUNT`], so it fits).
+fn spu_number(index: usize) -> u8 {
+    u8::try_from(index).unwrap_or(u8::MAX)
 }

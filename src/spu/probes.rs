@@ -23,19 +23,25 @@
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
 
-use crate::probe::listeners::{AccessKind as TraceAccessKind, MemAccess};
+use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
-use crate::spu::exec::{AccessKind, Executed};
-use crate::spu::isa::decode::Instruction;
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::exec::Executed;
+use crate::spu::isa::IClass;
+use crate::spu::isa::Instruction;
 
 /// Listener capacity of each SPU probe point.
 pub const LISTENERS_PER_POINT: usize = 4;
 
 /// Why nothing issued in a cycle (the simulator's stall categories).
+///
+/// `repr(u8)` with `Initialisation` first: a reset pipeline's stages carry it, and a reset
+/// pipeline is all-zero bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum StallReason {
+    /// The pipeline is filling after the SPU started.
+    Initialisation,
     /// Waiting for the corrected path after a mispredicted branch.
     BranchMiss,
     /// The predicted path buffer could not be filled.
@@ -50,8 +56,6 @@ pub enum StallReason {
     DpPipeline,
     /// Fetch waits for a serializing instruction (channel access, `stop`, halt) to complete.
     Channel,
-    /// The pipeline is filling after the SPU started.
-    Initialisation,
 }
 
 impl StallReason {
@@ -248,6 +252,8 @@ impl SpuObserver for SpuProbes<'_> {
             match access.kind {
                 AccessKind::Read => self.retired_loads.notify(&1),
                 AccessKind::Write => self.retired_stores.notify(&1),
+                // An SPU load or store is never an instruction fetch.
+                AccessKind::InstructionFetch => {}
             }
             if self.data_access.has_listeners() {
                 self.data_access.notify(&MemAccess {
@@ -255,10 +261,7 @@ impl SpuObserver for SpuProbes<'_> {
                     pc: u64::from(executed.pc),
                     address: u64::from(access.address),
                     size: access.size,
-                    kind: match access.kind {
-                        AccessKind::Read => TraceAccessKind::Read,
-                        AccessKind::Write => TraceAccessKind::Write,
-                    },
+                    kind: access.kind,
                 });
             }
         }

@@ -8,22 +8,22 @@
 
 use core::fmt;
 
-use super::exec::{ImageTooLarge, Spu as ArchState, Status};
-use super::isa::decode::decode;
-use super::pipeline::config::Config;
-use super::pipeline::fetch::FetchKind;
-use super::pipeline::stats::Statistics;
-use super::pipeline::{ModelError, Pipeline, RunEnd, RunOutcome};
+use super::exec::{ImageTooLarge, LocalStore, STEP_DECODE_CACHE_BYTES, SpuState, Status};
+use super::isa::decode;
+use super::pipeline::{
+    Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
+};
 use super::probes::SpuObserver;
 
 /// Execution mode of an SPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Mode {
+    /// The cycle-level pipeline model (first: it is a new unit's mode, and a reset unit is
+    /// all-zero bits).
+    Pipeline,
     /// Functional: one instruction per cycle, no timing.
     Instruction,
-    /// The cycle-level pipeline model.
-    Pipeline,
 }
 
 impl Mode {
@@ -53,7 +53,7 @@ impl fmt::Write for Discard {
 /// (see [`arena`](super::arena)) or on the heap of a hosted program.
 #[derive(Clone)]
 pub struct SpuUnit {
-    arch: ArchState,
+    arch: SpuState,
     mode: Mode,
     pipeline: Pipeline,
 }
@@ -62,9 +62,9 @@ impl SpuUnit {
     /// SPU number `id`, reset, in pipeline mode with the `cell` configuration and ideal fetch.
     pub const fn new(id: u8) -> Self {
         SpuUnit {
-            arch: ArchState::new(id),
+            arch: SpuState::new(id),
             mode: Mode::Pipeline,
-            pipeline: Pipeline::new(id),
+            pipeline: Pipeline::new(),
         }
     }
 
@@ -73,14 +73,19 @@ impl SpuUnit {
         self.arch.id()
     }
 
+    /// Gives the SPU its number (its arena does, when it hands the SPU out).
+    pub(crate) fn assign_id(&self, id: u8) {
+        self.arch.assign_id(id);
+    }
+
     /// The architectural state.
-    pub fn arch(&self) -> &ArchState {
+    pub fn arch(&self) -> &SpuState {
         &self.arch
     }
 
     /// The architectural state, to change it (load data, set registers, service mailboxes).
     /// The pipeline is flushed, so the change is seen by every instruction not yet completed.
-    pub fn arch_mut(&mut self) -> &mut ArchState {
+    pub fn arch_mut(&mut self) -> &mut SpuState {
         self.pipeline.flush();
         &mut self.arch
     }
@@ -122,8 +127,8 @@ impl SpuUnit {
     }
 
     /// Turns the pipeline's fast-forward over repeating loop iterations on (the default) or
-    /// off; the results are the same either way (see
-    /// [`fast_forward`](crate::spu::pipeline::fast_forward)).
+    /// off; the results are the same either way (see [`Pipeline::set_fast_forward`]). The
+    /// lean configuration has no fast-forward, and this has no effect there.
     pub fn set_fast_forward(&mut self, enabled: bool) {
         self.pipeline.set_fast_forward(enabled);
     }
@@ -160,9 +165,85 @@ impl SpuUnit {
     }
 }
 
+/// The bytes one SPU ([`SpuUnit`]) takes, by part: `size_of` of each.
+/// `docs/spu-footprint.md` has the table and what each part is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// The 256 KiB local store.
+    pub local_store: usize,
+    /// Registers, channels, status and counters: the rest of the [`SpuState`] but its decode
+    /// cache.
+    pub architectural_state: usize,
+    /// The decodes instruction mode's [`step`](SpuState::step) reuses.
+    pub step_decode_cache: usize,
+    /// The pipeline's record of every instruction in flight.
+    pub instruction_window: usize,
+    /// The execution pipes' rows and the register scoreboard.
+    pub execution_pipes: usize,
+    /// The fetch model's decodes (per address and word).
+    pub fetch_decode_cache: usize,
+    /// Ideal fetch's run-ahead shadow of the architectural state.
+    pub shadow: usize,
+    /// The fast-forward's memory of a loop.
+    pub fast_forward: usize,
+    /// Everything else: issue stages, statistics, configuration, the fetch model's other
+    /// state (the real fetch unit shares the shadow's storage), mode, alignment.
+    pub other: usize,
+    /// One `SpuUnit`.
+    pub total: usize,
+}
+
+impl Footprint {
+    /// The parts with their names as `docs/spu-footprint.md` lists them, `total` last.
+    pub const fn rows(&self) -> [(&'static str, usize); 10] {
+        [
+            ("local store", self.local_store),
+            ("architectural state", self.architectural_state),
+            ("step decode cache", self.step_decode_cache),
+            ("instruction window", self.instruction_window),
+            ("execution pipes", self.execution_pipes),
+            ("fetch decode cache", self.fetch_decode_cache),
+            ("shadow state", self.shadow),
+            ("fast-forward state", self.fast_forward),
+            ("other", self.other),
+            ("total", self.total),
+        ]
+    }
+}
+
+impl SpuUnit {
+    /// The bytes one SPU takes, by part.
+    pub const fn footprint() -> Footprint {
+        let local_store = size_of::<LocalStore>();
+        let step_decode_cache = STEP_DECODE_CACHE_BYTES;
+        let architectural_state = size_of::<SpuState>() - local_store - step_decode_cache;
+        let total = size_of::<SpuUnit>();
+        let parts = local_store
+            + architectural_state
+            + step_decode_cache
+            + part_bytes::WINDOW
+            + part_bytes::EXEC_PIPES
+            + part_bytes::FETCH_DECODE_CACHE
+            + part_bytes::SHADOW
+            + part_bytes::FAST_FORWARD;
+        Footprint {
+            local_store,
+            architectural_state,
+            step_decode_cache,
+            instruction_window: part_bytes::WINDOW,
+            execution_pipes: part_bytes::EXEC_PIPES,
+            fetch_decode_cache: part_bytes::FETCH_DECODE_CACHE,
+            shadow: part_bytes::SHADOW,
+            fast_forward: part_bytes::FAST_FORWARD,
+            other: total.saturating_sub(parts),
+            total,
+        }
+    }
+}
+
 /// Instruction mode: one instruction per cycle, with the same probe points.
 fn run_functional<O: SpuObserver, W: fmt::Write>(
-    arch: &mut ArchState,
+    arch: &mut SpuState,
     max_cycles: u64,
     observer: &O,
     output: &mut W,
@@ -175,6 +256,7 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             end: RunEnd::Stopped(reason),
             cycles,
             instructions,
+            pc: arch.pc(),
         });
     }
     while cycles < max_cycles {
@@ -206,5 +288,6 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
         end,
         cycles,
         instructions,
+        pc: arch.pc(),
     })
 }

@@ -2,9 +2,9 @@
 //! from the SPU ISA, opcode values from the opcode table) and a small execution harness.
 #![allow(dead_code)]
 
-use pmprobe::spu::exec::{Executed, Quadword, Spu};
-use pmprobe::spu::isa::decode::decode;
-use pmprobe::spu::isa::opcodes::Mnemonic;
+use pmprobe::spu::exec::{Executed, Quadword, SpuState};
+use pmprobe::spu::isa::Mnemonic;
+use pmprobe::spu::isa::decode;
 
 fn op(m: Mnemonic) -> u32 {
     u32::from(m.info().opcode) << 21
@@ -47,13 +47,13 @@ pub fn ri18(m: Mnemonic, rt: u32, i18: u32) -> u32 {
 
 /// A boxed SPU plus helpers to set registers and execute single words.
 pub struct Harness {
-    pub spu: Box<Spu>,
+    pub spu: Box<SpuState>,
 }
 
 impl Harness {
     pub fn new() -> Self {
         Harness {
-            spu: Box::new(Spu::new(0)),
+            spu: Box::new(SpuState::new(0)),
         }
     }
 

@@ -4,7 +4,7 @@
 
 use pmprobe::spu::exec::StopReason;
 use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::pipeline::config::Config;
+use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::{RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};

@@ -9,8 +9,8 @@
 //! the model (`unreachable!`), so callers pick registers from that list.
 #![allow(dead_code)]
 
-use pmprobe::pmu::backend::{ExceptionLevel, PmuRegister};
-use pmprobe::pmu::emulated::EmulatedConfig;
+use pmprobe::pmu::EmulatedConfig;
+use pmprobe::pmu::{ExceptionLevel, PmuRegister};
 
 use PmuRegister::*;
 

@@ -24,7 +24,7 @@ mod firmware {
     use core::fmt::Write;
     use core::ptr::NonNull;
 
-    use pmprobe::pmu::sysreg::SysRegPmu;
+    use pmprobe::pmu::SysRegPmu;
     use pmprobe::pmu::{Event, Pmu};
     use pmprobe::probe::Listener;
     use pmprobe::probe::sync::IrqMutex;

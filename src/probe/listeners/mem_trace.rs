@@ -9,8 +9,11 @@
 //! - [`OverflowPolicy::OverwriteOldest`] keeps the most recent records (a flight recorder).
 //!
 //! # Output formats
-//! - Dinero IV "din" text ([`MemTrace::write_din`]): one `<label> <hex address>` line per
-//!   record, label 0 read, 1 write, 2 instruction fetch, address in lowercase hex without `0x`.
+//! - Dinero IV "din" text ([`MemTrace::write_din`], one [`DinRecord`] per line, read back by
+//!   [`DinDecoder`]): one `<label> <hex address>` line per record, label 0 read, 1 write, 2
+//!   instruction fetch, address in lowercase hex without `0x`. The decoder also takes the
+//!   spellings other tools write: upper-case hex, a `0x` prefix, leading zeros, tabs or several
+//!   spaces, `\r\n` line ends and blank lines; the format has no tick, PC or size.
 //! - A compact binary form ([`MemTrace::encode_binary`], read back by [`TraceDecoder`]):
 //!   ```text
 //!   header : "PMTR" (4 bytes) , version = 1 (1 byte)
@@ -188,7 +191,7 @@ impl<const N: usize> MemTrace<N> {
     /// Writes the held records as Dinero IV "din" lines (see the module docs).
     pub fn write_din(&self, out: &mut impl fmt::Write) -> fmt::Result {
         for access in self.records.iter() {
-            writeln!(out, "{} {:x}", access.kind.dinero_label(), access.address)?;
+            writeln!(out, "{}", DinRecord::from(access))?;
         }
         Ok(())
     }
@@ -385,5 +388,150 @@ impl Iterator for TraceDecoder<'_> {
         let result = self.decode_record();
         self.failed = result.is_err();
         Some(result)
+    }
+}
+
+/// One line of a Dinero IV "din" trace: what the format records of a [`MemAccess`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DinRecord {
+    /// Read, write or instruction fetch (the line's label).
+    pub kind: AccessKind,
+    /// The address.
+    pub address: u64,
+}
+
+impl From<&MemAccess> for DinRecord {
+    fn from(access: &MemAccess) -> Self {
+        Self {
+            kind: access.kind,
+            address: access.address,
+        }
+    }
+}
+
+/// The line without its end: `<label> <address in lowercase hex>`.
+impl fmt::Display for DinRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:x}", self.kind.dinero_label(), self.address)
+    }
+}
+
+/// Why [`DinDecoder`] rejected a line (`line` counts from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum DinDecodeError {
+    /// The label is not 0 (read), 1 (write) or 2 (instruction fetch); Dinero's escape labels 3
+    /// and 4 have no [`AccessKind`].
+    BadLabel {
+        /// The line.
+        line: usize,
+    },
+    /// The address is missing, not hexadecimal, or wider than 64 bits.
+    BadAddress {
+        /// The line.
+        line: usize,
+    },
+    /// Something follows the address.
+    TrailingText {
+        /// The line.
+        line: usize,
+    },
+}
+
+impl fmt::Display for DinDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::BadLabel { line } => {
+                write!(f, "din line {line}: the label is not 0, 1 or 2")
+            }
+            Self::BadAddress { line } => {
+                write!(
+                    f,
+                    "din line {line}: expected a hexadecimal address of at most 64 bits"
+                )
+            }
+            Self::TrailingText { line } => {
+                write!(f, "din line {line}: unexpected text after the address")
+            }
+        }
+    }
+}
+
+/// Reads a din trace (see the module docs): an iterator of `Result<DinRecord, _>` over its
+/// lines, skipping blank ones, that stops after the first error. Takes bytes, so a file need
+/// not be checked for UTF-8 first (anything but ASCII is an error anyway).
+pub struct DinDecoder<'t> {
+    text: &'t [u8],
+    offset: usize,
+    line: usize,
+    failed: bool,
+}
+
+impl<'t> DinDecoder<'t> {
+    /// A decoder over the whole trace text.
+    pub const fn new(text: &'t [u8]) -> Self {
+        Self {
+            text,
+            offset: 0,
+            line: 0,
+            failed: false,
+        }
+    }
+
+    fn decode_line(line: &[u8], number: usize) -> Result<DinRecord, DinDecodeError> {
+        let mut fields = line
+            .split(|&byte| byte == b' ' || byte == b'\t')
+            .filter(|field| !field.is_empty());
+        let kind = match fields.next() {
+            Some([digit @ b'0'..=b'2']) => AccessKind::from_dinero_label(digit - b'0'),
+            _ => None,
+        }
+        .ok_or(DinDecodeError::BadLabel { line: number })?;
+        let address = fields
+            .next()
+            .and_then(parse_hex)
+            .ok_or(DinDecodeError::BadAddress { line: number })?;
+        if fields.next().is_some() {
+            return Err(DinDecodeError::TrailingText { line: number });
+        }
+        Ok(DinRecord { kind, address })
+    }
+}
+
+/// A hexadecimal `u64`, with or without `0x`/`0X` (at least one digit).
+fn parse_hex(field: &[u8]) -> Option<u64> {
+    let digits = match field {
+        [b'0', b'x' | b'X', rest @ ..] => rest,
+        _ => field,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |value, &byte| {
+        let digit = char::from(byte).to_digit(16)?;
+        value.checked_mul(16)?.checked_add(u64::from(digit))
+    })
+}
+
+impl Iterator for DinDecoder<'_> {
+    type Item = Result<DinRecord, DinDecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.failed && self.offset < self.text.len() {
+            let rest = self.text.get(self.offset..).unwrap_or_default();
+            let len = rest.iter().position(|&byte| byte == b'\n');
+            let line = rest.get(..len.unwrap_or(rest.len())).unwrap_or_default();
+            self.offset += len.map_or(rest.len(), |len| len + 1);
+            self.line += 1;
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(|&byte| byte == b' ' || byte == b'\t') {
+                continue;
+            }
+            let result = Self::decode_line(line, self.line);
+            self.failed = result.is_err();
+            return Some(result);
+        }
+        None
     }
 }

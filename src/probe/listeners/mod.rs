@@ -1,13 +1,22 @@
 //! Built-in listeners: a PMU event feeder, a stack distance calculator and a memory trace
 //! recorder.
+#![forbid(unsafe_code)]
 
-pub mod mem_trace;
-pub mod pmu_counter;
-pub mod stack_distance;
+mod mem_trace;
+mod pmu_counter;
+mod stack_distance;
 
-pub use mem_trace::{MemTrace, OverflowPolicy, TraceDecodeError, TraceDecoder, TraceEncodeError};
-pub use pmu_counter::{PmuCounterError, PmuEventCounter, PmuEventSink, PmuFeed, SyncReport};
-pub use stack_distance::{Distance, DistanceHistograms, StackDistance, StackDistanceError};
+pub use mem_trace::{
+    BINARY_MAGIC, BINARY_VERSION, DinDecodeError, DinDecoder, DinRecord, MemTrace, OverflowPolicy,
+    TraceDecodeError, TraceDecoder, TraceEncodeError,
+};
+pub use pmu_counter::{
+    EVENTS_PER_POINT, GEM5_DEFAULT_MAPPINGS, PmuCounterError, PmuEventCounter, PmuEventSink,
+    PmuFeed, SyncReport,
+};
+pub use stack_distance::{
+    Distance, DistanceHistograms, LOG2_BINS, StackDistance, StackDistanceError,
+};
 
 /// The kind of a memory access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

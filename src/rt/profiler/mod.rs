@@ -70,8 +70,8 @@ pub use sources::{PMU_INTID, PROBE_PERIOD, PROBE_WAIT, VIRTUAL_TIMER_INTID};
 pub const BUFFER_BYTES: usize = 192 * 1024;
 /// Listeners each core's sample probe point takes.
 pub const LISTENERS: usize = 4;
-/// Cores with a sampler of their own.
-pub const MAX_CORES: usize = 8;
+/// Cores with a sampler of their own: every core the runtime numbers.
+pub const MAX_CORES: usize = super::smp::MAX_CORES;
 /// The default PMU period: one sample every 100 000 events.
 pub const DEFAULT_PMU_PERIOD: u64 = 100_000;
 /// The default timer rate: 10 000 samples per second of (virtual) time. Under QEMU's
@@ -248,10 +248,9 @@ static SAMPLERS: [IrqMutex<RefCell<CoreSampler>>; MAX_CORES] = [const {
 /// Whether each core's source is armed.
 static ACTIVE: [AtomicBool; MAX_CORES] = [const { AtomicBool::new(false) }; MAX_CORES];
 
-/// This core's number. The runtime runs `main` on one core; every sample is core 0's until
-/// the runtime numbers several cores.
+/// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
 fn this_core() -> usize {
-    0
+    super::smp::this_core().index()
 }
 
 fn started() -> Result<(SampleSource, u16, u64), ProfilerError> {

@@ -6,8 +6,7 @@ use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use aarch64_cpu::registers::{CNTV_CTL_EL0, CNTV_CVAL_EL0, CNTVCT_EL0, Readable, Writeable};
 
-use crate::pmu::sysreg::SysRegPmu;
-use crate::pmu::{Event, ExceptionLevel, PmuBackend, PmuRegister, detect};
+use crate::pmu::{Event, ExceptionLevel, PmuBackend, PmuRegister, SysRegPmu, detect};
 use crate::sampling::{SampleSource, StackBounds, StackMemory};
 
 use super::super::irq::{self, Interrupted, IrqError};

@@ -1,12 +1,12 @@
-//! A small direct-mapped cache of decoded instructions for [`Spu::step`](super::Spu::step).
+//! A small direct-mapped cache of decoded instructions for [`SpuState::step`](super::SpuState::step).
 //!
 //! Slots are chosen by the instruction address; a slot hits only when it holds the decode of
 //! the very word just fetched, so self-modifying code and reloaded images never see a stale
 //! decode and nothing needs invalidating. (Two addresses sharing a slot and holding the same
 //! word share one correct decode: decoding depends on the word alone.)
 
-use crate::spu::isa::decode::{Instruction, decode};
-use crate::spu::isa::opcodes::Mnemonic;
+use crate::spu::isa::Mnemonic;
+use crate::spu::isa::{Instruction, decode};
 
 /// Number of slots: 256 × 16 bytes = 4 KiB, covering 1 KiB of straight-line code.
 pub(super) const DECODE_CACHE_SLOTS: usize = 256;
@@ -31,6 +31,11 @@ pub(super) struct DecodeCache {
 }
 
 impl DecodeCache {
+    /// Copies `other` into `self` in place.
+    pub(super) fn copy_from(&mut self, other: &DecodeCache) {
+        self.slots = other.slots;
+    }
+
     pub(super) const fn new() -> Self {
         DecodeCache {
             slots: [DECODED_ZERO_WORD; DECODE_CACHE_SLOTS],

@@ -13,10 +13,8 @@
 //! reinterpreted by the host FPU.
 
 use super::float_exact::Exact;
+pub use super::float_single_exact::SP_MAX;
 use super::float_single_exact::SingleExact;
-
-/// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
-pub const SP_MAX: u32 = 0x7fff_ffff;
 
 /// Decodes an SP bit pattern into an exact value (exponent field 0 reads as zero).
 pub(crate) fn unpack(bits: u32) -> Exact {

@@ -8,7 +8,8 @@
 //! per lane (128-bit shifts and leading-zero counts), and these operations are the SPU's
 //! everyday arithmetic.
 
-use super::float_single::SP_MAX;
+/// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
+pub const SP_MAX: u32 = 0x7fff_ffff;
 
 /// `(-1)^negative × mantissa × 2^exponent`, mantissa at most 63 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -38,6 +38,13 @@ pub struct LocalStore {
     quadwords: [Quadword; QUADWORDS],
 }
 
+impl LocalStore {
+    /// Copies `other` into `self` in place (a whole-value clone builds a 256 KiB temporary).
+    pub(super) fn copy_from(&mut self, other: &LocalStore) {
+        self.quadwords = other.quadwords;
+    }
+}
+
 impl Default for LocalStore {
     fn default() -> Self {
         Self::new()

@@ -1,46 +1,70 @@
-//! Functional execution of SPU programs ("instruction mode").
+//! The architectural state of one SPU and its functional execution ("instruction mode").
 //!
-//! An [`Spu`] holds the architectural state of one SPU (128 × 128-bit registers, 256 KiB
-//! local store, mailbox channels) in caller-owned or static storage; nothing allocates.
+//! A [`SpuState`] holds the architectural state of one SPU (128 × 128-bit registers, 256 KiB
+//! local store, mailbox channels, status, retirement counters) in caller-owned or static
+//! storage; nothing allocates.
 //!
 //! Entry points:
-//! - [`Spu::execute`] applies one decoded instruction at the current PC and reports what it
-//!   did ([`Executed`]: next PC, branch taken, LS access, profiling checkpoint, stop/fault).
-//!   The cycle-level pipeline model calls it when an instruction completes.
-//! - [`Spu::step`] fetches, decodes and executes the instruction at the PC.
-//! - [`Spu::run`] / [`Spu::run_with_output`] step until the SPU stops, blocks on a channel or
-//!   a budget of instructions is used up; the latter writes `prof_cp` lines to a
-//!   `core::fmt::Write` sink.
+//! - [`SpuState::execute`] applies one decoded instruction at the current PC and reports what
+//!   it did ([`Executed`]: next PC, branch taken, LS access, profiling checkpoint,
+//!   stop/fault). The cycle-level pipeline model calls it when an instruction completes.
+//! - [`SpuState::step`] fetches, decodes and executes the instruction at the PC.
+//! - [`SpuState::run`] / [`SpuState::run_with_output`] step until the SPU stops, blocks on a
+//!   channel or a budget of instructions is used up ([`RunOutcome`]); the latter writes
+//!   `prof_cp` lines to a `core::fmt::Write` sink.
+//!
+//! Where things are:
+//! - `state.rs` the state, `local_store.rs` the local store, `channels.rs` the mailboxes,
+//!   `quadword.rs` the 128-bit register value, `outcome.rs` the reports and stop reasons;
+//! - `execute.rs` the entry points and retirement, `stepping.rs` the fetch-decode-execute
+//!   loops, `decode_cache.rs` the decodes `step` reuses;
+//! - `instructions/`: what each instruction does, one function per instruction, one file per
+//!   family (`fma` is in `instructions/float_sp.rs`), and the dispatch; they run on any
+//!   `Machine` (`machine.rs`: what an instruction reads and writes) and report a `Flow`
+//!   (`flow.rs`);
+//! - the element arithmetic the instructions use: `ops_integer.rs`, `ops_shift.rs`,
+//!   `permute.rs`, `float_single.rs` (with `float_single_exact.rs`), `float_double.rs` (with
+//!   `float_exact.rs`);
+//! - `profile.rs` the `prof_cp` checkpoints ([`ProfileCounters`]);
+//! - for the pipeline's ideal fetch: `run_ahead.rs` (its shadow executes instructions early),
+//!   `retire.rs` (stage o applies what the shadow recorded) and, in the lean configuration,
+//!   `shadow.rs` (a shadow without a local store of its own).
 //!
 //! Semantics follow the SPU ISA: single precision truncates, has no denormals and no
-//! Inf/NaN ([`float_single`]); double precision is IEEE ([`float_double`]); `sync`, `dsync`
-//! and the hints have no architectural effect. No special-purpose register is modelled:
-//! `mfspr` writes zeros and `mtspr` is ignored. (That is how the SPU ISA treats SPRs an
-//! implementation does not provide, as far as the sources at hand say; the RPCS3 emulator
-//! does the same. It was not re-checked against the ISA text.)
-//!
-//! Counting rules (profiling checkpoints, NOP classes) are in [`profile`]; the modelled
-//! channels are listed on [`Channels`].
+//! Inf/NaN; double precision is IEEE; `sync`, `dsync` and the hints have no architectural
+//! effect. No special-purpose register is modelled: `mfspr` writes zeros and `mtspr` is
+//! ignored. (That is how the SPU ISA treats SPRs an implementation does not provide, as far
+//! as the sources at hand say; the RPCS3 emulator does the same. It was not re-checked against
+//! the ISA text.) The counting rules of the profiling checkpoints are on
+//! [`ProfileCounters`]; the modelled channels are listed on [`Channels`].
 
 mod channels;
 mod decode_cache;
 mod execute;
-pub mod float_double;
+mod float_double;
 mod float_exact;
-pub mod float_single;
+mod float_single;
 mod float_single_exact;
+mod flow;
+mod instructions;
 mod local_store;
-pub mod ops_integer;
-pub mod ops_shift;
+mod machine;
+mod ops_integer;
+mod ops_shift;
 mod outcome;
-pub mod permute;
-pub mod profile;
+mod permute;
+mod profile;
 mod quadword;
 mod retire;
 mod run_ahead;
+#[cfg(feature = "spu-lean")]
+mod shadow;
 mod state;
 mod stepping;
 
+/// The direction of an [`LsAccess`]: the probe framework's access kind, whose `Read` and
+/// `Write` an SPU load and store report (they are never `InstructionFetch`).
+pub use crate::probe::listeners::AccessKind;
 pub use channels::{
     ChannelAccess, Channels, INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull,
     OUTBOUND_MAILBOX_CAPACITY, SPU_RD_IN_MBOX, SPU_RD_SRR0, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
@@ -48,11 +72,16 @@ pub use channels::{
 };
 pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 pub use outcome::{
-    AccessKind, ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status,
-    StopReason,
+    ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status, StopReason,
 };
+pub(crate) use profile::checkpoint_number;
 pub use profile::{ProfileCheckpoint, ProfileCounters};
 pub use quadword::Quadword;
 pub(crate) use retire::StateWrite;
 pub(crate) use run_ahead::RunAhead;
-pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, Spu};
+#[cfg(feature = "spu-lean")]
+pub(crate) use shadow::{STORES_AHEAD, ShadowState};
+pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
+
+/// Bytes of the decode cache [`SpuState::step`] keeps (for the footprint table).
+pub(crate) const STEP_DECODE_CACHE_BYTES: usize = size_of::<decode_cache::DecodeCache>();

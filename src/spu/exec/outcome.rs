@@ -1,16 +1,7 @@
 //! What executing an instruction did, and why an SPU stopped.
 
 use super::profile::ProfileCheckpoint;
-
-/// Direction of a local-store data access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum AccessKind {
-    /// A quadword load.
-    Read,
-    /// A quadword store.
-    Write,
-}
+use crate::probe::listeners::AccessKind;
 
 /// The local-store data access of a load or store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +11,7 @@ pub struct LsAccess {
     pub address: u32,
     /// Access size in bytes (always 16 on the SPU).
     pub size: u32,
-    /// Read or write.
+    /// Read (a load) or write (a store); never an instruction fetch.
     pub kind: AccessKind,
 }
 
@@ -128,8 +119,11 @@ impl core::fmt::Display for StopReason {
 }
 
 /// Execution state of an SPU.
+///
+/// `repr(u8)` so that `Running`, the first variant, is tag 0: a reset SPU is all-zero bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
 pub enum Status {
     /// Ready to execute the instruction at the PC.
     Running,
@@ -139,7 +133,7 @@ pub enum Status {
         /// The channel waited on.
         channel: u8,
     },
-    /// Stopped; `step` does nothing until [`resume`](super::Spu::resume).
+    /// Stopped; `step` does nothing until [`resume`](super::SpuState::resume).
     Stopped(StopReason),
 }
 
@@ -193,29 +187,35 @@ impl Executed {
     }
 }
 
-/// Why [`run`](super::Spu::run) returned.
+/// Why a run returned: instruction mode's [`SpuState::run`](super::SpuState::run), the pipeline's
+/// [`Pipeline::run`](crate::spu::pipeline::Pipeline::run) and
+/// [`SpuUnit::run`](crate::spu::unit::SpuUnit::run) in either mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RunEnd {
-    /// The SPU stopped.
+    /// The SPU stopped (`stop`, halt, fault).
     Stopped(StopReason),
-    /// The SPU waits on a channel; service the mailbox and call `run` again.
+    /// The SPU waits on a channel; service the mailbox and run again.
     Blocked {
         /// The channel waited on.
         channel: u8,
     },
-    /// The instruction budget ran out while the SPU was still running.
-    InstructionLimit,
+    /// The run's budget of cycles is used up while the SPU still runs. In instruction mode
+    /// every instruction takes one cycle, so there the budget counts instructions.
+    CycleLimit,
 }
 
-/// Result of [`run`](super::Spu::run).
+/// Result of a run (see [`RunEnd`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RunOutcome {
     /// Why the run ended.
     pub end: RunEnd,
-    /// Instructions retired during this call.
+    /// Cycles simulated in this call (instruction mode: instructions attempted, including
+    /// one that waited on a channel).
+    pub cycles: u64,
+    /// Instructions completed (retired) in this call.
     pub instructions: u64,
-    /// The PC when the run ended (for a stop, the next instruction's address).
+    /// The PC when the run ended (after a stop, the next instruction's address).
     pub pc: u32,
 }

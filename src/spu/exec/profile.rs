@@ -1,14 +1,5 @@
-//! The simulator's profiling checkpoints (`prof_cpN`, encoded as `and $N,$N,$N`).
-//!
-//! `prof_cp0` clears the counters, `prof_cp30` starts them, `prof_cp31` stops them, and every
-//! checkpoint N = 0..=31 reports `SPU<n>: CP<N>, <instructions>(<non-NOP>), <cycles>`.
-//!
-//! Counting rule of this model: a checkpoint instruction is itself counted when the counters
-//! were running *before* it executed; then its action is applied and the line reports the
-//! counters after the action (so `prof_cp0` always reports zeros and `prof_cp31` includes
-//! itself). The non-NOP count excludes `nop`, `lnop`, the hints `hbr`/`hbra`/`hbrr` and the
-//! checkpoint instructions themselves (the simulator's `nop_inst_count` counts NOP, LNOP,
-//! HBR and HBC).
+//! The simulator's profiling checkpoints (`prof_cpN`, encoded as `and $N,$N,$N`) and the
+//! counters they control; the rules are on [`ProfileCounters`].
 
 /// Checkpoint number that clears the counters.
 pub const PROFILE_CLEAR: u8 = 0;
@@ -17,7 +8,18 @@ pub const PROFILE_START: u8 = 30;
 /// Checkpoint number that stops the counters.
 pub const PROFILE_STOP: u8 = 31;
 
-/// The performance counters the checkpoints control.
+/// The performance counters the profiling checkpoints (`prof_cpN`, encoded as
+/// `and $N,$N,$N`) control.
+///
+/// `prof_cp0` clears the counters, `prof_cp30` starts them, `prof_cp31` stops them, and every
+/// checkpoint N = 0..=31 reports `SPU<n>: CP<N>, <instructions>(<non-NOP>), <cycles>`.
+///
+/// Counting rule of this model: a checkpoint instruction is itself counted when the counters
+/// were running *before* it executed; then its action is applied and the line reports the
+/// counters after the action (so `prof_cp0` always reports zeros and `prof_cp31` includes
+/// itself). The non-NOP count excludes `nop`, `lnop`, the hints `hbr`/`hbra`/`hbrr` and the
+/// checkpoint instructions themselves (the simulator's `nop_inst_count` counts NOP, LNOP,
+/// HBR and HBC).
 ///
 /// Cycles are measured from a cycle clock supplied by the caller (in instruction mode the
 /// clock is the number of retired instructions), so a timing model can reuse the counters.

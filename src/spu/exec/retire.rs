@@ -3,13 +3,13 @@
 //! The pipeline's ideal fetch runs every instruction in a functional copy of the SPU when
 //! it fetches it (to know the path), several cycles before the instruction reaches stage o.
 //! For most instructions the effect on the state is one register write or one quadword store
-//! (plus the next PC); stage o then needs no second interpretation: [`Spu::retire_replayed`]
+//! (plus the next PC); stage o then needs no second interpretation: [`SpuState::retire_replayed`]
 //! applies that effect and does the retirement bookkeeping exactly as
-//! [`Spu::execute_at_cycle`] would.
+//! [`SpuState::execute_at_cycle`] would.
 
 use super::outcome::Status;
 use super::quadword::Quadword;
-use super::state::Spu;
+use super::state::SpuState;
 
 /// The state an instruction writes, besides the PC and the counters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub(crate) enum StateWrite {
     Store(u32),
 }
 
-impl Spu {
+impl SpuState {
     /// Retires the instruction at the PC as if [`execute_at_cycle`](Self::execute_at_cycle)
     /// had run it at `cycle`, for an instruction whose whole effect is `write` with `value`,
     /// continuing at `next_pc` (no channel, stop, halt, fault, checkpoint, FPSCR or interrupt

@@ -1,15 +1,16 @@
 //! Executing an instruction ahead of its completion, for a timing model's functional shadow.
 //!
 //! The pipeline's ideal fetch runs each instruction in a copy of the SPU when it fetches it,
-//! to know the path and the effect stage o will apply ([`Spu::retire_replayed`]). That copy
-//! needs the effect and the next PC, not the report [`Spu::execute`] builds nor the retirement
-//! counters (stage o counts on the real state), so [`Spu::run_ahead`] skips both on the
+//! to know the path and the effect stage o will apply ([`SpuState::retire_replayed`]). That copy
+//! needs the effect and the next PC, not the report [`SpuState::execute`] builds nor the retirement
+//! counters (stage o counts on the real state), so [`SpuState::run_ahead`] skips both on the
 //! everyday paths.
 
-use super::execute::{Flow, instruction_address};
+use super::flow::{Flow, instruction_address};
+use super::instructions::apply;
 use super::outcome::Status;
-use super::state::Spu;
-use crate::spu::isa::decode::Instruction;
+use super::state::SpuState;
+use crate::spu::isa::Instruction;
 
 /// What an instruction run ahead did (the PC has moved on to the next instruction, or stays
 /// on it if it did not complete).
@@ -31,10 +32,11 @@ pub(crate) enum RunAhead {
     Unusual,
 }
 
-impl Spu {
+impl SpuState {
     /// Executes `insn` at the PC like [`execute`](Self::execute), without advancing the
     /// retirement counters and the clock on the everyday paths (fall-through, load, store,
     /// taken branch, NOP).
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the lean run-ahead copy is lighter
     #[inline(always)]
     pub(crate) fn run_ahead(&mut self, insn: &Instruction) -> RunAhead {
         let pc = self.pc;
@@ -42,7 +44,7 @@ impl Spu {
             return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (ahead, next_pc) = match self.apply(insn, pc) {
+        let (ahead, next_pc) = match apply(self, insn, pc) {
             Flow::Next => (RunAhead::Next, fall_through),
             Flow::Nop => (RunAhead::Nop, fall_through),
             Flow::Load(address) => (RunAhead::Load(address), fall_through),

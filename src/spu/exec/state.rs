@@ -1,5 +1,7 @@
 //! The architectural state of one SPU.
 
+use core::sync::atomic::{AtomicU8, Ordering};
+
 use super::channels::Channels;
 use super::decode_cache::DecodeCache;
 use super::local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
@@ -16,23 +18,51 @@ pub const LINK_REGISTER: u8 = 0;
 /// Initial stack pointer: the top of the local store minus one quadword, as the SPU ABI does.
 pub const INITIAL_STACK_POINTER: u32 = LS_SIZE - 16;
 
-/// One SPU: registers, local store, channels and execution status.
+/// The SPU number, settable through a shared reference: an [`Arena`](crate::spu::arena::Arena)
+/// is all-zero bits (so a static one lands in `.bss`), and it gives each SPU its number when
+/// it hands the SPU out, mutably or not.
+#[derive(Debug)]
+pub(super) struct SpuNumber(AtomicU8);
+
+impl SpuNumber {
+    const fn new(id: u8) -> Self {
+        SpuNumber(AtomicU8::new(id))
+    }
+
+    pub(super) fn get(&self) -> u8 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn set(&self, id: u8) {
+        self.0.store(id, Ordering::Relaxed);
+    }
+}
+
+impl Clone for SpuNumber {
+    fn clone(&self) -> Self {
+        SpuNumber::new(self.get())
+    }
+}
+
+/// The architectural state of one SPU: registers, local store, channels, execution status
+/// and the counters that retirement advances.
 ///
 /// The value is large (about 262 KiB: the local store, plus 4 KiB of decode cache for
-/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`Spu::new`] inside
-/// a `static` or another caller-owned place.
+/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`SpuState::new`]
+/// inside a `static` or another caller-owned place. A new state is all-zero bits but for the
+/// SPU number, so a static one costs no bytes in a firmware image (it lands in `.bss`).
 ///
 /// ```
-/// use pmprobe::spu::exec::{Spu, Quadword, INITIAL_STACK_POINTER};
-/// static SPU: std::sync::Mutex<Spu> = std::sync::Mutex::new(Spu::new(0));
-/// let spu = SPU.lock().unwrap();
+/// use pmprobe::spu::exec::{INITIAL_STACK_POINTER, Quadword, SpuState};
+/// static SPU: std::sync::Mutex<SpuState> = std::sync::Mutex::new(SpuState::new(0));
+/// let mut spu = SPU.lock().unwrap();
+/// assert_eq!(spu.register(1), Quadword::ZERO); // power-on
+/// spu.load_program_words(&[0x4080_0283], 0).unwrap(); // il $3,5
 /// assert_eq!(spu.register(1).preferred_word(), INITIAL_STACK_POINTER);
 /// assert_eq!(spu.pc(), 0);
-/// # let _ = Quadword::ZERO;
 /// ```
-#[derive(Clone)]
-pub struct Spu {
-    pub(super) id: u8,
+pub struct SpuState {
+    pub(super) id: SpuNumber,
     pub(super) pc: u32,
     pub(super) registers: [Quadword; REGISTER_COUNT],
     pub(super) local_store: LocalStore,
@@ -48,10 +78,64 @@ pub struct Spu {
     pub(super) decode_cache: DecodeCache,
 }
 
-impl core::fmt::Debug for Spu {
+impl Clone for SpuState {
+    fn clone(&self) -> Self {
+        SpuState {
+            id: self.id.clone(),
+            pc: self.pc,
+            registers: self.registers,
+            local_store: self.local_store.clone(),
+            channels: self.channels,
+            fpscr: self.fpscr,
+            interrupts_enabled: self.interrupts_enabled,
+            status: self.status,
+            retired: self.retired,
+            retired_non_nop: self.retired_non_nop,
+            cycles: self.cycles,
+            profile: self.profile,
+            decode_cache: self.decode_cache.clone(),
+        }
+    }
+
+    /// Field by field, in place: a whole-value clone would build the 262 KiB state on the
+    /// stack first (and every caller of ideal fetch's resync would pay the stack probes of
+    /// that frame on every call).
+    fn clone_from(&mut self, source: &Self) {
+        let SpuState {
+            id,
+            pc,
+            registers,
+            local_store,
+            channels,
+            fpscr,
+            interrupts_enabled,
+            status,
+            retired,
+            retired_non_nop,
+            cycles,
+            profile,
+            decode_cache,
+        } = source;
+        self.id.set(id.get());
+        self.pc = *pc;
+        self.registers = *registers;
+        self.local_store.copy_from(local_store);
+        self.channels = *channels;
+        self.fpscr = *fpscr;
+        self.interrupts_enabled = *interrupts_enabled;
+        self.status = *status;
+        self.retired = *retired;
+        self.retired_non_nop = *retired_non_nop;
+        self.cycles = *cycles;
+        self.profile = *profile;
+        self.decode_cache.copy_from(decode_cache);
+    }
+}
+
+impl core::fmt::Debug for SpuState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Spu")
-            .field("id", &self.id)
+        f.debug_struct("SpuState")
+            .field("id", &self.id.get())
             .field("pc", &self.pc)
             .field("status", &self.status)
             .field("retired", &self.retired)
@@ -65,14 +149,16 @@ const fn initial_registers() -> [Quadword; REGISTER_COUNT] {
     registers
 }
 
-impl Spu {
-    /// A reset SPU number `id`: PC 0, registers zero except `$1` = top of LS - 16, empty
-    /// local store and mailboxes, interrupts disabled, counters zero.
+impl SpuState {
+    /// SPU number `id` at power-on: PC 0, every register zero, empty local store and
+    /// mailboxes, interrupts disabled, counters zero. Loading a program
+    /// ([`load_program`](Self::load_program), [`reset`](Self::reset)) sets up what the SPU ABI
+    /// gives a program at its start (the stack pointer).
     pub const fn new(id: u8) -> Self {
-        Spu {
-            id,
+        SpuState {
+            id: SpuNumber::new(id),
             pc: 0,
-            registers: initial_registers(),
+            registers: [Quadword::ZERO; REGISTER_COUNT],
             local_store: LocalStore::new(),
             channels: Channels::new(),
             fpscr: Quadword::ZERO,
@@ -86,8 +172,9 @@ impl Spu {
         }
     }
 
-    /// Resets registers, PC (to `entry`), channels, status and counters; keeps the local
-    /// store (so a loaded image survives).
+    /// Prepares the SPU to start a program at `entry`, as a loader does: PC at `entry`,
+    /// registers zero except `$1` = [`INITIAL_STACK_POINTER`] (the SPU ABI's stack), empty
+    /// channels, running, counters zero; the local store is kept (so a loaded image survives).
     pub fn reset(&mut self, entry: u32) {
         self.pc = entry & LS_ADDRESS_MASK & !3;
         self.registers = initial_registers();
@@ -116,9 +203,14 @@ impl Spu {
         Ok(())
     }
 
-    /// The SPU number given to [`new`](Self::new).
+    /// The SPU number given to [`new`](Self::new) (or by the arena that holds the SPU).
     pub fn id(&self) -> u8 {
-        self.id
+        self.id.get()
+    }
+
+    /// Gives the SPU its number (an arena does, when it hands the SPU out).
+    pub(crate) fn assign_id(&self, id: u8) {
+        self.id.set(id);
     }
 
     /// The program counter (the address of the next instruction).
@@ -194,7 +286,7 @@ impl Spu {
         self.retired
     }
 
-    /// Retired instructions that are not NOP-class (see [`profile`](super::profile)).
+    /// Retired instructions that are not NOP-class (see [`ProfileCounters`](super::ProfileCounters)).
     pub fn non_nop_instructions_retired(&self) -> u64 {
         self.retired_non_nop
     }

@@ -1,9 +1,9 @@
-//! Fetch, decode and execute loops: [`Spu::step`] and [`Spu::run`].
+//! Fetch, decode and execute loops: [`SpuState::step`] and [`SpuState::run`].
 
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
-use super::state::Spu;
+use super::state::SpuState;
 
-impl Spu {
+impl SpuState {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
     /// with a [`FaultKind::IllegalInstruction`] fault carrying the PC and the word.
     ///
@@ -41,7 +41,8 @@ impl Spu {
             Ok(outcome) => outcome,
             // The observer above never fails.
             Err(core::fmt::Error) => RunOutcome {
-                end: RunEnd::InstructionLimit,
+                end: RunEnd::CycleLimit,
+                cycles: 0,
                 instructions: 0,
                 pc: self.pc,
             },
@@ -51,8 +52,8 @@ impl Spu {
     /// Like [`run`](Self::run), writing each `prof_cp` line (plus a newline) to `output`.
     ///
     /// ```
-    /// use pmprobe::spu::exec::{Spu, RunEnd, StopReason};
-    /// let mut spu = Box::new(Spu::new(0));
+    /// use pmprobe::spu::exec::{SpuState, RunEnd, StopReason};
+    /// let mut spu = Box::new(SpuState::new(0));
     /// // prof_cp30 (and $30,$30,$30), il $3,5, prof_cp31, stop 0x2000
     /// spu.load_program_words(&[0x1827_8f1e, 0x4080_0283, 0x1827_cf9f, 0x0000_2000], 0).unwrap();
     /// let mut text = String::new();
@@ -83,26 +84,29 @@ impl Spu {
     where
         F: FnMut(&Executed) -> Result<(), core::fmt::Error>,
     {
-        let mut retired = 0u64;
+        // Counted from the retirement counter rather than per step: one value fewer live
+        // across the interpreter in the loop (every retired instruction advances it by one).
+        let retired_before = self.retired;
         let mut attempts = 0u64;
         while attempts < max_instructions {
             attempts += 1;
             let executed = self.step();
-            retired += u64::from(executed.retired);
             observer(&executed)?;
             match executed.status {
                 Status::Running => {}
                 Status::Blocked { channel } => {
                     return Ok(RunOutcome {
                         end: RunEnd::Blocked { channel },
-                        instructions: retired,
+                        cycles: attempts,
+                        instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
                 }
                 Status::Stopped(reason) => {
                     return Ok(RunOutcome {
                         end: RunEnd::Stopped(reason),
-                        instructions: retired,
+                        cycles: attempts,
+                        instructions: self.retired.wrapping_sub(retired_before),
                         pc: self.pc,
                     });
                 }
@@ -112,9 +116,10 @@ impl Spu {
             end: match self.status {
                 Status::Stopped(reason) => RunEnd::Stopped(reason),
                 Status::Blocked { channel } => RunEnd::Blocked { channel },
-                Status::Running => RunEnd::InstructionLimit,
+                Status::Running => RunEnd::CycleLimit,
             },
-            instructions: retired,
+            cycles: attempts,
+            instructions: self.retired.wrapping_sub(retired_before),
             pc: self.pc,
         })
     }

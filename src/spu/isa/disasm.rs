@@ -41,7 +41,7 @@ impl SymbolLookup for NoSymbols {
 /// Writes the assembly text of `inst` located at `pc` (no trailing newline).
 ///
 /// ```
-/// use pmprobe::spu::isa::{decode::decode, disasm::{disassemble, NoSymbols}};
+/// use pmprobe::spu::isa::{NoSymbols, decode, disassemble};
 /// let mut s = heapless::String::<64>::new();
 /// let fma = decode(0xe643_19b4).unwrap();
 /// disassemble(&fma, 0, &NoSymbols, &mut s).unwrap();
@@ -203,7 +203,7 @@ impl Instruction {
 /// A trailing partial word (fewer than 4 bytes) is ignored.
 ///
 /// ```
-/// use pmprobe::spu::isa::{asm::assemble, disasm::write_listing};
+/// use pmprobe::spu::isa::{asm::assemble, write_listing};
 /// let mut image = [0u8; 16];
 /// let program = assemble::<4>("loop: brnz $3,loop\n.word 0x00800000", &mut image).unwrap();
 /// let mut text = heapless::String::<256>::new();

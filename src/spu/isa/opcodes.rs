@@ -286,6 +286,9 @@ macro_rules! mnemonics {
 }
 
 mnemonics! {
+    // BR, first: `stop 0` is the all-zero word, so a zeroed `Instruction` (mnemonic 0, every
+    // field 0) is exactly its decode.
+    Stop,
     // FX2
     Il, Ilh, Ilhu, Ila, Iohl, Andbi, Andhi, Andi, Orbi, Orhi, Ori, Xorbi, Xorhi, Xori, Ahi, Ai,
     Sfhi, Sfi, Cgtbi, Cgthi, Cgti, Clgtbi, Clgthi, Clgti, Ceqbi, Ceqhi, Ceqi, Hgti, Hlgti, Heqi,
@@ -314,7 +317,7 @@ mnemonics! {
     Lqa, Lqr, Stqa, Stqr, Lqd, Stqd, Lqx, Stqx, Hbra, Hbrr, Hbr,
     // BR
     Br, Brsl, Bra, Brasl, Brz, Brnz, Brhz, Brhnz, Bi, Bisl, Iret, Bisled, Biz, Binz, Bihz, Bihnz,
-    Stop, Stopd, Sync, Dsync, Orx,
+    Stopd, Sync, Dsync, Orx,
     // SPR
     Mfspr, Rdch, Rchcnt, Mtspr, Wrch,
     // LNOP
@@ -425,6 +428,8 @@ pub static OPCODES: [OpcodeInfo; MNEMONIC_COUNT] = ROWS;
 
 #[rustfmt::skip]
 const ROWS: [OpcodeInfo; MNEMONIC_COUNT] = [
+    // BR, first (see the mnemonic list)
+    row(M::Stop, "stop", Rr, 0x000, 0, BR, &[&[U14], &[]]),
     // FX2
     row(M::Il, "il", Ri16, 0x204, 2, Fx2, &[&[Rt, S16]]),
     row(M::Ilh, "ilh", Ri16, 0x20c, 2, Fx2, F_T_X16),
@@ -623,7 +628,6 @@ const ROWS: [OpcodeInfo; MNEMONIC_COUNT] = [
     row(M::Binz, "binz", Rr, 0x129, 11, BR, F_RA_T),
     row(M::Bihz, "bihz", Rr, 0x12a, 11, BR, F_RA_T),
     row(M::Bihnz, "bihnz", Rr, 0x12b, 11, BR, F_RA_T),
-    row(M::Stop, "stop", Rr, 0x000, 0, BR, &[&[U14], &[]]),
     row(M::Stopd, "stopd", Rr, 0x140, 111, BR, F_RR),
     row(M::Sync, "sync", Rr, 0x002, 0, BR, F_NONE),
     row(M::Dsync, "dsync", Rr, 0x003, 0, BR, F_NONE),

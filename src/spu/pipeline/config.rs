@@ -12,12 +12,13 @@
 //! - `spu/pipe/<ICLASS>/stall`: cycles during which nothing issues after an instruction of the
 //!   class issued, 0..=[`MAX_STALL`].
 //!
-//! `<ICLASS>` is one of FX2 SHUF FX3 LS BR SPR LNOP NOP FXB FP6 FP7 FPD. Defaults come from
-//! `spu-reference.md` sections 1 and 6 (the article's Tables 1 and 2 were lost; see there).
+//! `<ICLASS>` is one of FX2 SHUF FX3 LS BR SPR LNOP NOP FXB FP6 FP7 FPD. The defaults and
+//! their sources are in `docs/spu-timing-model.md` (Instruction classes; Decisions where the
+//! sources are silent): the article's own tables of parameters were not recovered.
 
 use core::fmt;
 
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 
 /// Smallest accepted depth.
 pub const MIN_DEPTH: u8 = 1;
@@ -27,7 +28,7 @@ pub const MAX_DEPTH: u8 = 32;
 pub const MAX_STALL: u8 = 32;
 
 /// Position of `class` in [`IClass::ALL`] (the simulator's report order).
-pub const fn class_index(class: IClass) -> usize {
+pub(crate) const fn class_index(class: IClass) -> usize {
     match class {
         IClass::Fx2 => 0,
         IClass::Shuf => 1,
@@ -150,7 +151,17 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The Cell BE configuration (`spu-reference.md` section 6): depth FX2 2, SHUF 4, FX3 4,
+    /// Placeholder storage with every field zero, for a pipeline that has not been given a
+    /// configuration (it uses [`cell`](Self::cell) then). Not a valid configuration: every
+    /// depth is 0.
+    pub(crate) const UNSET: Config = Config {
+        sp_dual: false,
+        dp_dual: false,
+        ls_line_contend_load_only: false,
+        classes: [timing(0, 0); 12],
+    };
+
+    /// The Cell BE configuration (`docs/spu-timing-model.md`): depth FX2 2, SHUF 4, FX3 4,
     /// LS 6, BR 4, SPR 6, LNOP 1, NOP 1, FXB 4, FP6 6, FP7 7, FPD 13; stall 0 except FPD 6;
     /// sp-dual on, dp-dual off, ls-line-contend-load-only off.
     pub const fn cell() -> Self {
@@ -280,8 +291,8 @@ impl Config {
     /// `configure("spu/pipe/FPD/stall", "0")`.
     ///
     /// ```
-    /// use pmprobe::spu::pipeline::config::Config;
-    /// use pmprobe::spu::isa::opcodes::IClass;
+    /// use pmprobe::spu::pipeline::Config;
+    /// use pmprobe::spu::isa::IClass;
     /// let mut config = Config::cell();
     /// config.configure("spu/pipe/FPD/stall", "0").unwrap();
     /// config.configure("spu/feature/dp-dual", "TRUE").unwrap();

@@ -5,19 +5,25 @@
 //! and over, so the records are kept in a direct-mapped cache keyed by address and word (a
 //! word changed by a store misses and is decoded again).
 
-use super::fetch::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
+use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
 use crate::spu::exec::LS_ADDRESS_MASK;
-use crate::spu::exec::profile::checkpoint_number;
-use crate::spu::isa::decode::decode;
-use crate::spu::isa::opcodes::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
+use crate::spu::exec::checkpoint_number;
+use crate::spu::isa::decode;
+use crate::spu::isa::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 
-/// Entries of the decoded-instruction cache (direct-mapped by word address).
+/// Entries of the decoded-instruction cache (direct-mapped by word address): 512 cover a 2 KiB
+/// loop body; the lean configuration keeps 128 (loops up to 512 bytes decode once).
+#[cfg(not(feature = "spu-lean"))]
 const DECODE_CACHE: usize = 512;
+#[cfg(feature = "spu-lean")]
+const DECODE_CACHE: usize = 128;
 
 /// A decoded instruction remembered with the address and word it came from.
 #[derive(Clone, Copy)]
 pub(crate) struct Decoded {
-    pc: u32,
+    /// The address it was decoded for, complemented: zero (an empty entry, all-zero bits)
+    /// stands for address `u32::MAX`, which no instruction has.
+    not_pc: u32,
     word: u32,
     /// The record, with channel instructions marked serializing (ideal fetch's view).
     pub inflight: InFlight,
@@ -48,8 +54,9 @@ pub(crate) enum Replay {
 impl Decoded {
     /// The address it was decoded for.
     #[inline(always)]
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub fn pc(&self) -> u32 {
-        self.pc
+        !self.not_pc
     }
 
     fn new(pc: u32, word: u32) -> Self {
@@ -75,7 +82,7 @@ impl Decoded {
             (true, true) => Replay::Target,
         };
         Decoded {
-            pc,
+            not_pc: !pc,
             word,
             inflight,
             replay,
@@ -84,7 +91,7 @@ impl Decoded {
 }
 
 pub(crate) const EMPTY_DECODED: Decoded = Decoded {
-    pc: u32::MAX,
+    not_pc: 0,
     word: 0,
     inflight: EMPTY_INFLIGHT,
     replay: Replay::Serializing,
@@ -93,13 +100,13 @@ pub(crate) const EMPTY_DECODED: Decoded = Decoded {
 /// The cache of decoded instructions of a fetch model (512 entries, direct-mapped by word
 /// address; about 36 KiB).
 #[derive(Clone)]
-pub struct DecodeCache {
+pub(crate) struct DecodeCache {
     entries: [Decoded; DECODE_CACHE],
 }
 
 impl DecodeCache {
     /// An empty cache.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         DecodeCache {
             entries: [EMPTY_DECODED; DECODE_CACHE],
         }
@@ -109,7 +116,7 @@ impl DecodeCache {
     #[inline(always)]
     pub(crate) fn get(&mut self, pc: u32, word: u32) -> &Decoded {
         let entry = &mut self.entries[((pc >> 2) as usize) % DECODE_CACHE];
-        if entry.pc != pc || entry.word != word {
+        if entry.not_pc != !pc || entry.word != word {
             *entry = Decoded::new(pc, word);
         }
         entry

@@ -13,17 +13,10 @@
 //! `c + 1 .. c + d - 1`; a reader can issue in cycle `c + d`, so a chain of dependent class-C
 //! instructions issues one link every `depth(C)` cycles.
 
-use super::config::{Config, MAX_DEPTH};
-use super::fetch::{InFlight, NO_REGISTER};
-use crate::spu::isa::opcodes::IClass;
-
-/// Stages from `jj` (0) to `o`: `jj k l m n o`.
-pub const O_STAGE: u64 = 5;
-/// Names of the execution stages from the top.
-pub const STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
-/// Rows kept (a power of two above the longest depth).
-pub const RING: usize = 64;
-const _: () = assert!(RING > MAX_DEPTH as usize && RING > O_STAGE as usize);
+use super::config::Config;
+use super::inflight::{InFlight, NO_REGISTER};
+use super::sizes::RING;
+use crate::spu::isa::IClass;
 
 /// One instruction in an execution pipe: its sequence number (the record is in the issue
 /// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.
@@ -37,15 +30,16 @@ pub(super) struct Slot {
     pub(super) class: IClass,
 }
 
+/// An empty slot: sequence number 0 (its target and class are never read), all-zero bits.
 const BUBBLE: Slot = Slot {
     seq: 0,
-    target: NO_REGISTER,
-    class: IClass::Nop,
+    target: 0,
+    class: IClass::Fx2,
 };
 
 /// The execution pipes and the register scoreboard.
 #[derive(Clone, Debug)]
-pub struct ExecPipes {
+pub(crate) struct ExecPipes {
     /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
     pub(super) rows: [[Slot; 2]; RING],
     /// Release cycle of each register (index 128: "no register", always released). Indexed
@@ -61,7 +55,7 @@ impl ExecPipes {
         ExecPipes {
             rows: [[BUBBLE; 2]; RING],
             ready: [0; 256],
-            producer: [IClass::Nop; 256],
+            producer: [IClass::Fx2; 256],
         }
     }
 
@@ -152,6 +146,7 @@ impl ExecPipes {
     /// if that many cycles had repeated what happened before (the fast-forward): each row
     /// moves to the cycle `cycles` later with its sequence numbers `seqs` higher, and each
     /// unreleased register is released `cycles` later.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         let old = self.rows;
         for back in 0..RING as u64 {

@@ -28,23 +28,16 @@
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
 
-use super::Pipeline;
 use super::decode_cache::{Decoded, EMPTY_DECODED};
-use super::execute::{ExecPipes, O_STAGE, RING};
-use super::fetch::{FetchModel, NO_REGISTER};
+use super::execute::ExecPipes;
+use super::fetch::FetchModel;
+use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
-use crate::spu::exec::{Spu as ArchState, Status};
-use crate::spu::isa::opcodes::IClass;
+use super::{LastIssue, Pipeline};
+use crate::spu::exec::{SpuState, Status};
+use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
-
-/// The longest repetition followed, in instructions. With the at most 18 instructions in
-/// flight before stage o and the rows kept for the views, `n` more fetches must not reuse a
-/// window entry still referenced (see [`window`](super::window)).
-pub const MAX_REPETITION: usize = 96;
-/// Fetches back from the newest whose address and word the timing state compares.
-const TRACKED: usize = 2 * RING + 16;
-const _: () = assert!(MAX_REPETITION + TRACKED < super::window::WINDOW);
 
 /// The timing state at the end of a cycle, relative to the clock and the fetch sequence
 /// number: an instruction is given by its *age* (1 = the newest fetched, 0 = none), a cycle
@@ -59,7 +52,7 @@ struct TimingState {
     scoreboard: [(u64, IClass); 129],
     stall_for: u64,
     fp_busy_next: bool,
-    last_stall: Option<StallReason>,
+    last_issue: LastIssue,
     /// Cycles since the architectural state's last completion.
     arch_lag: u64,
     /// The shadow's PC and fetch's starve reason.
@@ -74,11 +67,11 @@ impl TimingState {
         TimingState {
             stages: [[0; 2]; 4],
             bubbles: [StallReason::Initialisation; 4],
-            rows: [[(0, NO_REGISTER, IClass::Nop); 2]; RING],
-            scoreboard: [(0, IClass::Nop); 129],
+            rows: [[(0, 0, IClass::Fx2); 2]; RING],
+            scoreboard: [(0, IClass::Fx2); 129],
             stall_for: 0,
             fp_busy_next: false,
-            last_stall: None,
+            last_issue: LastIssue::Issued,
             arch_lag: 0,
             fetch: (0, StallReason::Initialisation),
             records: [(0, 0); TRACKED],
@@ -97,8 +90,9 @@ struct Anchor {
 
 /// The fast-forward's memory of one loop head (see the module documentation).
 #[derive(Clone)]
-pub struct FastForward {
-    enabled: bool,
+pub(crate) struct FastForward {
+    /// Off (`set_fast_forward(false)`); on is the reset state, all-zero bits.
+    disabled: bool,
     head: Option<u32>,
     anchor: Anchor,
     state: TimingState,
@@ -119,7 +113,7 @@ impl FastForward {
     /// On, with nothing remembered.
     pub const fn new() -> Self {
         FastForward {
-            enabled: true,
+            disabled: false,
             head: None,
             anchor: Anchor {
                 clock: 0,
@@ -139,7 +133,7 @@ impl FastForward {
 
     /// Whether repetitions may be skipped.
     pub fn enabled(&self) -> bool {
-        self.enabled
+        !self.disabled
     }
 
     /// Forgets the loop head (the pipeline was flushed or the statistics reset).
@@ -150,7 +144,7 @@ impl FastForward {
     }
 
     pub(super) fn set_enabled(&mut self, enabled: bool) {
-        self.enabled = enabled;
+        self.disabled = !enabled;
         self.forget();
     }
 }
@@ -182,7 +176,7 @@ impl Pipeline {
     /// Called at the end of a cycle in which ideal fetch passed loop head `head`, with no
     /// listener attached; skips whole repetitions (at most `budget` cycles). Returns the
     /// cycles skipped.
-    pub(super) fn loop_head_passed(&mut self, arch: &mut ArchState, head: u32, budget: u64) -> u64 {
+    pub(super) fn loop_head_passed(&mut self, arch: &mut SpuState, head: u32, budget: u64) -> u64 {
         let last_seq = self.issue.last_seq();
         let ff = &mut self.fast_forward;
         if ff.head != Some(head) {
@@ -250,7 +244,7 @@ impl Pipeline {
 
     /// No repetition from the anchor: wait twice as many passes as last time (at most 63)
     /// before comparing again, so code that never repeats pays little, and anchor here.
-    fn mismatch(&mut self, arch: &ArchState) {
+    fn mismatch(&mut self, arch: &SpuState) {
         let ff = &mut self.fast_forward;
         ff.mismatches = (ff.mismatches + 1).min(6);
         ff.wait = (1 << ff.mismatches) - 1;
@@ -259,7 +253,7 @@ impl Pipeline {
 
     /// Remembers the timing state now as the head's anchor (or forgets the head if the state
     /// is not one a fast-forward can start from).
-    fn anchor_here(&mut self, arch: &ArchState) {
+    fn anchor_here(&mut self, arch: &SpuState) {
         if capture(self, arch, Remembered) {
             self.fast_forward.anchor = Anchor {
                 clock: self.clock,
@@ -275,7 +269,7 @@ impl Pipeline {
     /// Reads the repetition's `n` instructions (fetched since the anchor) from the window;
     /// `false` if one is gone, has no recorded effect or is no longer in the local store, or
     /// the counters do not show one repetition of `n` completions.
-    fn read_path(&mut self, arch: &ArchState, n: usize) -> bool {
+    fn read_path(&mut self, arch: &SpuState, n: usize) -> bool {
         let ff = &mut self.fast_forward;
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return false;
@@ -302,7 +296,7 @@ impl Pipeline {
             if record.serializing || self.issue.effect(seq).is_none() {
                 return false;
             }
-            match fetch.decoded_at(record.pc, record.instruction.word) {
+            match fetch.decoded_at(arch, record.pc, record.instruction.word) {
                 Some(decoded) => *entry = decoded,
                 None => return false,
             }
@@ -315,7 +309,7 @@ impl Pipeline {
     /// Runs up to `times` repetitions of the remembered `n`-instruction path functionally
     /// (see the module documentation); returns how many completed. The timing state is moved
     /// on by the caller.
-    fn repeat(&mut self, arch: &mut ArchState, n: usize, cycles: u64, times: u64) -> u64 {
+    fn repeat(&mut self, arch: &mut SpuState, n: usize, cycles: u64, times: u64) -> u64 {
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return 0;
         };
@@ -350,7 +344,7 @@ impl Pipeline {
             // Fetch side: the shadow runs the next repetition ahead into the window.
             for (index, entry) in path.iter().enumerate() {
                 let next = path.get(index + 1).map_or(head, Decoded::pc);
-                if !fetch.run_ahead_pending(&mut self.issue, entry, next, code) {
+                if !fetch.run_ahead_pending(arch, &mut self.issue, entry, next, code) {
                     return done;
                 }
             }
@@ -389,7 +383,7 @@ use Slot::{Remembered, Scratch};
 /// it is not one a fast-forward can start from (real fetch, a blocked channel instruction,
 /// fetch waiting or holding run-ahead instructions, a stopped SPU, an instruction referenced
 /// that the window no longer holds).
-fn capture(pipeline: &mut Pipeline, arch: &ArchState, slot: Slot) -> bool {
+fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
     let FetchModel::Ideal(fetch) = &pipeline.fetch else {
         return false;
     };
@@ -429,12 +423,12 @@ fn capture(pipeline: &mut Pipeline, arch: &ArchState, slot: Slot) -> bool {
         *out = if ready > now {
             (ready - now, producer)
         } else {
-            (0, IClass::Nop)
+            (0, IClass::Fx2)
         };
     }
     into.stall_for = issue.stall_until.saturating_sub(now);
     into.fp_busy_next = issue.fp_busy_at == now.wrapping_add(1);
-    into.last_stall = pipeline.last_stall;
+    into.last_issue = pipeline.last_issue;
     into.arch_lag = now.wrapping_sub(arch.cycle_count());
     into.fetch = fetch_state;
     if oldest > TRACKED as u64 {

@@ -3,7 +3,7 @@
 //! two inline prefetch buffers (ilb1, ilb2, each two half-lines), the predicted path buffer
 //! (one half-line feeding issue stage g two instructions at a time) and the mispredict states.
 //!
-//! What is modelled (part of issue 7):
+//! What is modelled (`docs/spu-timing-model.md`, The real fetch unit, gives the sources):
 //! - Lines are 128 bytes (32 instructions), half-lines 64 bytes. A flush-initiated fetch (at
 //!   start and in mispredict state 3) requests the line of the target into ilb1; when the
 //!   second half of ilb1 (ilb2) goes to the predicted path buffer, the next line is requested
@@ -45,86 +45,18 @@
 //! instructions in this model, against the 8 instructions the compiler rules require).
 
 use super::decode_cache::DecodeCache;
-use super::fetch::Group;
-use crate::spu::exec::{LS_ADDRESS_MASK, Spu as ArchState};
-use crate::spu::probes::StallReason;
-
-/// Bytes in an instruction line.
-pub const LINE_BYTES: u32 = 128;
-/// Bytes in a half-line.
-pub const HALF_BYTES: u32 = 64;
-const HALF_WORDS: usize = 16;
-/// Stages of the load/store pipe used by line fetches.
-pub const LS_PIPE_STAGES: usize = 6;
-/// Depth of the prefetch request queue.
-pub const QUEUE_DEPTH: usize = 4;
-
-/// Where a line request goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Destination {
-    /// Inline prefetch buffer 1 (trace `1-`).
-    Ilb1,
-    /// Inline prefetch buffer 2 (trace `2-`).
-    Ilb2,
-    /// Hint target buffer (trace `3-`).
-    Ilbh,
-}
-
-/// The hint register: the hinted instruction and its target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Hint {
-    /// Address of the hinted branch.
-    pub branch: u32,
-    /// The hint target.
-    pub target: u32,
-    /// ilbh holds the target's line (trace `*`).
-    pub loaded: bool,
-}
-
-/// One line request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct LineRequest {
-    /// 128-byte aligned LS address.
-    pub line: u32,
-    /// Destination buffer.
-    pub destination: Destination,
-    /// An inline request made before a hint triggered (trace `?`): processed normally if it
-    /// enters the LS pipe, flushed from the queue once the hinted branch reaches stage g.
-    pub stale: bool,
-}
-
-/// One half-line of an instruction buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HalfLine {
-    /// 64-byte aligned LS address.
-    pub address: u32,
-    /// Holds instructions (trace `=`) or not (`X`).
-    pub valid: bool,
-    words: [u32; HALF_WORDS],
-}
-
-const EMPTY_HALF: HalfLine = HalfLine {
-    address: 0,
-    valid: false,
-    words: [0; HALF_WORDS],
+use super::fetch_buffers::{
+    Destination, EMPTY_HALF, HALF_BYTES, HALF_WORDS, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES,
+    LineRequest, PathBuffer, RequestQueue,
 };
-
-/// The predicted path buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PathBuffer {
-    /// The half-line it holds.
-    pub half: HalfLine,
-    /// Byte offset of the next fetch group in the half-line.
-    pub offset: u32,
-}
+use super::inflight::Group;
+use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
+use crate::spu::probes::StallReason;
 
 /// The real fetch unit's state.
 #[derive(Clone, Debug)]
 pub struct FetchUnit {
-    queue: [Option<LineRequest>; QUEUE_DEPTH],
+    queue: RequestQueue,
     ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
     /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
     inline: [[HalfLine; 2]; 2],
@@ -154,7 +86,7 @@ pub struct FetchUnit {
 
 /// What the fetch unit did in one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FetchStep {
+pub(crate) struct FetchStep {
     /// A group for issue stage g.
     pub group: Option<Group>,
     /// Mispredict state 5: the issue pipes must be invalidated.
@@ -163,17 +95,11 @@ pub struct FetchStep {
     pub ls_contention: bool,
 }
 
-impl Default for FetchUnit {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl FetchUnit {
     /// An idle fetch unit; [`restart`](Self::restart) points it at a PC.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         FetchUnit {
-            queue: [None; QUEUE_DEPTH],
+            queue: RequestQueue::EMPTY,
             ls_pipe: [None; LS_PIPE_STAGES],
             inline: [[EMPTY_HALF; 2]; 2],
             ilbh: [EMPTY_HALF; 2],
@@ -196,7 +122,8 @@ impl FetchUnit {
     }
 
     /// Drops everything and starts a flush-initiated fetch at `pc`.
-    pub fn restart(&mut self, pc: u32) {
+    #[inline(never)]
+    pub(crate) fn restart(&mut self, pc: u32) {
         *self = Self::new();
         self.start_path(pc);
         self.starve_reason = StallReason::Initialisation;
@@ -208,8 +135,8 @@ impl FetchUnit {
     }
 
     /// The prefetch request queue, oldest first.
-    pub fn queue(&self) -> impl Iterator<Item = &LineRequest> {
-        self.queue.iter().flatten()
+    pub fn queue(&self) -> impl DoubleEndedIterator<Item = &LineRequest> {
+        self.queue.iter()
     }
 
     /// The LS pipe stages, first stage first.
@@ -238,7 +165,7 @@ impl FetchUnit {
     }
 
     /// A hint completed at stage o: hint `branch` to `target` and fetch the target's line.
-    pub fn set_hint(&mut self, branch: u32, target: u32) {
+    pub(crate) fn set_hint(&mut self, branch: u32, target: u32) {
         let branch = branch & LS_ADDRESS_MASK & !3;
         let target = target & LS_ADDRESS_MASK & !3;
         self.hint = Some(Hint {
@@ -247,8 +174,7 @@ impl FetchUnit {
             loaded: false,
         });
         // The hint fetch has precedence over queued inline requests.
-        self.queue.rotate_right(1);
-        self.queue[0] = Some(LineRequest {
+        self.queue.push_front(LineRequest {
             line: target & !(LINE_BYTES - 1),
             destination: Destination::Ilbh,
             stale: false,
@@ -266,7 +192,7 @@ impl FetchUnit {
     }
 
     /// Stage o resolved a branch against the prediction: start the mispredict sequence.
-    pub fn mispredict(&mut self, correct_pc: u32) {
+    pub(crate) fn mispredict(&mut self, correct_pc: u32) {
         self.mispredict_state = 1;
         self.redirect = correct_pc & LS_ADDRESS_MASK & !3;
         self.starve_reason = StallReason::BranchMiss;
@@ -277,23 +203,11 @@ impl FetchUnit {
         let pc = pc & LS_ADDRESS_MASK & !3;
         self.next_half = pc & !(HALF_BYTES - 1);
         self.next_offset = pc & (HALF_BYTES - 1);
-        self.push_request(LineRequest {
+        self.queue.push(LineRequest {
             line: pc & !(LINE_BYTES - 1),
             destination: Destination::Ilb1,
             stale: false,
         });
-    }
-
-    fn push_request(&mut self, request: LineRequest) {
-        if let Some(slot) = self.queue.iter_mut().find(|slot| slot.is_none()) {
-            *slot = Some(request);
-        }
-    }
-
-    fn pop_request(&mut self) -> Option<LineRequest> {
-        let head = self.queue[0].take();
-        self.queue.rotate_left(1);
-        head
     }
 
     /// One cycle of the fetch side, in reverse pipeline order: feed stage g, refill the
@@ -302,7 +216,7 @@ impl FetchUnit {
     /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
     pub(crate) fn cycle(
         &mut self,
-        arch: &ArchState,
+        arch: &SpuState,
         g_free: bool,
         ls_in_stage_n: bool,
         decoded: &mut DecodeCache,
@@ -349,11 +263,11 @@ impl FetchUnit {
             // A newer hint's fetch reached stage 3: the old hint target is gone.
             self.ilbh = [EMPTY_HALF; 2];
         }
-        if self.ls_pipe[1].is_none() && self.queue[0].is_some() {
+        if self.ls_pipe[1].is_none() && self.queue.head().is_some() {
             if ls_in_stage_n {
                 step.ls_contention = true;
             } else {
-                self.ls_pipe[0] = self.pop_request();
+                self.ls_pipe[0] = self.queue.pop();
             }
         }
         match self.mispredict_state {
@@ -482,7 +396,7 @@ impl FetchUnit {
                         } else {
                             Destination::Ilb1
                         };
-                        self.push_request(LineRequest {
+                        self.queue.push(LineRequest {
                             line: (candidate.address + HALF_BYTES) & LS_ADDRESS_MASK,
                             destination,
                             stale: false,
@@ -496,7 +410,7 @@ impl FetchUnit {
         false
     }
 
-    fn load_line(&mut self, arch: &ArchState, request: LineRequest) {
+    fn load_line(&mut self, arch: &SpuState, request: LineRequest) {
         let mut halves = [EMPTY_HALF; 2];
         for (half, slot) in halves.iter_mut().enumerate() {
             let address = (request.line + half as u32 * HALF_BYTES) & LS_ADDRESS_MASK;
@@ -546,8 +460,7 @@ impl FetchUnit {
         let coming = self
             .queue
             .iter()
-            .chain(self.ls_pipe.iter())
-            .flatten()
+            .chain(self.ls_pipe.iter().flatten())
             .any(|r| r.line == line && !r.stale);
         if coming {
             return;
@@ -558,7 +471,7 @@ impl FetchUnit {
             } else {
                 Destination::Ilb1
             };
-        self.push_request(LineRequest {
+        self.queue.push(LineRequest {
             line,
             destination,
             stale: false,
@@ -567,17 +480,12 @@ impl FetchUnit {
 
     /// Drops queued and in-flight inline requests (the hint fetch stays).
     fn drop_inline_requests(&mut self) {
-        for slot in self.queue.iter_mut().chain(self.ls_pipe.iter_mut()) {
+        for slot in self.ls_pipe.iter_mut() {
             if slot.is_some_and(|r| r.destination != Destination::Ilbh) {
                 *slot = None;
             }
         }
-        // Keep the queue packed, oldest first.
-        let mut packed = [None; QUEUE_DEPTH];
-        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
-            *to = Some(*from);
-        }
-        self.queue = packed;
+        self.queue.retain(|r| r.destination == Destination::Ilbh);
     }
 
     /// The hinted branch was loaded into the predicted path buffer: redirect inline fetch to
@@ -606,14 +514,14 @@ impl FetchUnit {
         self.triggered_for = Some(hint.branch);
         // Older inline requests become stale; the buffers holding the old path are
         // invalidated eight cycles from now.
-        for request in self.queue.iter_mut().flatten() {
+        for request in self.queue.iter_mut() {
             if request.destination != Destination::Ilbh {
                 request.stale = true;
             }
         }
         self.stale_buffers = [true, true];
         self.invalidate_countdown = Some(8);
-        self.push_request(LineRequest {
+        self.queue.push(LineRequest {
             line: ((hint.target & !(LINE_BYTES - 1)) + LINE_BYTES) & LS_ADDRESS_MASK,
             destination: Destination::Ilb1,
             stale: false,
@@ -622,16 +530,7 @@ impl FetchUnit {
 
     /// The hinted branch reached stage g: stale requests still queued are flushed.
     fn flush_stale_requests(&mut self) {
-        for slot in self.queue.iter_mut() {
-            if slot.is_some_and(|r| r.stale) {
-                *slot = None;
-            }
-        }
-        let mut packed = [None; QUEUE_DEPTH];
-        for (to, from) in packed.iter_mut().zip(self.queue.iter().flatten()) {
-            *to = Some(*from);
-        }
-        self.queue = packed;
+        self.queue.retain(|r| !r.stale);
     }
 
     /// Continue the predicted path at the hint target, from ilbh.

@@ -22,20 +22,16 @@
 
 use super::config::Config;
 use super::execute::ExecPipes;
-use super::fetch::{Group, InFlight, NO_REGISTER};
+use super::inflight::{Group, InFlight, NO_REGISTER};
+use super::sizes::J_STAGE;
 use super::window::{Effect, Window};
 use crate::spu::exec::Quadword;
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
-
-/// Index of stage j in the issue stages.
-pub const J_STAGE: usize = 3;
-/// Names of the issue stages from the top.
-pub const STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
 
 /// What stage j did in a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IssueOutcome {
+pub(crate) enum IssueOutcome {
     /// Nothing issued, for this reason (stage j empty: the fetch model's reason).
     Stalled(StallReason),
     /// One or two instructions issued, given by sequence number ([`IssuePipes::record`]).
@@ -49,7 +45,7 @@ pub enum IssueOutcome {
 
 /// Side observations of one issue decision (for statistics).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DualIssueBlocks {
+pub(crate) struct DualIssueBlocks {
     /// Dual issue was refused because the odd instruction reads the even one's target.
     pub src0_dependency: bool,
     /// Refused because of an SP instruction with sp-dual off.
@@ -70,44 +66,39 @@ pub struct IssuePipes {
     pub(super) stages: [[u64; 2]; 4],
     /// Why each empty stage is empty: the fetch model's reason when the bubble entered g. It
     /// travels down with the bubble, so a stall at j is charged to its cause.
-    pub bubbles: [StallReason; 4],
+    pub(crate) bubbles: [StallReason; 4],
     /// Last sequence number handed out.
     last_seq: u64,
     /// No instruction issues before this cycle (class issue stall).
     pub(super) stall_until: u64,
-    /// The cycle in which an FP7/FPD instruction uses the shared FP unit.
+    /// The cycle in which an FP7/FPD instruction uses the shared FP unit (0: none; cycles
+    /// are counted from 1).
     pub(super) fp_busy_at: u64,
-}
-
-impl Default for IssuePipes {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl IssuePipes {
     /// Empty issue pipes.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         IssuePipes {
             window: Window::new(),
             stages: [[0; 2]; 4],
             bubbles: [StallReason::Initialisation; 4],
             last_seq: 0,
             stall_until: 0,
-            fp_busy_at: u64::MAX,
+            fp_busy_at: 0,
         }
     }
 
     /// Drops every instruction and structural state (sequence numbers keep counting).
-    pub fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         self.stages = [[0; 2]; 4];
         self.bubbles = [StallReason::Initialisation; 4];
         self.stall_until = 0;
-        self.fp_busy_at = u64::MAX;
+        self.fp_busy_at = 0;
     }
 
     /// Drops the instructions (mispredict state 5); the bubbles are charged to `reason`.
-    pub fn invalidate(&mut self, reason: StallReason) {
+    pub(crate) fn invalidate(&mut self, reason: StallReason) {
         self.stages = [[0; 2]; 4];
         self.bubbles = [reason; 4];
     }
@@ -132,7 +123,7 @@ impl IssuePipes {
     /// Puts a fetch group into stage g (which must be empty), giving its instructions their
     /// sequence numbers.
     #[inline(always)]
-    pub fn enter(&mut self, group: Group) {
+    pub(crate) fn enter(&mut self, group: Group) {
         for (slot, inflight) in group.iter().enumerate() {
             if let Some(inflight) = inflight {
                 self.enter_slot(slot, inflight);
@@ -204,7 +195,7 @@ impl IssuePipes {
 
     /// Moves every group down one stage if stage j is free.
     #[inline(always)]
-    pub fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         if self.j_is_empty() {
             self.stages[3] = self.stages[2];
             self.stages[2] = self.stages[1];
@@ -218,6 +209,7 @@ impl IssuePipes {
 
     /// Moves the stages `cycles` cycles and `seqs` fetches on from the end of cycle `now`
     /// (the fast-forward; see [`ExecPipes::shift`]). The window already holds the records.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         for seq in self.stages.iter_mut().flatten() {
             if *seq != 0 {
@@ -227,7 +219,7 @@ impl IssuePipes {
         if self.stall_until > now {
             self.stall_until += cycles;
         }
-        if self.fp_busy_at != u64::MAX && self.fp_busy_at > now {
+        if self.fp_busy_at > now {
             self.fp_busy_at += cycles;
         }
     }
@@ -252,7 +244,7 @@ impl IssuePipes {
     /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and
     /// removes it from stage j. An empty stage j stalls for the reason its bubble carries.
     #[inline(always)]
-    pub fn issue(
+    pub(crate) fn issue(
         &mut self,
         cycle: u64,
         config: &Config,

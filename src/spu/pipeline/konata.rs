@@ -16,9 +16,8 @@
 use core::fmt;
 
 use super::Pipeline;
-use super::execute::O_STAGE;
-use super::fetch::InFlight;
-use super::issue::STAGE_NAMES;
+use super::inflight::InFlight;
+use super::sizes::{ISSUE_STAGE_NAMES, O_STAGE};
 use crate::spu::probes::StallReason;
 
 const STAGES: [&str; 10] = ["g", "h", "i", "j", "jj", "k", "l", "m", "n", "o"];
@@ -57,7 +56,7 @@ impl KonataWriter {
         self.last_cycle = now;
 
         let mut current: heapless::Vec<(InFlight, u8), IN_FLIGHT> = heapless::Vec::new();
-        for stage in 0..STAGE_NAMES.len() {
+        for stage in 0..ISSUE_STAGE_NAMES.len() {
             for inflight in pipeline.issue_pipes().stage(stage).iter().flatten() {
                 let _ = current.push((*inflight, stage as u8));
             }

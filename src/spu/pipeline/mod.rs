@@ -1,53 +1,98 @@
-//! The cycle-level SPU model ("pipeline mode"), after the IBM Full-System Simulator article.
+//! The cycle-level SPU model ("pipeline mode"), after the IBM Full-System Simulator article;
+//! `docs/spu-timing-model.md` describes the model and its sources.
 //!
-//! The model is clock-synchronous and updated in reverse pipeline order each cycle:
-//! 1. **execution pipes** ([`execute`]): the instructions that entered stage `jj` five cycles
-//!    ago are at stage `o`; they take their functional effect there (through
-//!    [`exec::Spu::execute_at_cycle`](crate::spu::exec::Spu::execute_at_cycle), or, under
-//!    ideal fetch, by applying the effect its run-ahead shadow recorded: see [`fetch`]), even
-//!    pipe first (it holds the older of a dual-issued pair), and the instruction count grows;
-//! 2. **issue** ([`issue`]): stage j issues zero, one or two instructions into `jj` following
-//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes;
-//! 3. **fetch** ([`fetch`]): the issue stages move down if stage j is free and the fetch model
-//!    fills stage g.
+//! A [`Pipeline`] is everything of one SPU but its architectural state
+//! ([`SpuState`]); [`Pipeline::run`] simulates cycles of a state,
+//! and [`SpuUnit`](crate::spu::unit::SpuUnit) pairs the two. The model is clock-synchronous and
+//! updated in reverse pipeline order each cycle (`cycle.rs`):
+//! 1. **stage o**: the instructions that entered execution stage `jj` five cycles ago take
+//!    their functional effect (through
+//!    [`SpuState::execute_at_cycle`](crate::spu::exec::SpuState::execute_at_cycle), or, under
+//!    ideal fetch, by applying the effect the run-ahead shadow recorded), even pipe first (it
+//!    holds the older of a dual-issued pair), and the instruction count grows;
+//! 2. **issue** (`issue.rs`): stage j issues zero, one or two instructions into `jj` following
+//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes
+//!    (`execute.rs`: the rows per cycle and the register scoreboard);
+//! 3. **fetch** (`fetch.rs`): the issue stages move down if stage j is free and the fetch
+//!    model fills stage g: ideal fetch (`ideal_fetch.rs`) or the real fetch unit
+//!    (`fetch_unit.rs`, `fetch_buffers.rs`), see [`FetchKind`].
 //!
-//! Each instruction's decoded record is stored once, in the issue pipes' instruction
-//! [`window`], when it enters stage g; the stages pass its sequence number along.
+//! Each instruction's decoded record ([`InFlight`], decoded once per address and word by
+//! `decode_cache.rs`) is stored once, in the instruction window (`window.rs`), when it enters
+//! stage g; the stages pass its sequence number along. `sizes.rs` holds the stage names and the
+//! sizes of these rings.
 //!
-//! Timing comes from the [`config::Config`] (depth and issue stall per class, dual-issue
-//! features); the statistics ([`stats`]) classify every cycle; [`timing`] prints a static
+//! Timing comes from the [`Config`] (depth and issue stall per class, dual-issue features);
+//! the [`Statistics`] classify every cycle. Views: [`write_frame`] writes the simulator's
+//! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! Under ideal fetch with no probe listener attached, [`fast_forward`] skips the cycle-by-cycle
-//! simulation of loop iterations that exactly repeat an earlier one (same timing state, same
-//! instructions on the same path): their instructions still execute, and every figure comes
-//! out as if each cycle had been simulated.
+//! Under ideal fetch with no probe listener attached, the fast-forward (`fast_forward.rs`)
+//! skips the cycle-by-cycle simulation of loop iterations that exactly repeat an earlier one
+//! (same timing state, same instructions on the same path): their instructions still execute,
+//! and every figure comes out as if each cycle had been simulated.
 
-pub mod config;
-pub mod decode_cache;
-pub mod execute;
-pub mod fast_forward;
-pub mod fetch;
-pub mod fetch_unit;
-pub mod issue;
-pub mod konata;
-pub mod stats;
-pub mod timing;
-pub mod trace;
-pub mod window;
+mod config;
+mod cycle;
+mod decode_cache;
+mod execute;
+#[cfg(not(feature = "spu-lean"))]
+mod fast_forward;
+#[cfg(feature = "spu-lean")]
+#[path = "no_fast_forward.rs"]
+mod fast_forward;
+mod fetch;
+mod fetch_buffers;
+mod fetch_unit;
+mod ideal_fetch;
+mod inflight;
+mod issue;
+mod konata;
+mod sizes;
+mod stats;
+mod timing;
+mod trace;
+mod window;
+
+pub use self::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+pub use self::fetch::FetchKind;
+pub use self::fetch_buffers::{
+    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
+    QUEUE_DEPTH,
+};
+pub use self::fetch_unit::FetchUnit;
+pub use self::inflight::{Group, InFlight, NO_REGISTER};
+pub use self::issue::IssuePipes;
+pub use self::konata::KonataWriter;
+pub use self::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
+pub use self::stats::{IdentityError, Statistics};
+pub use self::timing::{RULER, TimingSummary, listing};
+pub use self::trace::write_frame;
+pub use crate::spu::exec::{RunEnd, RunOutcome};
 
 use core::fmt;
 
-use self::config::Config;
-use self::execute::{ExecPipes, O_STAGE};
+use self::execute::ExecPipes;
 use self::fast_forward::FastForward;
-use self::fetch::{FetchKind, FetchModel, InFlight};
-use self::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
-use self::stats::Statistics;
-use self::window::Effect;
-use crate::spu::exec::{AccessKind, Executed, LsAccess, Spu as ArchState, Status, StopReason};
-use crate::spu::isa::opcodes::Mnemonic;
-use crate::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
+use self::fetch::FetchModel;
+use crate::spu::exec::{SpuState, Status};
+use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
+
+/// Bytes of the parts of a pipeline, for [`Footprint`](crate::spu::unit::Footprint).
+pub(crate) mod part_bytes {
+    use super::{decode_cache, execute, fast_forward, ideal_fetch, window};
+
+    /// The instruction window.
+    pub(crate) const WINDOW: usize = size_of::<window::Window>();
+    /// The execution pipes and the register scoreboard.
+    pub(crate) const EXEC_PIPES: usize = size_of::<execute::ExecPipes>();
+    /// The fetch model's decode cache.
+    pub(crate) const FETCH_DECODE_CACHE: usize = size_of::<decode_cache::DecodeCache>();
+    /// The ideal fetch's run-ahead shadow of the architectural state.
+    pub(crate) const SHADOW: usize = ideal_fetch::SHADOW_BYTES;
+    /// The fast-forward's memory of a loop.
+    pub(crate) const FAST_FORWARD: usize = size_of::<fast_forward::FastForward>();
+}
 
 /// A model failure: the timing model and the functional model disagree, or a request cannot
 /// be served. Never a panic.
@@ -85,38 +130,67 @@ impl fmt::Display for ModelError {
     }
 }
 
-/// Why a pipeline run returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum RunEnd {
-    /// The SPU stopped (`stop`, halt, fault); the pipeline is empty.
-    Stopped(StopReason),
-    /// A channel instruction at stage o waits on `channel`; service it and run again.
-    Blocked {
-        /// The channel.
-        channel: u8,
-    },
-    /// The cycle budget is used up.
-    CycleLimit,
+/// The Cell BE configuration, which a pipeline uses until it is given another.
+const CELL: Config = Config::cell();
+
+/// The configuration a pipeline uses: the one it was given, or [`CELL`] before. A new
+/// pipeline holds no configuration of its own, so that it is all-zero bits; a run stores the
+/// one in use first ([`materialize`](Self::materialize)), so the cycle reads it directly.
+#[derive(Clone)]
+struct ConfigChoice {
+    given: bool,
+    config: Config,
 }
 
-/// Result of a run.
+impl ConfigChoice {
+    const fn cell() -> Self {
+        ConfigChoice {
+            given: false,
+            config: Config::UNSET,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &Config {
+        if self.given { &self.config } else { &CELL }
+    }
+
+    fn set(&mut self, config: Config) {
+        self.given = true;
+        self.config = config;
+    }
+
+    /// Stores the configuration in use, if it is still the default.
+    fn materialize(&mut self) {
+        if !self.given {
+            self.set(CELL);
+        }
+    }
+
+    /// The configuration in use, once [`materialize`](Self::materialize)d.
+    #[inline(always)]
+    fn stored(&self) -> &Config {
+        &self.config
+    }
+}
+
+/// What stage j did in the last cycle (`repr(u8)`: `Issued`, tag 0, is the reset state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RunOutcome {
-    /// Why the run ended.
-    pub end: RunEnd,
-    /// Cycles simulated in this call.
-    pub cycles: u64,
-    /// Instructions completed in this call.
-    pub instructions: u64,
+#[repr(u8)]
+enum LastIssue {
+    /// Something issued.
+    Issued,
+    /// Nothing issued, for this reason.
+    Stalled(StallReason),
 }
 
 /// The pipeline state of one SPU (everything but the architectural state).
+///
+/// A new pipeline is all-zero bits, so a static one (in an [`Arena`](crate::spu::arena::Arena))
+/// lands in `.bss`: every field's reset value is encoded as zero.
 #[derive(Clone)]
 pub struct Pipeline {
-    id: u8,
-    config: Config,
+    config: ConfigChoice,
     clock: u64,
     issue: IssuePipes,
     exec: ExecPipes,
@@ -128,7 +202,7 @@ pub struct Pipeline {
     /// cycle (0: none).
     blocked: u64,
     /// Why nothing issued in the last cycle, if nothing did.
-    last_stall: Option<StallReason>,
+    last_issue: LastIssue,
     /// Sequence number of the instruction that completed at stage o in the last cycle and
     /// stopped the SPU (the flush that ends the run removes it from the pipes).
     stopped_by: Option<u64>,
@@ -149,26 +223,32 @@ pub struct ExecStageView {
 
 /// What happened in one cycle, for the caller of [`Pipeline::step_cycle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CycleEnd {
+pub(crate) enum CycleEnd {
     /// Keep going.
     Continue,
     /// The run must end.
     End(RunEnd),
 }
 
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Pipeline {
-    /// A pipeline for SPU `id` with the `cell` configuration and ideal fetch.
-    pub const fn new(id: u8) -> Self {
+    /// A pipeline with the `cell` configuration and ideal fetch. It simulates whichever SPU
+    /// state [`run`](Self::run) is given.
+    pub const fn new() -> Self {
         Pipeline {
-            id,
-            config: Config::cell(),
+            config: ConfigChoice::cell(),
             clock: 0,
             issue: IssuePipes::new(),
             exec: ExecPipes::new(),
-            fetch: FetchModel::new_ideal(id),
+            fetch: FetchModel::new_ideal(),
             real_fetch: false,
             blocked: 0,
-            last_stall: None,
+            last_issue: LastIssue::Issued,
             stopped_by: None,
             wrote_output: false,
             stats: Statistics::new(),
@@ -178,13 +258,13 @@ impl Pipeline {
 
     /// The configuration.
     pub fn config(&self) -> &Config {
-        &self.config
+        self.config.get()
     }
 
     /// Replaces the configuration; the pipeline is flushed (in-flight instructions that have
     /// not reached stage o are dropped and will be fetched again).
     pub fn set_config(&mut self, config: Config) {
-        self.config = config;
+        self.config.set(config);
         self.flush();
     }
 
@@ -192,7 +272,7 @@ impl Pipeline {
     pub fn set_fetch(&mut self, kind: FetchKind) -> Result<(), ModelError> {
         if kind != self.fetch.kind() {
             self.fetch = match kind {
-                FetchKind::Ideal => FetchModel::new_ideal(self.id),
+                FetchKind::Ideal => FetchModel::new_ideal(),
                 FetchKind::Real => FetchModel::new_real(),
             };
             self.real_fetch = kind == FetchKind::Real;
@@ -201,9 +281,9 @@ impl Pipeline {
         Ok(())
     }
 
-    /// The fetch model (and through it the real fetch unit's state).
-    pub fn fetch(&self) -> &FetchModel {
-        &self.fetch
+    /// The real fetch unit's state, if that is the fetch model.
+    pub fn fetch_unit(&self) -> Option<&FetchUnit> {
+        self.fetch.unit()
     }
 
     /// The fetch model in use.
@@ -229,7 +309,10 @@ impl Pipeline {
 
     /// Why nothing issued in the last simulated cycle (`None` if something issued).
     pub fn last_stall(&self) -> Option<StallReason> {
-        self.last_stall
+        match self.last_issue {
+            LastIssue::Issued => None,
+            LastIssue::Stalled(reason) => Some(reason),
+        }
     }
 
     /// The fetch sequence number ([`InFlight::seq`]) of the instruction that completed at
@@ -245,17 +328,12 @@ impl Pipeline {
         &self.issue
     }
 
-    /// The execution pipes.
-    pub fn exec_pipes(&self) -> &ExecPipes {
-        &self.exec
-    }
-
     /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the
     /// trace shows it at the end of the current cycle: the instructions in pipe 0 and 1 and
     /// the article's P0/P1 dependency columns (target register, -1 for none or a bubble, 128
-    /// once released). `None` beyond the rows kept ([`execute::RING`]).
+    /// once released). `None` beyond the rows kept ([`RING`]).
     pub fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
-        if stage >= execute::RING as u64 || stage > self.clock {
+        if stage >= RING as u64 || stage > self.clock {
             return None;
         }
         let entered = self.clock - stage;
@@ -264,7 +342,7 @@ impl Pipeline {
             dependencies: [-1, -1],
         };
         for (column, slot) in view.dependencies.iter_mut().zip(view.slots.iter()) {
-            let depth = slot.map_or(1, |inflight| self.config.depth(inflight.class));
+            let depth = slot.map_or(1, |inflight| self.config().depth(inflight.class));
             *column = ExecPipes::dependency_column(slot.as_ref(), depth, entered, self.clock);
         }
         Some(view)
@@ -282,7 +360,7 @@ impl Pipeline {
 
     /// Prints the statistics block (`spu N stats print`) with the performance counters of
     /// `arch`.
-    pub fn print_stats(&self, arch: &ArchState, out: &mut impl fmt::Write) -> fmt::Result {
+    pub fn print_stats(&self, arch: &SpuState, out: &mut impl fmt::Write) -> fmt::Result {
         let profile = arch.profile_counters();
         self.stats.print(&profile, self.clock, out)
     }
@@ -294,11 +372,12 @@ impl Pipeline {
     /// model runs ahead of it). [`SpuUnit`](crate::spu::unit::SpuUnit) does this itself.
     pub fn run<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         max_cycles: u64,
         observer: &O,
         output: &mut W,
     ) -> Result<RunOutcome, ModelError> {
+        self.config.materialize();
         // Keep the clock ahead of the architectural cycle counter (instruction mode may have
         // run since), so prof_cp intervals stay monotonic.
         if arch.cycle_count() > self.clock {
@@ -313,6 +392,7 @@ impl Pipeline {
                 end: RunEnd::Stopped(reason),
                 cycles: 0,
                 instructions: 0,
+                pc: arch.pc(),
             });
         }
         let start_instructions = self.stats.instructions;
@@ -335,6 +415,7 @@ impl Pipeline {
             end: end.unwrap_or(RunEnd::CycleLimit),
             cycles,
             instructions: self.stats.instructions - start_instructions,
+            pc: arch.pc(),
         })
     }
 
@@ -345,7 +426,7 @@ impl Pipeline {
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,
-        arch: &mut ArchState,
+        arch: &mut SpuState,
         budget: u64,
         observer: &O,
         output: &mut W,
@@ -374,344 +455,13 @@ impl Pipeline {
     }
 
     /// The instructions that entered execution stage `jj` in `cycle` (pipe 0 and 1; `None`
-    /// for a bubble), while the model keeps that row ([`execute::RING`] cycles).
+    /// for a bubble), while the model keeps that row ([`RING`] cycles).
     pub fn entered_jj(&self, cycle: u64) -> [Option<InFlight>; 2] {
-        if cycle > self.clock || self.clock - cycle >= execute::RING as u64 {
+        if cycle > self.clock || self.clock - cycle >= RING as u64 {
             return [None, None];
         }
         self.exec
             .row(cycle)
             .map(|seq| self.issue.record(seq).copied())
     }
-
-    /// Simulates one cycle.
-    #[inline(always)]
-    pub fn step_cycle<O: SpuObserver, W: fmt::Write>(
-        &mut self,
-        arch: &mut ArchState,
-        observer: &O,
-        output: &mut W,
-    ) -> Result<CycleEnd, ModelError> {
-        self.clock += 1;
-        let now = self.clock;
-        self.stopped_by = None;
-        self.stats.cycles += 1;
-        observer.cycles(1);
-
-        // 1. Execution pipes: stage o.
-        let mut end = None;
-        let blocked = core::mem::take(&mut self.blocked);
-        if blocked != 0 {
-            end = self.complete(arch, blocked, None, now, observer, output)?;
-        }
-        if end.is_none() && now >= O_STAGE {
-            let row = now - O_STAGE;
-            for pipe in 0..2 {
-                let seq = self.exec.slot(row, pipe);
-                if seq != 0 && !self.retire_replayed(arch, seq, now, observer) {
-                    end = self.complete(arch, seq, Some((row, pipe)), now, observer, output)?;
-                    if end.is_some() {
-                        break;
-                    }
-                }
-            }
-        }
-
-        // 2. Issue.
-        self.exec.open_row(now);
-        let mut blocks = DualIssueBlocks::default();
-        let outcome = if self.real_fetch && self.fetch.blocks_issue() {
-            IssueOutcome::Stalled(StallReason::BranchMiss)
-        } else {
-            self.issue
-                .issue(now, &self.config, &mut self.exec, &mut blocks)
-        };
-        self.count_issue(&outcome, &blocks, now, observer);
-
-        if let Some(reason) = end {
-            // Nothing younger than a stopping instruction is on the path (fetch waited).
-            self.flush();
-            return Ok(CycleEnd::End(reason));
-        }
-
-        // 3. Fetch.
-        self.issue.advance();
-        // Only the real fetch unit's line requests contend with loads and stores.
-        let ls_in_stage_n = self.real_fetch && self.ls_in_stage_n(now);
-        let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
-        self.stats.ls_contention += u64::from(contended);
-        Ok(CycleEnd::Continue)
-    }
-
-    /// Whether a load/store that contends with line fetches is in execution stage n at the
-    /// end of cycle `now` (it uses the LS in stage o next cycle).
-    #[inline(always)]
-    fn ls_in_stage_n(&self, now: u64) -> bool {
-        if now < O_STAGE - 1 {
-            return false;
-        }
-        let seq = self.exec.slot(now - (O_STAGE - 1), 1);
-        if seq == 0 {
-            return false;
-        }
-        let instruction = &self.issue.in_flight(seq).instruction;
-        instruction.is_load()
-            || (instruction.is_store() && !self.config.ls_line_contend_load_only())
-    }
-
-    /// Stage o: the functional effect of instruction `seq` (in execution row/pipe
-    /// `position`, `None` for a retried channel instruction). Returns the run end it causes.
-    #[inline]
-    fn complete<O: SpuObserver, W: fmt::Write>(
-        &mut self,
-        arch: &mut ArchState,
-        seq: u64,
-        position: Option<(u64, usize)>,
-        now: u64,
-        observer: &O,
-        output: &mut W,
-    ) -> Result<Option<RunEnd>, ModelError> {
-        let inflight = self.issue.in_flight(seq);
-        let executed: Executed = if inflight.illegal {
-            arch.step()
-        } else {
-            arch.execute_at_cycle(&inflight.instruction, now)
-        };
-        if !executed.retired {
-            let inflight = *inflight;
-            return self
-                .not_retired(&inflight, &executed, position, now)
-                .map(Some);
-        }
-        let mispredicted = executed.next_pc != inflight.predicted_next;
-        if mispredicted {
-            match (&mut self.fetch, position) {
-                (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
-                    unit.mispredict(executed.next_pc);
-                    self.exec.squash_younger(row, pipe, now, &self.config);
-                    observer.mispredict();
-                }
-                _ => {
-                    return Err(ModelError::PathMismatch {
-                        pc: inflight.pc,
-                        predicted: inflight.predicted_next,
-                        actual: executed.next_pc,
-                    });
-                }
-            }
-        }
-        count_retired(
-            &mut self.stats,
-            inflight,
-            executed.branch_taken,
-            executed.is_nop,
-            mispredicted,
-        );
-        let instruction = &inflight.instruction;
-        if instruction.is_hint()
-            && !instruction.is_hbrp()
-            && let FetchModel::Real { unit, .. } = &mut self.fetch
-        {
-            let (branch, target) = hint_operands(inflight, arch);
-            unit.set_hint(branch, target);
-        }
-        observer.retired(instruction, &executed, now);
-        if let Some(checkpoint) = executed.profile {
-            writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
-            self.wrote_output = true;
-        }
-        if let Status::Stopped(reason) = executed.status {
-            self.stopped_by = Some(seq);
-            return Ok(Some(RunEnd::Stopped(reason)));
-        }
-        if inflight.serializing {
-            self.fetch.serializing_completed();
-        }
-        Ok(None)
-    }
-
-    /// Stage o for an instruction whose effect the ideal fetch's shadow recorded: applies it
-    /// and counts the instruction as [`complete`](Self::complete) would. `false` when there
-    /// is no recorded effect (or the SPU stopped): `complete` must interpret the instruction.
-    #[inline(always)]
-    fn retire_replayed<O: SpuObserver>(
-        &mut self,
-        arch: &mut ArchState,
-        seq: u64,
-        now: u64,
-        observer: &O,
-    ) -> bool {
-        let Some((effect, address)) = apply_recorded(&self.issue, arch, seq, now) else {
-            return false;
-        };
-        let inflight = self.issue.in_flight(seq);
-        let branch_taken = effect.has(Effect::BRANCH_TAKEN);
-        let is_nop = effect.has(Effect::NOP);
-        // The path fetch followed is the executed one: nothing was mispredicted.
-        count_retired(&mut self.stats, inflight, branch_taken, is_nop, false);
-        let access = effect
-            .has(Effect::STORES | Effect::LOADS)
-            .then(|| LsAccess {
-                address,
-                size: 16,
-                kind: if effect.has(Effect::STORES) {
-                    AccessKind::Write
-                } else {
-                    AccessKind::Read
-                },
-            });
-        let executed = Executed::retired_running(
-            inflight.pc,
-            inflight.instruction.word,
-            inflight.predicted_next,
-            branch_taken,
-            access,
-            is_nop,
-        );
-        observer.retired(&inflight.instruction, &executed, now);
-        true
-    }
-
-    /// Stage o for an instruction that did not complete: a channel wait or a stop.
-    #[cold]
-    fn not_retired(
-        &mut self,
-        inflight: &InFlight,
-        executed: &Executed,
-        position: Option<(u64, usize)>,
-        now: u64,
-    ) -> Result<RunEnd, ModelError> {
-        match executed.status {
-            Status::Blocked { channel } => {
-                if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
-                    // Younger instructions were fetched behind it: squash them and fetch
-                    // the channel instruction again once the host serviced the channel.
-                    self.exec.squash_younger(row, pipe, now, &self.config);
-                    self.issue.invalidate(StallReason::Channel);
-                    self.fetch.restart();
-                } else {
-                    self.blocked = inflight.seq;
-                }
-                Ok(RunEnd::Blocked { channel })
-            }
-            Status::Stopped(reason) => Ok(RunEnd::Stopped(reason)),
-            // A model bug would land here: report it as a path error rather than spin.
-            Status::Running => Err(ModelError::PathMismatch {
-                pc: inflight.pc,
-                predicted: inflight.predicted_next,
-                actual: executed.next_pc,
-            }),
-        }
-    }
-
-    #[inline(always)]
-    fn count_issue<O: SpuObserver>(
-        &mut self,
-        outcome: &IssueOutcome,
-        blocks: &DualIssueBlocks,
-        now: u64,
-        observer: &O,
-    ) {
-        self.last_stall = match outcome {
-            IssueOutcome::Stalled(reason) => Some(*reason),
-            IssueOutcome::Issued { .. } => None,
-        };
-        let stats = &mut self.stats;
-        match outcome {
-            IssueOutcome::Stalled(reason) => {
-                stats.count_stall(*reason);
-                observer.issue_stall(*reason);
-            }
-            IssueOutcome::Issued { first, second } => {
-                let first = self.issue.in_flight(*first);
-                let second = second.map(|seq| self.issue.in_flight(seq));
-                let all_nops = first.is_nop() && second.is_none_or(|s| s.is_nop());
-                if all_nops {
-                    stats.nop_cycles += 1;
-                } else if second.is_some() {
-                    stats.dual_cycles += 1;
-                } else {
-                    stats.single_cycles += 1;
-                }
-                stats.sp_issue_block += u64::from(blocks.sp);
-                stats.dp_issue_block += u64::from(blocks.dp);
-                stats.cross_issue_cycles += u64::from(blocks.cross);
-                stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
-                let dual = second.is_some();
-                for inflight in core::iter::once(first).chain(second) {
-                    stats.registers_used |= u128::from(inflight.registers[0])
-                        | (u128::from(inflight.registers[1]) << 64);
-                    observer.issue(IssueEvent {
-                        cycle: now,
-                        pc: inflight.pc,
-                        pipe: inflight.class.pipe(),
-                        dual,
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// Applies the effect the ideal fetch's shadow recorded for instruction `seq` to `arch` as
-/// its completion at cycle `now` (see [`ArchState::retire_replayed`]). Returns the effect and
-/// its address; `None` (and nothing changed) when none was recorded or the SPU is stopped.
-#[inline(always)]
-fn apply_recorded(
-    issue: &IssuePipes,
-    arch: &mut ArchState,
-    seq: u64,
-    now: u64,
-) -> Option<(Effect, u32)> {
-    let (effect, value, address) = issue.effect(seq)?;
-    let inflight = issue.in_flight(seq);
-    arch.retire_replayed(
-        effect.state_write(inflight, address),
-        *value,
-        inflight.predicted_next,
-        effect.has(Effect::NOP),
-        now,
-    )
-    .then_some((effect, address))
-}
-
-/// Counts a completed instruction in the statistics: instructions, non-NOP instructions,
-/// branches taken and not taken, hint hits (a taken branch fetch had predicted taken: its
-/// predicted next address is not the fall-through) and hints.
-#[inline(always)]
-fn count_retired(
-    stats: &mut Statistics,
-    inflight: &InFlight,
-    branch_taken: bool,
-    is_nop: bool,
-    mispredicted: bool,
-) {
-    stats.instructions += 1;
-    stats.non_nop_instructions += u64::from(!is_nop);
-    let instruction = &inflight.instruction;
-    if instruction.is_branch() {
-        if branch_taken {
-            stats.branches_taken += 1;
-            if !mispredicted && inflight.predicted_next != inflight.pc.wrapping_add(4) {
-                stats.hint_hits += 1;
-            }
-        } else {
-            stats.branches_not_taken += 1;
-        }
-    }
-    stats.hints += u64::from(instruction.is_hint());
-}
-
-/// The hinted branch address and the target of a hint at stage o (`arch` holds the
-/// register values the hint reads).
-fn hint_operands(inflight: &InFlight, arch: &ArchState) -> (u32, u32) {
-    let instruction = &inflight.instruction;
-    let pc = inflight.pc;
-    let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);
-    let target = match instruction.mnemonic {
-        Mnemonic::Hbra => (instruction.imm << 2) as u32,
-        Mnemonic::Hbrr => pc.wrapping_add((instruction.imm << 2) as u32),
-        _ => arch.register(instruction.ra).preferred_word(),
-    };
-    (branch, target)
 }

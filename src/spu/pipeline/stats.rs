@@ -19,7 +19,7 @@ use core::fmt;
 
 use super::config::class_index;
 use crate::spu::exec::ProfileCounters;
-use crate::spu::isa::opcodes::IClass;
+use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
 
 /// The SPU statistics counters.
@@ -152,6 +152,7 @@ impl Statistics {
     /// Adds `times` repetitions of what happened between the snapshots `before` and `after`
     /// (every counter grows by `times × (after − before)`; the registers-used set takes
     /// `after`'s registers). The fast-forward's step: a repetition of the same timing.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
     pub(crate) fn add_repeats(&mut self, before: &Statistics, after: &Statistics, times: u64) {
         let step = |to: u64, from: u64| to.wrapping_sub(from).wrapping_mul(times);
         // Destructured in full, so a counter added later cannot be left out.

@@ -30,9 +30,10 @@ use core::fmt;
 
 use super::config::Config;
 use super::execute::ExecPipes;
-use super::fetch::{Group, InFlight};
-use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes, J_STAGE};
-use crate::spu::isa::decode::decode;
+use super::inflight::{Group, InFlight};
+use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use super::sizes::J_STAGE;
+use crate::spu::isa::decode;
 
 /// Width of the cycle ruler.
 pub const RULER: u64 = 50;
@@ -52,7 +53,7 @@ pub struct TimingSummary {
 /// rounded down to a word) to `out`.
 ///
 /// ```
-/// use pmprobe::spu::pipeline::{config::Config, timing::listing};
+/// use pmprobe::spu::pipeline::{Config, listing};
 /// // a $3,$4,$5 (FX2, even) and rotqby $6,$3,$7 (SHUF, odd, depends on $3)
 /// let mut text = String::new();
 /// let summary = listing(&[0x1801_4203, 0x3b81_c186], 0, &Config::cell(), &mut text).unwrap();

@@ -51,11 +51,10 @@
 use core::fmt;
 
 use super::Pipeline;
-use super::execute::{O_STAGE, STAGE_NAMES as EXEC_STAGES};
-use super::fetch::InFlight;
-use super::fetch_unit::{Destination, HalfLine, LineRequest};
-use super::issue::STAGE_NAMES as ISSUE_STAGES;
-use crate::spu::exec::Spu as ArchState;
+use super::fetch_buffers::{Destination, HalfLine, LineRequest};
+use super::inflight::InFlight;
+use super::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
+use crate::spu::exec::SpuState;
 
 /// Width of one pipe column in the issue and execution regions.
 const COLUMN: usize = 40;
@@ -116,19 +115,29 @@ fn write_slot(out: &mut impl fmt::Write, slot: Option<&InFlight>) -> fmt::Result
     write!(out, "{:<width$}", text.as_str(), width = COLUMN)
 }
 
-/// Writes the trace frame of the cycle that just ended.
-pub fn write_frame(
-    pipeline: &Pipeline,
-    arch: &ArchState,
+/// Writes the `pre-fetch` line: the queued requests `oldest_first`, oldest on the right.
+/// Reversing the iterator needs no buffer, so any queue depth fits.
+fn write_prefetch_queue<'r>(
     out: &mut impl fmt::Write,
+    oldest_first: impl DoubleEndedIterator<Item = &'r LineRequest>,
 ) -> fmt::Result {
+    write!(out, "pre-fetch")?;
+    for request in oldest_first.rev() {
+        write!(out, " ")?;
+        write_request(out, request)?;
+    }
+    writeln!(out)
+}
+
+/// Writes the trace frame of the cycle that just ended.
+pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Write) -> fmt::Result {
     writeln!(
         out,
         "cycle {} instructions {}",
         pipeline.clock(),
         pipeline.stats().instructions
     )?;
-    match pipeline.fetch().unit() {
+    match pipeline.fetch_unit() {
         Some(unit) => {
             writeln!(
                 out,
@@ -146,14 +155,7 @@ pub fn write_frame(
                 )?,
                 None => writeln!(out, "hint none")?,
             }
-            write!(out, "pre-fetch")?;
-            // Oldest on the right.
-            let queued: heapless::Vec<LineRequest, 4> = unit.queue().copied().collect();
-            for request in queued.iter().rev() {
-                write!(out, " ")?;
-                write_request(out, request)?;
-            }
-            writeln!(out)?;
+            write_prefetch_queue(out, unit.queue())?;
             write!(out, "pre-fetch ls")?;
             for stage in unit.ls_pipe() {
                 match stage {
@@ -200,7 +202,7 @@ pub fn write_frame(
             writeln!(out, "ideal fetch")?;
         }
     }
-    for (stage, name) in ISSUE_STAGES.iter().enumerate() {
+    for (stage, name) in ISSUE_STAGE_NAMES.iter().enumerate() {
         let group = pipeline.issue_pipes().stage(stage);
         write!(out, "{name:<3} ")?;
         write_slot(out, group[0].as_ref())?;
@@ -212,7 +214,7 @@ pub fn write_frame(
         let Some(view) = pipeline.exec_stage(stage) else {
             break;
         };
-        let name = EXEC_STAGES.get(stage as usize).copied().unwrap_or("");
+        let name = EXEC_STAGE_NAMES.get(stage as usize).copied().unwrap_or("");
         let marker = if stage == 0 { "*" } else { "" };
         let mut label: heapless::String<8> = heapless::String::new();
         if name.is_empty() {
@@ -230,4 +232,34 @@ pub fn write_frame(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spu::pipeline::fetch_buffers::QUEUE_DEPTH;
+
+    fn request(line: u32) -> LineRequest {
+        LineRequest {
+            line,
+            destination: Destination::Ilb1,
+            stale: false,
+        }
+    }
+
+    /// The queue line once held its requests in a fixed four-entry buffer whose collection
+    /// panics on overflow; it must show every request of a queue of any depth, oldest on the
+    /// right.
+    #[test]
+    fn prefetch_line_shows_every_request_of_a_deeper_queue() {
+        let depth = 2 * QUEUE_DEPTH + 1;
+        let requests: [LineRequest; 2 * QUEUE_DEPTH + 1] =
+            core::array::from_fn(|i| request(0x80 * i as u32));
+        let mut text = heapless::String::<256>::new();
+        write_prefetch_queue(&mut text, requests.iter()).unwrap();
+        let shown = || text.trim_end().split(' ').skip(1);
+        assert_eq!(shown().count(), depth);
+        assert_eq!(shown().next(), Some("1-0x00400"), "newest on the left");
+        assert_eq!(shown().last(), Some("1-0x00000"), "oldest on the right");
+    }
 }

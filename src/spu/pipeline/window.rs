@@ -5,23 +5,18 @@
 //! (0 for an empty slot). Moving a number between stages each cycle is what keeps the model
 //! fast: moving the decoded records themselves was a third of the time of every cycle.
 //!
-//! The entry for sequence number `s` is `s % WINDOW`; it is reused `WINDOW` fetches later. At
-//! most two instructions are fetched per cycle. While an instruction waits in the issue stages,
-//! at most the 7 others those stages hold can be fetched after it (fetch stops when stage g is
-//! full); once issued it is read at stage o 5 cycles later and shown in the rows kept for the
-//! dependency columns for [`execute::RING`](super::execute::RING) cycles: at most
-//! 7 + 2 × 64 = 135 later fetches in all, fewer than `WINDOW`, so no entry in use is
-//! overwritten. The [`fast_forward`](super::fast_forward) may add up to
-//! [`MAX_REPETITION`](super::fast_forward::MAX_REPETITION) instructions that fetch has not
-//! placed yet: 96 + 135 is still fewer. Views of old rows check the stored sequence number
-//! anyway ([`Window::get`]).
+//! The entry for sequence number `s` is `s % WINDOW`; it is reused [`WINDOW`] fetches later,
+//! when no stage and no kept execution row refers to it any more (the argument is in
+//! [`sizes`](super::sizes), which checks it at compile time). Views of old rows check the
+//! stored sequence number anyway ([`Window::get`]).
 
-use super::fetch::{EMPTY_INFLIGHT, InFlight};
+use super::inflight::{EMPTY_INFLIGHT, InFlight};
+use super::sizes::WINDOW;
 use crate::spu::exec::{Quadword, StateWrite};
 
 /// What the ideal fetch's shadow saw an instruction do, for stage o to apply instead of
 /// interpreting the instruction a second time (see
-/// [`Spu::retire_replayed`](crate::spu::exec::Spu::retire_replayed)): bit flags, with the
+/// [`SpuState::retire_replayed`](crate::spu::exec::SpuState::retire_replayed)): bit flags, with the
 /// value and the address kept beside them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Effect(u8);
@@ -65,14 +60,9 @@ impl Effect {
     }
 }
 
-/// Entries in the window (a power of two, so the modulo is a mask).
-pub const WINDOW: usize = 256;
-// The reuse argument of the module documentation.
-const _: () = assert!(WINDOW > 8 + 2 * super::execute::RING + super::fast_forward::MAX_REPETITION);
-
 /// The records of the instructions in flight, indexed by sequence number.
 #[derive(Clone, Debug)]
-pub struct Window {
+pub(crate) struct Window {
     entries: [InFlight; WINDOW],
     /// The effect the ideal fetch's shadow recorded for each instruction (0: none), with
     /// its value and address.

@@ -84,8 +84,8 @@ pub fn read_around_block() -> (u64, u64) {
 /// no usable PMU it records a failed `detect` check and returns `None`.
 pub fn detect_real_pmu(
     t: &mut pmprobe_guest::Checks,
-) -> Option<pmprobe::pmu::driver::Pmu<pmprobe::pmu::sysreg::SysRegPmu>> {
-    let pmu = match pmprobe::pmu::driver::Pmu::new(pmprobe::pmu::sysreg::SysRegPmu::new()) {
+) -> Option<pmprobe::pmu::Pmu<pmprobe::pmu::SysRegPmu>> {
+    let pmu = match pmprobe::pmu::Pmu::new(pmprobe::pmu::SysRegPmu::new()) {
         Ok(p) => p,
         Err(e) => {
             pmprobe::println!("detect failed: {e}");

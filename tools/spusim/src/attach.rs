@@ -11,22 +11,22 @@
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use pmprobe::pmu::driver::Pmu;
+use pmprobe::pmu::Pmu;
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::probe::listeners::DinRecord;
 use pmprobe::probe::listeners::{
     DistanceHistograms, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
 };
 use pmprobe::probe::{Listener, Manager, MutListener};
-use pmprobe::spu::exec::SPU_WR_OUT_INTR_MBOX;
-use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
 use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::{SpuProbes, StallReason};
 use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
 
-use crate::engine::{End, Summary};
-use crate::options::{Mode, Options};
+use crate::engine::{End, IoFmt, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::exit::Failure;
+use crate::options::{Attachments, Mode, Options};
 
 /// Cycles simulated between two drains of the trace ring.
 pub const SLICE_CYCLES: u64 = 4096;
@@ -36,53 +36,77 @@ pub const TRACE_RING: usize = 8192;
 const DISTANCE_LINES: usize = 4096;
 const DISTANCE_BINS: usize = 64;
 const DISTANCE_LINE_BYTES: u64 = 16;
-/// Event counters of the emulated PMU (its preset: PMUv3p7-like, N = 6).
-const EVENT_COUNTERS: usize = 6;
 
 type Trace = MutListener<MemTrace<TRACE_RING>>;
 type Distances = MutListener<StackDistance<DISTANCE_LINES, DISTANCE_BINS>>;
 
-/// What to attach (parsed from the command line).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Attachments {
-    /// `--pmu EVENT,...`: the events the emulated PMU counts.
-    pub pmu_events: Vec<Event>,
-    /// `--stack-distance`.
-    pub stack_distance: bool,
-    /// `--din FILE`.
-    pub din: Option<PathBuf>,
+/// A listener that could not be attached: the simulator's own limits, not the user's input.
+fn attach_error(error: impl std::fmt::Display) -> Failure {
+    Failure::Model(format!("cannot attach a listener: {error}"))
 }
 
-impl Attachments {
-    /// Whether any listener was asked for.
-    pub fn any(&self) -> bool {
-        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
+/// The din file being written.
+struct DinFile {
+    trace: &'static Trace,
+    file: io::BufWriter<std::fs::File>,
+    path: PathBuf,
+    records: u64,
+}
+
+impl DinFile {
+    fn create(path: &Path, probes: &SpuProbes<'static>) -> Result<Self, Failure> {
+        let file = std::fs::File::create(path).map_err(|error| {
+            Failure::Io(format!(
+                "--din: cannot create `{}`: {error}",
+                path.display()
+            ))
+        })?;
+        let trace: &'static Trace =
+            leak(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+        probes.data_access.add_object(trace).map_err(attach_error)?;
+        Ok(DinFile {
+            trace,
+            file: io::BufWriter::new(file),
+            path: path.to_path_buf(),
+            records: 0,
+        })
     }
-}
 
-/// Parses `--pmu`'s list: event names or numbers, comma separated; CPU_CYCLES goes on the
-/// cycle counter, the others need one of the 6 event counters each.
-pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
-    let mut events = Vec::new();
-    for word in list.split(',').filter(|w| !w.trim().is_empty()) {
-        let event: Event = word
-            .parse()
-            .map_err(|error| format!("--pmu: `{}`: {error}", word.trim()))?;
-        if events.contains(&event) {
-            return Err(format!("--pmu: {event} is listed twice"));
+    fn error(&self, error: impl std::fmt::Display) -> Failure {
+        Failure::Io(format!(
+            "--din: cannot write `{}`: {error}",
+            self.path.display()
+        ))
+    }
+
+    /// Writes the records the ring holds.
+    fn drain(&mut self) -> Result<(), Failure> {
+        let mut result = Ok(());
+        let (file, records) = (&mut self.file, &mut self.records);
+        self.trace.with(|t| {
+            for access in t.drain() {
+                if result.is_ok() {
+                    result = writeln!(file, "{}", DinRecord::from(&access));
+                    *records += 1;
+                }
+            }
+        });
+        result.map_err(|error| self.error(error))
+    }
+
+    /// Writes the rest and checks that nothing was dropped; returns the records written.
+    fn finish(mut self) -> Result<u64, Failure> {
+        self.drain()?;
+        self.file.flush().map_err(|error| self.error(error))?;
+        let dropped = self.trace.with(|t| t.dropped()).unwrap_or(0);
+        if dropped > 0 {
+            return Err(Failure::Model(format!(
+                "--din: the trace ring dropped {dropped} records; `{}` is incomplete",
+                self.path.display()
+            )));
         }
-        events.push(event);
+        Ok(self.records)
     }
-    if events.is_empty() {
-        return Err("--pmu needs at least one event".into());
-    }
-    let needing_event_counter = events.iter().filter(|e| **e != Event::CPU_CYCLES).count();
-    if needing_event_counter > EVENT_COUNTERS {
-        return Err(format!(
-            "--pmu: {needing_event_counter} events need an event counter, the emulated PMU has {EVENT_COUNTERS} (plus the cycle counter for CPU_CYCLES)"
-        ));
-    }
-    Ok(events)
 }
 
 /// Feeds `IssueStall` into the emulated PMU's stall events.
@@ -100,27 +124,23 @@ fn leak<T>(value: T) -> &'static T {
 
 /// Runs the program loaded in `unit` with the requested listeners and prints their results
 /// after the run (the din file is written during it).
-pub fn run(
-    unit: &mut SpuUnit,
-    options: &Options,
-    attachments: &Attachments,
-    out: &mut dyn Write,
-) -> Result<Summary, String> {
+pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
+    let attachments: &Attachments = &options.attachments;
     let probes: &'static SpuProbes<'static> = leak(SpuProbes::new());
     let mut manager: Manager<'static, 16> = Manager::new();
-    probes.register(&mut manager).map_err(|e| e.to_string())?;
+    probes.register(&mut manager).map_err(attach_error)?;
 
     let cpu: &'static EmulatedPmu = leak(EmulatedPmu::neoverse_v1_like());
-    let mut pmu = Pmu::new(cpu).map_err(|e| e.to_string())?;
+    let mut pmu = Pmu::new(cpu).map_err(attach_error)?;
     if !attachments.pmu_events.is_empty() {
         for &event in &attachments.pmu_events {
             pmu.program(event)
-                .map_err(|e| format!("--pmu: {event}: {e}"))?;
+                .map_err(|error| Failure::Io(format!("--pmu: {event}: {error}")))?;
         }
-        pmu.start().map_err(|e| e.to_string())?;
+        pmu.start().map_err(attach_error)?;
         let sink = leak(RefCell::new(cpu));
         let counter: &'static PmuEventCounter<'static, &'static EmulatedPmu, 8> =
-            leak(PmuEventCounter::with_gem5_defaults(sink).map_err(|e| e.to_string())?);
+            leak(PmuEventCounter::with_gem5_defaults(sink).map_err(attach_error)?);
         sync_registered(counter, &manager)?;
         if attachments
             .pmu_events
@@ -130,59 +150,39 @@ pub fn run(
             probes
                 .issue_stall
                 .add_object(leak(StallFeed(cpu)))
-                .map_err(|e| e.to_string())?;
+                .map_err(attach_error)?;
         }
     }
     let distances: Option<&'static Distances> = if attachments.stack_distance {
-        let calculator = StackDistance::new(DISTANCE_LINE_BYTES).map_err(|e| e.to_string())?;
+        let calculator = StackDistance::new(DISTANCE_LINE_BYTES).map_err(attach_error)?;
         let listener: &'static Distances = leak(MutListener::new(calculator));
         probes
             .data_access
             .add_object(listener)
-            .map_err(|e| e.to_string())?;
+            .map_err(attach_error)?;
         Some(listener)
     } else {
         None
     };
     let mut din = match &attachments.din {
-        Some(path) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| format!("--din: cannot create `{}`: {e}", path.display()))?;
-            let trace: &'static Trace =
-                leak(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-            probes
-                .data_access
-                .add_object(trace)
-                .map_err(|e| e.to_string())?;
-            Some((trace, io::BufWriter::new(file), path.clone(), 0u64))
-        }
+        Some(path) => Some(DinFile::create(path, probes)?),
         None => None,
     };
 
-    let summary = run_slices(unit, options, probes, out, |_| {
-        if let Some((trace, file, path, records)) = din.as_mut() {
-            drain(trace, file, records).map_err(|e| format!("--din: `{}`: {e}", path.display()))?;
-        }
-        Ok(())
+    let summary = run_slices(unit, options, probes, out, || match din.as_mut() {
+        Some(din) => din.drain(),
+        None => Ok(()),
     })?;
 
-    if let Some((trace, mut file, path, mut records)) = din {
-        drain(trace, &mut file, &mut records)
-            .and_then(|()| file.flush())
-            .map_err(|e| format!("--din: `{}`: {e}", path.display()))?;
-        let dropped = trace.with(|t| t.dropped()).unwrap_or(0);
-        if dropped > 0 {
-            return Err(format!(
-                "--din: the trace ring dropped {dropped} records; `{}` is incomplete",
-                path.display()
-            ));
-        }
+    if let Some(din) = din {
+        let path = din.path.clone();
+        let records = din.finish()?;
         writeln!(out, "din: wrote {records} records to {}", path.display())
-            .map_err(|e| e.to_string())?;
+            .map_err(Failure::stdout)?;
     }
     if !attachments.pmu_events.is_empty() {
-        pmu.stop().map_err(|e| e.to_string())?;
-        let counts = pmu.snapshot().map_err(|e| e.to_string())?;
+        pmu.stop().map_err(attach_error)?;
+        let counts = pmu.snapshot().map_err(attach_error)?;
         let mut text = String::new();
         let _ = writeln!(text, "emulated PMU (PMUv3p7-like, N = 6, driver API):");
         for &event in &attachments.pmu_events {
@@ -200,13 +200,13 @@ pub fn run(
                 insts as f64 / cycles as f64
             );
         }
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes()).map_err(Failure::stdout)?;
     }
     if let Some(distances) = distances {
         let text = distances
             .with(|calculator| histogram_text(calculator))
             .unwrap_or_default();
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes()).map_err(Failure::stdout)?;
     }
     Ok(summary)
 }
@@ -215,7 +215,7 @@ pub fn run(
 fn sync_registered(
     counter: &'static PmuEventCounter<'static, &'static EmulatedPmu, 8>,
     manager: &Manager<'static, 16>,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     match counter.sync_attachments(manager) {
         Ok(_) => Ok(()),
         // `ActiveCycles` (gem5's name) is not an SPU point; every other failure is real.
@@ -228,21 +228,8 @@ fn sync_registered(
         {
             Ok(())
         }
-        Err(error) => Err(error.to_string()),
+        Err(error) => Err(attach_error(error)),
     }
-}
-
-fn drain(trace: &Trace, file: &mut impl Write, records: &mut u64) -> io::Result<()> {
-    let mut result = Ok(());
-    trace.with(|t| {
-        for access in t.drain() {
-            if result.is_ok() {
-                result = writeln!(file, "{} {:x}", access.kind.dinero_label(), access.address);
-                *records += 1;
-            }
-        }
-    });
-    result
 }
 
 /// Runs to the end in slices, calling `between` after each slice.
@@ -251,8 +238,8 @@ fn run_slices(
     options: &Options,
     probes: &SpuProbes<'static>,
     out: &mut dyn Write,
-    mut between: impl FnMut(u64) -> Result<(), String>,
-) -> Result<Summary, String> {
+    mut between: impl FnMut() -> Result<(), Failure>,
+) -> Result<Summary, Failure> {
     unit.set_mode(match options.mode {
         Mode::Instruction => UnitMode::Instruction,
         Mode::Pipeline => UnitMode::Pipeline,
@@ -260,9 +247,8 @@ fn run_slices(
     if options.mode == Mode::Pipeline {
         unit.set_config(options.pipeline.config);
         unit.set_fetch(options.pipeline.fetch)
-            .map_err(|e| e.to_string())?;
+            .map_err(|error| Failure::Model(error.to_string()))?;
     }
-    let mut prof = IoFmt { out, error: None };
     let mut cycles = 0u64;
     let mut instructions = 0u64;
     let end = loop {
@@ -272,29 +258,21 @@ fn run_slices(
                 limit: options.max_cycles,
             };
         }
-        let outcome = unit
-            .run(remaining.min(SLICE_CYCLES), probes, &mut prof)
-            .map_err(|e| e.to_string())?;
-        prof.take_error().map_err(|e| e.to_string())?;
+        let mut prof = IoFmt::new(&mut *out);
+        let outcome = unit.run(remaining.min(SLICE_CYCLES), probes, &mut prof);
+        // An output failure first: the model reports it only as "output failed".
+        prof.take_error().map_err(Failure::stdout)?;
+        let outcome = outcome.map_err(|error| Failure::Model(error.to_string()))?;
         cycles += outcome.cycles;
         instructions += outcome.instructions;
-        between(cycles)?;
+        between()?;
         match outcome.end {
             RunEnd::Stopped(reason) => break End::Stopped(reason),
             RunEnd::CycleLimit => {}
             RunEnd::Blocked { channel } => {
                 let id = unit.id();
-                let channels = unit.arch_mut().channels_mut();
-                let drained = match channel {
-                    SPU_WR_OUT_MBOX => channels.outbound.pop(),
-                    SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
-                    _ => None,
-                };
-                match drained {
-                    Some(value) => {
-                        let _ = writeln!(prof, "SPU{id}: mailbox {value:#010x}");
-                        prof.take_error().map_err(|e| e.to_string())?;
-                    }
+                match drain_outbound_mailbox(unit.arch_mut().channels_mut(), channel) {
+                    Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
                     None => break End::Blocked { channel },
                 }
             }
@@ -310,27 +288,6 @@ fn run_slices(
         instructions,
         cycles,
     })
-}
-
-/// `fmt::Write` over an `io::Write`, keeping the first I/O error.
-struct IoFmt<'a> {
-    out: &'a mut dyn Write,
-    error: Option<io::Error>,
-}
-
-impl IoFmt<'_> {
-    fn take_error(&mut self) -> io::Result<()> {
-        self.error.take().map_or(Ok(()), Err)
-    }
-}
-
-impl std::fmt::Write for IoFmt<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.out.write_all(s.as_bytes()).map_err(|error| {
-            self.error = Some(error);
-            std::fmt::Error
-        })
-    }
 }
 
 fn histogram_text<const W: usize, const LIN: usize>(calculator: &StackDistance<W, LIN>) -> String {

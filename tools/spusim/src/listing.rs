@@ -2,9 +2,9 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::Spu;
+use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::asm::Program;
-use pmprobe::spu::isa::disasm::write_listing;
+use pmprobe::spu::isa::write_listing;
 
 /// Prints the assembled image: `.text` through the disassembler's listing writer (labels,
 /// addresses, words, instructions), `.data` as `.long` words.
@@ -37,7 +37,7 @@ pub fn print_listing<const SYMS: usize>(
 }
 
 /// Prints every register that is not all zeros.
-pub fn print_registers(out: &mut dyn Write, spu: &Spu) -> io::Result<()> {
+pub fn print_registers(out: &mut dyn Write, spu: &SpuState) -> io::Result<()> {
     for (index, value) in spu.registers().iter().enumerate() {
         if value.0 != 0 {
             writeln!(out, "${index:<3} {value}")?;
@@ -50,14 +50,14 @@ pub fn print_registers(out: &mut dyn Write, spu: &Spu) -> io::Result<()> {
 pub fn print_timing(
     out: &mut dyn Write,
     text: &[u8],
-    config: &pmprobe::spu::pipeline::config::Config,
+    config: &pmprobe::spu::pipeline::Config,
 ) -> io::Result<()> {
     let words: Vec<u32> = text
         .chunks_exact(4)
         .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
         .collect();
     let mut listing = String::new();
-    pmprobe::spu::pipeline::timing::listing(&words, 0, config, &mut listing)
+    pmprobe::spu::pipeline::listing(&words, 0, config, &mut listing)
         .map_err(|_| io::Error::other("timing listing could not be formatted"))?;
     out.write_all(listing.as_bytes())
 }

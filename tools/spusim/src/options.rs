@@ -1,12 +1,14 @@
-//! Command-line options of spusim.
+//! Command-line options of spusim, parsed from `OsString`s: file names need not be UTF-8;
+//! option names and the values that are words or numbers must be.
 
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-
-use crate::attach::{Attachments, parse_pmu_events};
+use pmprobe::pmu::Event;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
 
 /// Simulation mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +30,10 @@ impl fmt::Display for Mode {
 
 /// Default `--max-cycles`: keeps a program that never stops from running forever.
 pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
+/// Default `--read-timeout`.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Event counters of the emulated PMU (its preset: PMUv3p7-like, N = 6).
+pub const PMU_EVENT_COUNTERS: usize = 6;
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +43,9 @@ pub struct Options {
     pub dump_registers: bool,
     pub disassemble: bool,
     pub program: PathBuf,
-    /// Pipeline options (`--fetch`, `--preset`, `--config`, `--stats`, `--timing`).
+    /// `--read-timeout`: how long the program file may send nothing before spusim gives up.
+    pub read_timeout: Duration,
+    /// Pipeline options (`--fetch`, `--preset`, `--config`, `--stats`, `--timing`, ...).
     pub pipeline: PipelineOptions,
     /// Listeners on the SPU's probe points (`--pmu`, `--stack-distance`, `--din`).
     pub attachments: Attachments,
@@ -83,6 +91,24 @@ impl Default for PipelineOptions {
     }
 }
 
+/// The listeners to attach to the SPU's probe points.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attachments {
+    /// `--pmu EVENT,...`: the events the emulated PMU counts.
+    pub pmu_events: Vec<Event>,
+    /// `--stack-distance`.
+    pub stack_distance: bool,
+    /// `--din FILE`.
+    pub din: Option<PathBuf>,
+}
+
+impl Attachments {
+    /// Whether any listener was asked for.
+    pub fn any(&self) -> bool {
+        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
+    }
+}
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -90,58 +116,7 @@ pub enum Command {
     Help,
 }
 
-pub const USAGE: &str = "\
-usage: spusim [options] prog.s
-       cargo spusim -- [options] prog.s
-
-Assembles an SPU assembly file, loads it at local-store address 0, runs it from
-`_start` (or 0) and prints the profiling checkpoint lines (prof_cpN, written as
-`and $N,$N,$N`) and a final line with the stop reason, PC, instruction count and
-cycle count.
-
-options:
-  --mode instruction|pipeline  simulation mode (default: pipeline)
-  --fetch real|ideal           pipeline fetch model (default: real: the fetch
-                               unit: line buffers, LS pipe, branch hints, unhinted
-                               branches predicted not taken, mispredicts; ideal:
-                               the correct path is always available, no branch
-                               penalty, as spu_timing assumes)
-  --preset cell|celledp        pipeline configuration preset (default: cell)
-  --config key=value           set a configuration parameter (repeatable, applied
-                               after the preset), e.g. spu/pipe/FPD/stall=0,
-                               spu/feature/dp-dual=TRUE
-  --stats                      print the pipeline statistics at the end
-  --no-fast-forward            simulate every cycle (by default, under ideal
-                               fetch, loop iterations that exactly repeat an
-                               earlier one are fast-forwarded: same results)
-  --timing                     print the static timing listing (spu_timing style)
-                               of .text before running
-  --pmu EVENT,...              count PMU events on an emulated PMUv3 (N = 6 + the
-                               cycle counter) fed by the SPU's probe points and
-                               print the counts, e.g. --pmu CPU_CYCLES,INST_RETIRED,
-                               LD_RETIRED,ST_RETIRED,BR_RETIRED,BR_MIS_PRED
-                               (also STALL_FRONTEND, STALL_BACKEND)
-  --stack-distance             print the stack distance histogram of the LS data
-                               accesses (16-byte lines, log2 bins)
-  --din FILE                   write the LS data accesses to FILE as a Dinero IV
-                               din trace (`0 addr` read, `1 addr` write, hex)
-  --trace                      print a pipeline trace frame after every cycle
-  --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
-  --konata FILE                write the run as a Kanata log for the Konata
-                               pipeline viewer
-  --max-cycles N               stop with an error after N cycles
-                               (default: 100000000)
-  --regs                       print the non-zero registers at the end
-  --disasm                     print the assembled listing before running
-  -h, --help                   print this help
-
-exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
-instruction; 2 for a usage error, an unreadable file, an assembly error
-(`file:line:col: message`) or a file without instructions; 3 for a fault (illegal instruction, unsupported
-channel), a blocked channel or --max-cycles exceeded.
-";
-
-/// A command-line error (printed with the usage hint).
+/// A command-line error (printed with the usage text, exit 2).
 #[derive(Debug, PartialEq, Eq)]
 pub struct UsageError(pub String);
 
@@ -151,35 +126,167 @@ impl fmt::Display for UsageError {
     }
 }
 
-/// Parses the arguments after the program name.
-pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageError> {
+/// Flags: options without a value.
+const FLAGS: [&str; 9] = [
+    "-h",
+    "--help",
+    "--stack-distance",
+    "--stats",
+    "--no-fast-forward",
+    "--trace",
+    "--timing",
+    "--regs",
+    "--disasm",
+];
+
+/// The arguments still to parse.
+struct Args<I> {
+    rest: I,
+}
+
+impl<I: Iterator<Item = OsString>> Args<I> {
+    /// The value of option `name`: the text after `=`, else the next argument.
+    fn value(&mut self, name: &str, inline: Option<OsString>) -> Result<OsString, UsageError> {
+        inline
+            .or_else(|| self.rest.next())
+            .ok_or_else(|| UsageError(format!("{name} needs a value")))
+    }
+
+    /// A value that must be text (a word, a number, a list).
+    fn text(&mut self, name: &str, inline: Option<OsString>) -> Result<String, UsageError> {
+        self.value(name, inline)?.into_string().map_err(|value| {
+            UsageError(format!(
+                "{name}: the value `{}` is not UTF-8 text",
+                value.to_string_lossy()
+            ))
+        })
+    }
+
+    /// A file name value (any bytes, not empty).
+    fn file(&mut self, name: &str, inline: Option<OsString>) -> Result<PathBuf, UsageError> {
+        let value = self.value(name, inline)?;
+        if value.is_empty() {
+            return Err(UsageError(format!("{name} needs a file name, found ``")));
+        }
+        Ok(PathBuf::from(value))
+    }
+
+    fn number(&mut self, name: &str, inline: Option<OsString>) -> Result<u64, UsageError> {
+        let text = self.text(name, inline)?;
+        text.parse()
+            .map_err(|_| UsageError(format!("{name} expects a number, found `{text}`")))
+    }
+}
+
+/// Whether `arg` is an option (starts with `-`, and is not `-` alone).
+fn is_option(arg: &OsStr) -> bool {
+    let bytes = arg.as_encoded_bytes();
+    bytes.first() == Some(&b'-') && bytes.len() > 1
+}
+
+/// Splits `--name=value` into the name and the value; other options are all name. The name
+/// must be UTF-8 (every option is); the value may be any bytes on Unix.
+fn split_option(arg: &OsStr) -> Result<(String, Option<OsString>), UsageError> {
+    if let Some(text) = arg.to_str() {
+        return Ok(match text.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => {
+                (name.to_string(), Some(OsString::from(value)))
+            }
+            _ => (text.to_string(), None),
+        });
+    }
+    let bytes = arg.as_encoded_bytes();
+    let unknown = || UsageError(format!("unknown option `{}`", arg.to_string_lossy()));
+    let equals = bytes.iter().position(|&b| b == b'=').ok_or_else(unknown)?;
+    let name = bytes
+        .get(..equals)
+        .and_then(|name| std::str::from_utf8(name).ok())
+        .filter(|name| name.starts_with("--"))
+        .ok_or_else(unknown)?;
+    let value = bytes.get(equals + 1..).unwrap_or_default();
+    Ok((name.to_string(), Some(os_string_from_bytes(name, value)?)))
+}
+
+#[cfg(unix)]
+fn os_string_from_bytes(_name: &str, bytes: &[u8]) -> Result<OsString, UsageError> {
+    use std::os::unix::ffi::OsStrExt;
+    Ok(OsStr::from_bytes(bytes).to_os_string())
+}
+
+/// Elsewhere an `OsStr` cannot be cut safely at the `=`; the value as its own argument works.
+#[cfg(not(unix))]
+fn os_string_from_bytes(name: &str, _bytes: &[u8]) -> Result<OsString, UsageError> {
+    Err(UsageError(format!(
+        "{name}=VALUE: the value is not UTF-8 text; give it as a separate argument: {name} VALUE"
+    )))
+}
+
+/// Parses `--pmu`'s list: event names or numbers, comma separated; CPU_CYCLES goes on the
+/// cycle counter, the others need one of the [`PMU_EVENT_COUNTERS`] event counters each.
+pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
+    let mut events = Vec::new();
+    for word in list.split(',').filter(|w| !w.trim().is_empty()) {
+        let event: Event = word
+            .parse()
+            .map_err(|error| format!("--pmu: `{}`: {error}", word.trim()))?;
+        if events.contains(&event) {
+            return Err(format!("--pmu: {event} is listed twice"));
+        }
+        events.push(event);
+    }
+    if events.is_empty() {
+        return Err("--pmu needs at least one event".into());
+    }
+    let needing_event_counter = events.iter().filter(|e| **e != Event::CPU_CYCLES).count();
+    if needing_event_counter > PMU_EVENT_COUNTERS {
+        return Err(format!(
+            "--pmu: {needing_event_counter} events need an event counter, the emulated PMU has {PMU_EVENT_COUNTERS} (plus the cycle counter for CPU_CYCLES)"
+        ));
+    }
+    Ok(events)
+}
+
+/// Parses the arguments after the program name. Never panics, whatever the arguments.
+pub fn parse<I>(args: I) -> Result<Command, UsageError>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
     let mut mode = Mode::Pipeline;
     let mut pipeline = PipelineOptions::default();
     let mut preset = Config::cell();
     let mut assignments: Vec<String> = Vec::new();
     let mut max_cycles = DEFAULT_MAX_CYCLES;
+    let mut read_timeout = DEFAULT_READ_TIMEOUT;
     let mut dump_registers = false;
     let mut disassemble = false;
     let mut attachments = Attachments::default();
     let mut program = None;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (name, inline_value) = match arg.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => {
-                (name.to_string(), Some(value.to_string()))
+    let mut options_ended = false;
+    let mut args = Args {
+        rest: args.into_iter().map(Into::into),
+    };
+    while let Some(arg) = args.rest.next() {
+        if options_ended || !is_option(&arg) {
+            if program.replace(PathBuf::from(&arg)).is_some() {
+                return Err(UsageError("more than one program file given".into()));
             }
-            _ => (arg.clone(), None),
-        };
-        let mut value = |option: &str| {
-            inline_value
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| UsageError(format!("{option} needs a value")))
-        };
+            continue;
+        }
+        let (name, inline) = split_option(&arg)?;
+        if let Some(value) = &inline
+            && FLAGS.contains(&name.as_str())
+        {
+            return Err(UsageError(format!(
+                "{name} is a flag and takes no value, found `{name}={}` (leave the flag out to turn it off)",
+                value.to_string_lossy()
+            )));
+        }
         match name.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
+            "--" => options_ended = true,
             "--mode" => {
-                mode = match value("--mode")?.as_str() {
+                mode = match args.text(&name, inline)?.as_str() {
                     "instruction" => Mode::Instruction,
                     "pipeline" => Mode::Pipeline,
                     other => {
@@ -189,14 +296,18 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
                     }
                 }
             }
-            "--max-cycles" => {
-                let text = value("--max-cycles")?;
-                max_cycles = text.parse().map_err(|_| {
-                    UsageError(format!("--max-cycles expects a number, found `{text}`"))
-                })?;
+            "--max-cycles" => max_cycles = args.number(&name, inline)?,
+            "--read-timeout" => {
+                let seconds = args.number(&name, inline)?;
+                if seconds == 0 {
+                    return Err(UsageError(
+                        "--read-timeout must be at least 1 second".into(),
+                    ));
+                }
+                read_timeout = Duration::from_secs(seconds);
             }
             "--fetch" => {
-                let text = value("--fetch")?;
+                let text = args.text(&name, inline)?;
                 pipeline.fetch = FetchKind::from_name(&text).ok_or_else(|| {
                     UsageError(format!(
                         "unknown fetch model `{text}`, expected `ideal` or `real`"
@@ -204,27 +315,29 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
                 })?;
             }
             "--preset" => {
-                let text = value("--preset")?;
+                let text = args.text(&name, inline)?;
                 preset = Config::preset(&text).ok_or_else(|| {
                     UsageError(format!(
                         "unknown preset `{text}`, expected `cell` or `celledp`"
                     ))
                 })?;
             }
-            "--config" => assignments.push(value("--config")?),
+            "--config" => assignments.push(args.text(&name, inline)?),
             "--pmu" => {
-                attachments.pmu_events = parse_pmu_events(&value("--pmu")?).map_err(UsageError)?;
+                attachments.pmu_events =
+                    parse_pmu_events(&args.text(&name, inline)?).map_err(UsageError)?;
             }
             "--stack-distance" => attachments.stack_distance = true,
-            "--din" => attachments.din = Some(PathBuf::from(value("--din")?)),
+            "--din" => attachments.din = Some(args.file(&name, inline)?),
             "--stats" => pipeline.stats = true,
             "--no-fast-forward" => pipeline.fast_forward = false,
             "--trace" => pipeline.trace = true,
-            "--konata" => pipeline.konata = Some(PathBuf::from(value("--konata")?)),
+            "--konata" => pipeline.konata = Some(args.file(&name, inline)?),
             "--trace-from" | "--trace-to" => {
-                let text = value(&name)?;
-                let cycle: u64 = text.parse().map_err(|_| {
-                    UsageError(format!("{name} expects a cycle number, found `{text}`"))
+                let cycle = args.text(&name, inline).and_then(|text| {
+                    text.parse::<u64>().map_err(|_| {
+                        UsageError(format!("{name} expects a cycle number, found `{text}`"))
+                    })
                 })?;
                 pipeline.trace = true;
                 if name == "--trace-from" {
@@ -236,15 +349,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
-            "--" => {}
-            flag if flag.starts_with('-') && flag != "-" => {
-                return Err(UsageError(format!("unknown option `{flag}`")));
-            }
-            _ => {
-                if program.replace(PathBuf::from(&arg)).is_some() {
-                    return Err(UsageError("more than one program file given".into()));
-                }
-            }
+            _ => return Err(UsageError(format!("unknown option `{name}`"))),
         }
     }
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
@@ -266,6 +371,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, UsageEr
         dump_registers,
         disassemble,
         program,
+        read_timeout,
         pipeline,
         attachments,
     }))
@@ -279,12 +385,28 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    fn run_options(list: &[&str]) -> Options {
+        match parse(args(list)) {
+            Ok(Command::Run(options)) => options,
+            other => panic!("{list:?} should parse, got {other:?}"),
+        }
+    }
+
+    fn error(list: Vec<OsString>) -> String {
+        match parse(list) {
+            Err(UsageError(message)) => message,
+            other => panic!("should be refused, got {other:?}"),
+        }
+    }
+
     #[test]
     fn parses_all_options() {
         let command = parse(args(&[
             "--mode",
             "pipeline",
             "--max-cycles=50",
+            "--read-timeout",
+            "3",
             "--regs",
             "--disasm",
             "p.s",
@@ -297,6 +419,7 @@ mod tests {
                 dump_registers: true,
                 disassemble: true,
                 program: PathBuf::from("p.s"),
+                read_timeout: Duration::from_secs(3),
                 pipeline: PipelineOptions::default(),
                 attachments: Attachments::default(),
             }))
@@ -307,6 +430,7 @@ mod tests {
     fn rejects_bad_input() {
         assert!(parse(args(&["--mode", "fast", "p.s"])).is_err());
         assert!(parse(args(&["--max-cycles", "x", "p.s"])).is_err());
+        assert!(parse(args(&["--read-timeout", "0", "p.s"])).is_err());
         assert!(parse(args(&["--frobnicate", "p.s"])).is_err());
         assert!(parse(args(&[])).is_err());
         assert!(parse(args(&["a.s", "b.s"])).is_err());
@@ -325,27 +449,92 @@ mod tests {
             parse(args(&["--din", "p.s"])).is_err(),
             "--din takes the file"
         );
+        assert!(
+            parse(args(&["--din=", "p.s"])).is_err(),
+            "an empty file name"
+        );
+    }
+
+    #[test]
+    fn flags_take_no_value() {
+        for flag in FLAGS.iter().filter(|flag| flag.starts_with("--")) {
+            for value in ["false", "true", ""] {
+                let message = error(vec![format!("{flag}={value}").into(), "p.s".into()]);
+                assert!(
+                    message.contains(flag) && message.contains("takes no value"),
+                    "{flag}={value}: {message}"
+                );
+            }
+        }
+        // Without `=`, the flag is on; left out, it is off.
+        assert!(run_options(&["--stats", "p.s"]).pipeline.stats);
+        assert!(!run_options(&["p.s"]).pipeline.stats);
+    }
+
+    #[test]
+    fn double_dash_ends_the_options() {
+        assert_eq!(
+            run_options(&["--", "-odd-name.s"]).program,
+            PathBuf::from("-odd-name.s")
+        );
+        assert_eq!(run_options(&["-"]).program, PathBuf::from("-"));
+        assert!(parse(args(&["--", "a.s", "--stats"])).is_err(), "two files");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn file_names_need_not_be_utf8() {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let program = OsString::from_vec(b"prog-\xff\xfe.s".to_vec());
+        let din = OsString::from_vec(b"trace-\x80.din".to_vec());
+        let mut inline = b"--din=".to_vec();
+        inline.extend_from_slice(din.as_bytes());
+        for list in [
+            vec![OsString::from("--din"), din.clone(), program.clone()],
+            vec![OsString::from_vec(inline), program.clone()],
+        ] {
+            let Ok(Command::Run(options)) = parse(list) else {
+                panic!("non-UTF-8 file names should parse");
+            };
+            assert_eq!(options.program.as_os_str(), program.as_os_str());
+            assert_eq!(options.attachments.din.as_deref(), Some(din.as_ref()));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn words_and_option_names_must_be_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = || OsString::from_vec(b"x\xffy".to_vec());
+        let message = error(vec!["--mode".into(), bad(), "p.s".into()]);
+        assert!(
+            message.contains("--mode") && message.contains("not UTF-8"),
+            "{message}"
+        );
+        let mut name = b"--st\xffts".to_vec();
+        let message = error(vec![OsString::from_vec(name.clone()), "p.s".into()]);
+        assert!(
+            message.contains("unknown option `--st\u{fffd}ts`"),
+            "{message}"
+        );
+        name.extend_from_slice(b"=1");
+        let message = error(vec![OsString::from_vec(name), "p.s".into()]);
+        assert!(message.contains("unknown option"), "{message}");
     }
 
     #[test]
     fn listener_options() {
-        let Ok(Command::Run(options)) = parse(args(&[
+        let options = run_options(&[
             "--pmu",
             "CPU_CYCLES,inst_retired,0x06",
             "--stack-distance",
             "--din=t.din",
             "p.s",
-        ])) else {
-            panic!("options should parse");
-        };
+        ]);
         assert_eq!(
             options.attachments,
             Attachments {
-                pmu_events: vec![
-                    pmprobe::pmu::Event::CPU_CYCLES,
-                    pmprobe::pmu::Event::INST_RETIRED,
-                    pmprobe::pmu::Event::LD_RETIRED
-                ],
+                pmu_events: vec![Event::CPU_CYCLES, Event::INST_RETIRED, Event::LD_RETIRED],
                 stack_distance: true,
                 din: Some(PathBuf::from("t.din")),
             }
@@ -354,7 +543,7 @@ mod tests {
 
     #[test]
     fn pipeline_options_apply_preset_then_assignments() {
-        let Ok(Command::Run(options)) = parse(args(&[
+        let options = run_options(&[
             "--preset",
             "celledp",
             "--config",
@@ -363,9 +552,7 @@ mod tests {
             "--stats",
             "--timing",
             "p.s",
-        ])) else {
-            panic!("options should parse");
-        };
+        ]);
         assert_eq!(options.mode, Mode::Pipeline);
         let mut expected = Config::celledp();
         expected.configure("spu/pipe/FP6/depth", "9").unwrap();

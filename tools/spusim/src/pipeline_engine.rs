@@ -1,18 +1,37 @@
 //! The `--mode pipeline` engine: the cycle-level model with the selected fetch model and
 //! configuration; `--stats` prints the `spu N stats print` block at the end (and how many
-//! cycles the model fast-forwarded).
+//! cycles the model fast-forwarded), `--trace` prints frames, `--konata` writes a Kanata log.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
-use pmprobe::spu::exec::Spu;
-use pmprobe::spu::pipeline::config::Config;
-use pmprobe::spu::pipeline::fetch::FetchKind;
-use pmprobe::spu::pipeline::konata::KonataWriter;
-use pmprobe::spu::pipeline::trace::write_frame;
+use pmprobe::spu::exec::SpuState;
+use pmprobe::spu::pipeline::Config;
+use pmprobe::spu::pipeline::FetchKind;
+use pmprobe::spu::pipeline::KonataWriter;
+use pmprobe::spu::pipeline::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
-use crate::engine::{End, Engine, Summary, drain_outbound_mailbox};
+use crate::engine::{End, Engine, IoFmt, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::exit::Failure;
+
+/// The Kanata log being written.
+struct KonataLog {
+    writer: KonataWriter,
+    file: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl KonataLog {
+    fn error(&self, error: impl std::fmt::Display) -> Failure {
+        Failure::Io(format!(
+            "--konata: cannot write `{}`: {error}",
+            self.path.display()
+        ))
+    }
+}
 
 /// Runs the pipeline model.
 pub struct PipelineEngine {
@@ -20,32 +39,39 @@ pub struct PipelineEngine {
     print_stats: bool,
     /// Cycles to print trace frames for.
     trace: Option<(u64, u64)>,
-    /// The Kanata log being written.
-    konata: Option<(KonataWriter, std::io::BufWriter<std::fs::File>)>,
+    konata: Option<KonataLog>,
 }
 
 impl PipelineEngine {
-    /// A pipeline engine, or the model's error text; `trace`: the cycles to print frames for;
-    /// `fast_forward`: let the model skip exact repetitions of loop iterations.
+    /// A pipeline engine; `trace`: the cycles to print frames for; `konata`: the Kanata log to
+    /// create; `fast_forward`: let the model skip exact repetitions of loop iterations.
     pub fn new(
         config: Config,
         fetch: FetchKind,
         print_stats: bool,
         trace: Option<(u64, u64)>,
-        konata: Option<&std::path::Path>,
+        konata: Option<&Path>,
         fast_forward: bool,
-    ) -> Result<Self, String> {
-        let mut pipeline = Box::new(Pipeline::new(0));
+    ) -> Result<Self, Failure> {
+        let mut pipeline = Box::new(Pipeline::new());
         pipeline.set_config(config);
         pipeline.set_fast_forward(fast_forward);
         pipeline
             .set_fetch(fetch)
-            .map_err(|error| error.to_string())?;
+            .map_err(|error| Failure::Model(error.to_string()))?;
         let konata = match konata {
             Some(path) => {
-                let file = std::fs::File::create(path)
-                    .map_err(|error| format!("cannot create `{}`: {error}", path.display()))?;
-                Some((KonataWriter::new(), std::io::BufWriter::new(file)))
+                let file = File::create(path).map_err(|error| {
+                    Failure::Io(format!(
+                        "--konata: cannot create `{}`: {error}",
+                        path.display()
+                    ))
+                })?;
+                Some(KonataLog {
+                    writer: KonataWriter::new(),
+                    file: BufWriter::new(file),
+                    path: path.to_path_buf(),
+                })
             }
             None => None,
         };
@@ -58,33 +84,20 @@ impl PipelineEngine {
     }
 }
 
-/// `fmt::Write` over an `io::Write`, keeping the first I/O error.
-struct IoFmt<'a> {
-    out: &'a mut dyn Write,
-    error: Option<io::Error>,
-}
-
-impl std::fmt::Write for IoFmt<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.out.write_all(s.as_bytes()).map_err(|error| {
-            self.error = Some(error);
-            std::fmt::Error
-        })
-    }
-}
-
 impl Engine for PipelineEngine {
-    fn run(&mut self, spu: &mut Spu, max_cycles: u64, out: &mut dyn Write) -> io::Result<Summary> {
+    fn run(
+        &mut self,
+        spu: &mut SpuState,
+        max_cycles: u64,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Failure> {
         let mut cycles = 0u64;
         let end = loop {
             let remaining = max_cycles.saturating_sub(cycles);
             if remaining == 0 {
                 break End::CycleLimit { limit: max_cycles };
             }
-            let mut sink = IoFmt {
-                out: &mut *out,
-                error: None,
-            };
+            let mut sink = IoFmt::new(&mut *out);
             // Tracing runs one cycle at a time and writes a frame at the end of each.
             let per_cycle = self.trace.is_some() || self.konata.is_some();
             let slice = if per_cycle { 1 } else { remaining };
@@ -97,55 +110,40 @@ impl Engine for PipelineEngine {
                     let _ = std::fmt::Write::write_str(&mut sink, "\n");
                 }
             }
-            if let Some(error) = sink.error.take() {
-                return Err(error);
-            }
-            if let Some((writer, file)) = self.konata.as_mut() {
-                let mut log = IoFmt {
-                    out: file,
-                    error: None,
-                };
-                let written = writer.write_cycle(&self.pipeline, &mut log);
-                if let Some(error) = log.error.take() {
-                    return Err(error);
+            // An output failure first: the model reports it only as "output failed".
+            sink.take_error().map_err(Failure::stdout)?;
+            if let Some(log) = self.konata.as_mut() {
+                let mut file = IoFmt::new(&mut log.file);
+                let written = log.writer.write_cycle(&self.pipeline, &mut file);
+                if let Err(error) = file.take_error() {
+                    return Err(log.error(error));
                 }
-                written.map_err(|_| io::Error::other("Kanata log could not be formatted"))?;
+                if written.is_err() {
+                    return Err(log.error("the log could not be formatted"));
+                }
             }
-            let outcome = outcome.map_err(|error| io::Error::other(error.to_string()))?;
+            let outcome = outcome.map_err(|error| Failure::Model(error.to_string()))?;
             cycles += outcome.cycles;
             match outcome.end {
                 RunEnd::Stopped(reason) => break End::Stopped(reason),
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
                     // Drained: the blocked instruction retries at stage o on the next cycle.
-                    if !drain_outbound_mailbox(spu, channel, out)? {
-                        break End::Blocked { channel };
+                    let id = spu.id();
+                    match drain_outbound_mailbox(spu.channels_mut(), channel) {
+                        Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
+                        None => break End::Blocked { channel },
                     }
                 }
             }
         };
-        if let Some((_, file)) = self.konata.as_mut() {
-            file.flush()?;
+        if let Some(log) = self.konata.as_mut()
+            && let Err(error) = log.file.flush()
+        {
+            return Err(log.error(error));
         }
         if self.print_stats {
-            let mut sink = IoFmt {
-                out: &mut *out,
-                error: None,
-            };
-            let printed = self.pipeline.print_stats(spu, &mut sink);
-            if let Some(error) = sink.error.take() {
-                return Err(error);
-            }
-            printed.map_err(|_| io::Error::other("statistics could not be formatted"))?;
-            let skipped = self.pipeline.fast_forwarded_cycles();
-            if skipped > 0 {
-                writeln!(
-                    out,
-                    "(fast-forwarded {skipped} of the {} cycles: loop iterations that \
-                     repeated an earlier one exactly; --no-fast-forward simulates each)",
-                    self.pipeline.stats().cycles
-                )?;
-            }
+            self.write_stats(spu, out).map_err(Failure::stdout)?;
         }
         let pc = match end {
             End::Stopped(reason) => reason.pc(),
@@ -157,5 +155,24 @@ impl Engine for PipelineEngine {
             instructions: spu.instructions_retired(),
             cycles,
         })
+    }
+}
+
+impl PipelineEngine {
+    fn write_stats(&self, spu: &SpuState, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut sink = IoFmt::new(&mut *out);
+        let printed = self.pipeline.print_stats(spu, &mut sink);
+        sink.take_error()?;
+        printed.map_err(|_| std::io::Error::other("statistics could not be formatted"))?;
+        let skipped = self.pipeline.fast_forwarded_cycles();
+        if skipped > 0 {
+            writeln!(
+                out,
+                "(fast-forwarded {skipped} of the {} cycles: loop iterations that \
+                 repeated an earlier one exactly; --no-fast-forward simulates each)",
+                self.pipeline.stats().cycles
+            )?;
+        }
+        Ok(())
     }
 }

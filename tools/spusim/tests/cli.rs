@@ -157,7 +157,7 @@ fn real_fetch_pays_for_mispredicted_loop_branches() {
 
 #[test]
 fn real_fetch_is_the_default() {
-    // Issue 7: `--fetch real` is the default, so leaving it out must give the real model's
+    // `--fetch real` is the default, so leaving it out must give the real model's
     // run, which differs from the ideal model's (loop.s has 99 unhinted taken branches).
     let default = spusim(&["--stats", &program("loop.s")]);
     let real = spusim(&["--fetch", "real", "--stats", &program("loop.s")]);
@@ -323,7 +323,7 @@ fn pipeline_mode_services_mailboxes_and_reports_faults() {
     );
 }
 
-// --- Issue 8: the probe framework's listeners on spusim runs (--pmu, --stack-distance, --din).
+// --- The probe framework's listeners on spusim runs (--pmu, --stack-distance, --din).
 
 /// The count printed for `event` by `--pmu` (`<count>  <EVENT>` lines).
 fn pmu_count(text: &str, event: &str) -> u64 {

@@ -146,6 +146,12 @@ pub enum AsmErrorKind {
         /// The value written.
         value: i64,
     },
+    /// An expression nests prefix operators and parentheses deeper than the parser allows
+    /// ([`MAX_NESTING`](super::MAX_NESTING)); the column is the operator or `(` one too deep.
+    NestingTooDeep {
+        /// The limit.
+        limit: u32,
+    },
 }
 
 /// An assembler error at a source position (1-based line and byte column).
@@ -248,6 +254,10 @@ impl fmt::Display for AsmErrorKind {
                 write!(f, "program does not fit the {capacity}-byte image")
             }
             InvalidAlignment { value } => write!(f, "invalid alignment {value}"),
+            NestingTooDeep { limit } => write!(
+                f,
+                "expression nested too deeply: more than {limit} prefix operators and parentheses"
+            ),
         }
     }
 }

@@ -4,7 +4,11 @@
 //! primary, primary := number | label | `.` | `(` expr `)`; an optional `@h` (bits 16-31) or
 //! `@l` (bits 0-15) suffix after the whole expression. Numbers follow GNU `as`: `0x`/`0X` hex,
 //! `0b`/`0B` binary, a leading `0` octal, otherwise decimal. `*` binds tighter than `+`/`-`.
+//!
+//! The parser recurses once per prefix operator and per parenthesis; both count against
+//! [`MAX_NESTING`](super::MAX_NESTING), so no input can run the stack out.
 
+use super::MAX_NESTING;
 use super::error::{AsmErrorKind, Name};
 use crate::spu::isa::opcodes::OperandKind;
 
@@ -77,6 +81,8 @@ struct Lexer<'s, 'r> {
     pos: usize,
     base: usize,
     resolver: &'r dyn Resolver,
+    /// Prefix operators and parentheses open around the current position.
+    depth: u32,
 }
 
 impl<'s> Lexer<'s, '_> {
@@ -96,6 +102,18 @@ impl<'s> Lexer<'s, '_> {
 
     fn rest(&self) -> &'s str {
         self.text.get(self.pos..).unwrap_or("")
+    }
+
+    /// Runs `parse` one nesting level deeper; `at` is where the level opens (a prefix
+    /// operator or `(`), the position reported when the level is one too many.
+    fn nested(&mut self, at: usize, parse: fn(&mut Self) -> PResult<Value>) -> PResult<Value> {
+        if self.depth >= MAX_NESTING {
+            return err(at, AsmErrorKind::NestingTooDeep { limit: MAX_NESTING });
+        }
+        self.depth += 1;
+        let result = parse(self);
+        self.depth -= 1;
+        result
     }
 
     fn expr(&mut self) -> PResult<Value> {
@@ -150,7 +168,7 @@ impl<'s> Lexer<'s, '_> {
         match self.peek() {
             Some(b'-') => {
                 self.pos += 1;
-                let v = self.unary()?;
+                let v = self.nested(at, Self::unary)?;
                 let value = v.value.checked_neg().ok_or(Located {
                     offset: at,
                     kind: AsmErrorKind::InvalidNumber,
@@ -159,11 +177,11 @@ impl<'s> Lexer<'s, '_> {
             }
             Some(b'+') => {
                 self.pos += 1;
-                self.unary()
+                self.nested(at, Self::unary)
             }
             Some(b'~') => {
                 self.pos += 1;
-                let v = self.unary()?;
+                let v = self.nested(at, Self::unary)?;
                 Ok(Value {
                     value: !v.value,
                     ..v
@@ -179,7 +197,7 @@ impl<'s> Lexer<'s, '_> {
         match self.peek() {
             Some(b'(') => {
                 self.pos += 1;
-                let v = self.expr()?;
+                let v = self.nested(at, Self::expr)?;
                 self.skip_ws();
                 if self.peek() != Some(b')') {
                     return err(
@@ -273,6 +291,7 @@ pub(super) fn expression(span: Span<'_>, resolver: &dyn Resolver) -> PResult<Val
         pos: 0,
         base: span.offset,
         resolver,
+        depth: 0,
     };
     let mut v = lexer.expr()?;
     lexer.skip_ws();

@@ -1,6 +1,8 @@
 //! Benchmark (prints figures; not a timed test): instructions the driver spends to start, to
-//! stop, and to read a snapshot of the cycle counter + 6 event counters, next to hand-written
-//! `msr`/`mrs` sequences doing the same (the limit). Run under QEMU `-icount shift=0`.
+//! stop, and to read the cycle counter + 6 event counters (a `Snapshot` of every programmed
+//! counter, and a prepared `CounterGroup`), next to hand-written `msr`/`mrs` sequences doing
+//! the same (the limit). Run under QEMU `-icount shift=0`. Its checks cover the set-up and
+//! that the group read it measures is right, across a 2^32 wrap of a 32-bit counter too.
 //!
 //! Two instruments:
 //! - INST_RETIRED-exact (PMCCNTR with 1 cycle = 1 instruction, counting on): `mrs` before and
@@ -16,9 +18,10 @@
 use core::arch::asm;
 use core::hint::black_box;
 
-use pmprobe::pmu::driver::{Counter, Pmu, Snapshot};
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::SysRegPmu;
+use pmprobe::pmu::{Counter, Pmu, Snapshot};
+use pmprobe::pmu::{CounterGroup, GroupSnapshot};
 
 pmprobe::entry!(main);
 
@@ -86,6 +89,24 @@ fn hand_snapshot(out: &mut [u64; 7]) {
     }
 }
 
+/// What a group read works on: the group and the snapshot it fills.
+struct GroupRead<'p> {
+    group: CounterGroup<'p, SysRegPmu, 6>,
+    out: GroupSnapshot<6>,
+}
+
+/// The group reads as calls of their own that take one pointer, like `hand_snapshot`, so that
+/// all carry the same call overhead in the figures.
+#[inline(never)]
+fn group_read(state: &mut GroupRead<'_>) {
+    let _ = state.group.read();
+}
+
+#[inline(never)]
+fn group_read_into(state: &mut GroupRead<'_>) {
+    let _ = state.group.read_into(&mut state.out);
+}
+
 /// Instructions of `f` by the PMCCNTR instrument (counting must be on).
 fn exact(mut f: impl FnMut()) -> u64 {
     let empty = {
@@ -114,6 +135,41 @@ fn by_clock(instructions_per_tick: u64, mut f: impl FnMut()) -> u64 {
     let empty = t1 - t0;
     let full = t2 - t1;
     full.saturating_sub(empty) * instructions_per_tick * 100 / LOOPS
+}
+
+/// The group's 64-bit extension across a real 2^32 wrap: PMEVCNTR0 (INST_RETIRED, 32 bits on
+/// cortex-a57) preloaded 4096 below 2^32, then more than 4096 instructions.
+fn wrap_check(t: &mut pmprobe_guest::Checks, pmu: &mut Pmu<SysRegPmu>) {
+    const BELOW_WRAP: u64 = (1 << 32) - 4096;
+    let preloaded = pmu.preload(Counter::Event(0), BELOW_WRAP).is_ok() && pmu.start().is_ok();
+    t.check("wrap_preloaded_and_counting", preloaded);
+    let Ok(mut group) = pmu.group::<6>() else {
+        t.check("wrap_group_prepared", false);
+        return;
+    };
+    let before = group.read().ok().and_then(|s| s.event(0)).unwrap_or(0);
+    for i in 0..LOOPS {
+        black_box(i);
+    }
+    let after = group.read().ok().and_then(|s| s.event(0)).unwrap_or(0);
+    let flag_taken = group
+        .pmu()
+        .overflow_flags()
+        .is_ok_and(|flags| flags & 1 == 0);
+    // The group's borrow of the driver ends here.
+    let driver = pmu.read(Counter::Event(0)).unwrap_or(0);
+    let _ = pmu.stop();
+    pmprobe::println!(
+        "wrap: PMEVCNTR0 {before:#x} -> {after:#x} through the group, then {driver:#x} through Pmu::read"
+    );
+    t.check(
+        "group_extends_across_the_2_pow_32_wrap",
+        before < 1 << 32 && after > 1 << 32 && after - before > LOOPS && flag_taken,
+    );
+    t.check(
+        "driver_agrees_after_the_group",
+        driver >= after && driver - after < 1000,
+    );
 }
 
 fn hundredths(v: u64) -> (u64, u64) {
@@ -164,6 +220,27 @@ fn main() -> i32 {
         let _ = black_box(&mut pmu).snapshot_into(black_box(&mut reused));
     });
     t.check_eq("snapshot_into_has_7_counters", reused.len(), 7);
+    let mut group_snapshot = GroupSnapshot::<6>::new();
+    let group_exact = match pmu.group::<6>() {
+        Ok(group) => {
+            let mut state = GroupRead {
+                group,
+                out: GroupSnapshot::new(),
+            };
+            let read = exact(|| group_read(black_box(&mut state)));
+            let read_into = exact(|| group_read_into(black_box(&mut state)));
+            group_snapshot = state.out;
+            Some((read, read_into))
+        }
+        Err(_) => None,
+    };
+    t.check("group_prepared", group_exact.is_some());
+    // Counters 0, 1 and 5 count INST_RETIRED: read in that order, each a little later.
+    let [i0, i1, _, _, _, i5] = group_snapshot.events();
+    t.check(
+        "group_read_counts_in_read_order",
+        group_snapshot.cycles() > 0 && i0 > 0 && i0 <= i1 && i1 <= i5,
+    );
     let hand_start_exact = exact(|| hand_pmcr(black_box(PMCR_LC | PMCR_E)));
     let mut raw = [0u64; 7];
     let hand_snapshot_exact = exact(|| hand_snapshot(black_box(&mut raw)));
@@ -184,6 +261,18 @@ fn main() -> i32 {
     let snapshot_into_clock = by_clock(per_tick, || {
         let _ = black_box(&mut pmu).snapshot_into(black_box(&mut reused));
     });
+    let group_clock = match pmu.group::<6>() {
+        Ok(group) => {
+            let mut state = GroupRead {
+                group,
+                out: GroupSnapshot::new(),
+            };
+            let read = by_clock(per_tick, || group_read(black_box(&mut state)));
+            let read_into = by_clock(per_tick, || group_read_into(black_box(&mut state)));
+            (read, read_into)
+        }
+        Err(_) => (0, 0),
+    };
     let hand_start_clock = by_clock(per_tick, || hand_pmcr(black_box(PMCR_LC | PMCR_E)));
     let hand_stop_clock = by_clock(per_tick, || hand_pmcr(black_box(PMCR_LC)));
     let hand_snapshot_clock = by_clock(per_tick, || hand_snapshot(black_box(&mut raw)));
@@ -219,6 +308,20 @@ fn main() -> i32 {
         hand_snapshot_clock,
     );
     row(
+        "group read (PMCCNTR + 6)",
+        group_exact.map(|(read, _)| read),
+        group_clock.0,
+        Some(hand_snapshot_exact),
+        hand_snapshot_clock,
+    );
+    row(
+        "group read_into (PMCCNTR + 6)",
+        group_exact.map(|(_, read_into)| read_into),
+        group_clock.1,
+        Some(hand_snapshot_exact),
+        hand_snapshot_clock,
+    );
+    row(
         "snapshot() by value (+ 6)",
         Some(snapshot_exact),
         snapshot_clock,
@@ -231,6 +334,27 @@ fn main() -> i32 {
     pmprobe::println!(
         " snapshot() returns a 328-byte Snapshot by value: memset + memcpy, and the two call sites inline differently)"
     );
+    if let Some((read, read_into)) = group_exact {
+        // Goal: at most 1.3 x the hand-written sequence, by each instrument.
+        let ratio = |name: &str, ours: u64, hand: u64| {
+            let hundredths = ours * 100 / hand.max(1);
+            pmprobe::println!(
+                "{name} / hand-written: {}.{:02} (goal <= 1.3: {})",
+                hundredths / 100,
+                hundredths % 100,
+                if ours * 10 <= hand * 13 {
+                    "met"
+                } else {
+                    "NOT met"
+                }
+            );
+        };
+        ratio("group read, exact", read, hand_snapshot_exact);
+        ratio("group read, clock", group_clock.0, hand_snapshot_clock);
+        ratio("group read_into, exact", read_into, hand_snapshot_exact);
+        ratio("group read_into, clock", group_clock.1, hand_snapshot_clock);
+    }
+    wrap_check(&mut t, &mut pmu);
     // The two instruments must agree within the clock's resolution and the loop's call overhead.
     // Tolerance: the clock loop adds a closure call/return and loop overhead per call.
     let close = |exact: u64, clock: u64| {

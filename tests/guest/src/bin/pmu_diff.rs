@@ -13,11 +13,11 @@
 #[path = "../pmu_blocks.rs"]
 mod pmu_blocks;
 
-use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::{Counter, Pmu};
-use pmprobe::pmu::emulated::EmulatedPmu;
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::EmulatedPmu;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::SysRegPmu;
+use pmprobe::pmu::{Counter, Pmu};
+use pmprobe::pmu::{PmuBackend, PmuRegister};
 use pmu_blocks::*;
 
 pmprobe::entry!(main);

@@ -13,10 +13,10 @@
 use core::hint::black_box;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::{Counter, Pmu};
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::sysreg::SysRegPmu;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::SysRegPmu;
+use pmprobe::pmu::{Counter, Pmu};
+use pmprobe::pmu::{PmuBackend, PmuRegister};
 use pmprobe::rt::irq;
 
 pmprobe::entry!(main);

@@ -6,10 +6,10 @@
 #[path = "../pmu_blocks.rs"]
 mod pmu_blocks;
 
-use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::Counter;
-use pmprobe::pmu::event::Event;
-use pmprobe::pmu::info::PmuVersion;
+use pmprobe::pmu::Counter;
+use pmprobe::pmu::Event;
+use pmprobe::pmu::PmuVersion;
+use pmprobe::pmu::{PmuBackend, PmuRegister};
 use pmu_blocks::*;
 
 pmprobe::entry!(main);

@@ -8,11 +8,11 @@
 mod pmu_blocks;
 
 use aarch64_cpu::registers::Readable;
-use pmprobe::pmu::backend::{PmuBackend, PmuRegister};
-use pmprobe::pmu::driver::{Counter, Error};
-use pmprobe::pmu::event::{Event, EventSet};
-use pmprobe::pmu::info::PmuVersion;
+use pmprobe::pmu::PmuVersion;
 use pmprobe::pmu::regs::PMCR_EL0;
+use pmprobe::pmu::{Counter, Error};
+use pmprobe::pmu::{Event, EventSet};
+use pmprobe::pmu::{PmuBackend, PmuRegister};
 use pmu_blocks::*;
 
 pmprobe::entry!(main);

@@ -1,29 +1,47 @@
 //! Guest benchmark (prints figures; its checks only cover the measurement set-up): instructions
-//! per `ProbePoint::notify` with 0 listeners and per extra listener, counted with the PMU
-//! driver (INST_RETIRED, event 0x08) under `-icount shift=0`.
+//! per notification with 0, 1, 4 and 16 listeners, for each way of notifying, counted with the
+//! PMU driver (INST_RETIRED, event 0x08) under `-icount shift=0`, where the count is exact.
+//!
+//! Ways of notifying (the listener body is the same everywhere: add the argument to a count):
+//! - `fn point`: `ProbePoint<u64, 16>` with plain `fn(&u64)` listeners;
+//! - `dyn point`: the same point with object listeners behind `&dyn Listener<u64>`;
+//! - `typed point`: `ProbePoint<u64, 16, Counter>`, the listener type fixed at compile time;
+//! - `static set`: `StaticProbePoint` over an array of the listeners, which compiles to the
+//!   listener bodies called one after the other: the limit.
 //!
 //! Method: a loop of `ITERATIONS` notifications minus the same loop without the notification
 //! (identical `black_box` pattern), divided by `ITERATIONS`; the driver's read cost cancels.
 #![no_std]
 #![no_main]
 
+use core::cell::Cell;
 use core::hint::black_box;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use pmprobe::pmu::sysreg::SysRegPmu;
-use pmprobe::pmu::{Counter, Event, Pmu};
-use pmprobe::probe::ProbePoint;
+use pmprobe::pmu::SysRegPmu;
+use pmprobe::pmu::{Counter as PmuCounter, Event, Pmu};
+use pmprobe::probe::{Listener, ProbePoint, StaticProbePoint};
 
 pmprobe::entry!(main);
 
 const ITERATIONS: u64 = 10_000;
+const COUNTS: [usize; 4] = [0, 1, 4, 16];
 
-type Point = ProbePoint<'static, u64, 8>;
+/// The listener body of the object variants: add the argument to the listener's own count.
+struct Counter(Cell<u64>);
 
-static SINKS: [AtomicU64; 8] = [const { AtomicU64::new(0) }; 8];
+impl Listener<u64> for Counter {
+    #[inline]
+    fn notify(&self, arg: &u64) {
+        self.0.set(self.0.get().wrapping_add(*arg));
+    }
+}
 
+static SINKS: [AtomicU64; 16] = [const { AtomicU64::new(0) }; 16];
+
+/// The same body for a plain function listener, whose count can only be a static.
 #[inline(always)]
-fn body(index: usize, arg: u64) {
+fn add_to_sink(index: usize, arg: u64) {
     if let Some(sink) = SINKS.get(index) {
         sink.store(
             sink.load(Ordering::Relaxed).wrapping_add(arg),
@@ -32,74 +50,93 @@ fn body(index: usize, arg: u64) {
     }
 }
 
-fn l0(arg: &u64) {
-    body(0, *arg)
+macro_rules! functions {
+    ($($name:ident = $index:expr),* $(,)?) => {
+        $(fn $name(arg: &u64) { add_to_sink($index, *arg) })*
+        const FUNCTIONS: [fn(&u64); 16] = [$($name),*];
+    };
 }
-fn l1(arg: &u64) {
-    body(1, *arg)
-}
-fn l2(arg: &u64) {
-    body(2, *arg)
-}
-fn l3(arg: &u64) {
-    body(3, *arg)
-}
-fn l4(arg: &u64) {
-    body(4, *arg)
-}
-fn l5(arg: &u64) {
-    body(5, *arg)
-}
-fn l6(arg: &u64) {
-    body(6, *arg)
-}
-fn l7(arg: &u64) {
-    body(7, *arg)
-}
-const LISTENERS: [fn(&u64); 8] = [l0, l1, l2, l3, l4, l5, l6, l7];
 
-// `black_box(&i)` is an opaque memory clobber, so the compiler must reload the point's
-// listener count on every iteration (its `Cell`s may have changed), without the benchmark
-// adding instructions of its own around the notification.
+functions!(
+    f0 = 0,
+    f1 = 1,
+    f2 = 2,
+    f3 = 3,
+    f4 = 4,
+    f5 = 5,
+    f6 = 6,
+    f7 = 7,
+    f8 = 8,
+    f9 = 9,
+    f10 = 10,
+    f11 = 11,
+    f12 = 12,
+    f13 = 13,
+    f14 = 14,
+    f15 = 15,
+);
+
+// `black_box(i)` is an opaque memory clobber, so the compiler must reload the point's
+// listener count on every iteration (its `Cell`s may have changed). The argument is the value
+// `black_box` hands back, which lives where `black_box` put it: the notification needs nothing
+// of the loop's but that address, so the loop around it stays the empty loop's instruction for
+// instruction. Each loop is its own function so that the notification is compiled as at any
+// call site.
 
 #[inline(never)]
-fn empty_loop(_point: &Point) {
+fn empty_loop() {
     for i in 0..ITERATIONS {
-        black_box(&i);
+        black_box(i);
     }
 }
 
 #[inline(never)]
-fn notify_loop(point: &Point) {
+fn notify_loop<F: Fn(&u64)>(notify: F) {
     for i in 0..ITERATIONS {
-        black_box(&i);
-        point.notify(&i);
+        let arg = black_box(i);
+        notify(&arg);
     }
 }
 
-#[inline(never)]
-fn direct_loop(count: usize) {
-    for i in 0..ITERATIONS {
-        black_box(&i);
-        let arg = i;
-        for function in LISTENERS.iter().take(count) {
-            function(&arg);
-        }
-    }
-}
-
-/// Instructions retired by `f`, minus nothing (the caller subtracts a baseline).
-fn count(pmu: &mut Pmu<SysRegPmu>, counter: Counter, f: impl FnOnce()) -> Option<u64> {
+/// Instructions retired by `f`.
+fn count(pmu: &mut Pmu<SysRegPmu>, counter: PmuCounter, f: impl FnOnce()) -> Option<u64> {
     let before = pmu.read(counter).ok()?;
     f();
     let after = pmu.read(counter).ok()?;
     Some(after.wrapping_sub(before))
 }
 
-/// Per-iteration figure with two decimals, as (whole, hundredths).
-fn per_iteration(total: u64) -> (u64, u64) {
-    let hundredths = total * 100 / ITERATIONS;
-    (hundredths / 100, hundredths % 100)
+/// A per-notification figure in hundredths of an instruction.
+fn per_notification(total: u64, baseline: u64) -> u64 {
+    total.saturating_sub(baseline) * 100 / ITERATIONS
+}
+
+/// `value` hundredths as `whole.hundredths`.
+struct Hundredths(u64);
+
+impl core::fmt::Display for Hundredths {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (whole, fraction) = (self.0 / 100, self.0 % 100);
+        let digits = whole.checked_ilog10().unwrap_or(0) as usize + 1;
+        // Right-aligned to the requested width, like a number.
+        let padding = f.width().unwrap_or(0).saturating_sub(digits + 3);
+        write!(f, "{:padding$}{whole}.{fraction:02}", "")
+    }
+}
+
+/// Figures of one listener count, hundredths of an instruction per notification.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    fn_point: u64,
+    dyn_point: u64,
+    typed_point: u64,
+    static_set: u64,
+}
+
+fn static_set<const K: usize>(counters: &[Counter; 16]) -> impl Fn(&u64) + '_ {
+    let set: [&Counter; K] = core::array::from_fn(|index| &counters[index]);
+    let point: StaticProbePoint<u64, [&Counter; K]> = StaticProbePoint::new(set);
+    move |arg| point.notify(arg)
 }
 
 fn main() -> i32 {
@@ -114,58 +151,72 @@ fn main() -> i32 {
     };
     t.check("pmu_started", pmu.start().is_ok());
 
-    let point = Point::new();
-    let Some(baseline) = count(&mut pmu, counter, || empty_loop(&point)) else {
+    let counters: [Counter; 16] = core::array::from_fn(|_| Counter(Cell::new(0)));
+    let Some(baseline) = count(&mut pmu, counter, empty_loop) else {
         t.check("pmu_read", false);
         return t.finish();
     };
-    pmprobe::println!(
-        "probe_bench: INST_RETIRED via the PMU driver, -icount shift=0, {ITERATIONS} iterations, minus an empty loop"
-    );
-    let mut previous_notify = 0;
-    let mut zero_listener = u64::MAX;
-    for listeners in [0usize, 1, 2, 4, 8] {
-        while point.listener_count() < listeners {
-            let next = LISTENERS[point.listener_count()];
-            if point.add_fn(next).is_err() {
-                t.check("add_listener", false);
-            }
+    let mut rows = [Row::default(); COUNTS.len()];
+    let mut attached = true;
+    for (row, &listeners) in rows.iter_mut().zip(&COUNTS) {
+        let fn_point: ProbePoint<u64, 16> = ProbePoint::new();
+        let dyn_point: ProbePoint<u64, 16> = ProbePoint::new();
+        let typed_point: ProbePoint<u64, 16, Counter> = ProbePoint::new();
+        for (object, function) in counters.iter().zip(FUNCTIONS).take(listeners) {
+            attached &= fn_point.add_fn(function).is_ok()
+                && dyn_point.add_object(object).is_ok()
+                && typed_point.add_object(object).is_ok();
         }
-        let notify = count(&mut pmu, counter, || notify_loop(&point)).unwrap_or(0);
-        let direct = count(&mut pmu, counter, || direct_loop(listeners)).unwrap_or(0);
-        let notify_cost = notify.saturating_sub(baseline);
-        let direct_cost = direct.saturating_sub(baseline);
-        let (n_whole, n_frac) = per_iteration(notify_cost);
-        let (d_whole, d_frac) = per_iteration(direct_cost);
-        pmprobe::println!(
-            "probe_bench: {listeners} listeners: notify {n_whole}.{n_frac:02} instructions, direct calls {d_whole}.{d_frac:02} (totals over the empty loop: {notify_cost}, {direct_cost})"
-        );
-        if listeners == 0 {
-            zero_listener = notify_cost;
-        } else {
-            let (extra_whole, extra_frac) =
-                per_iteration(notify_cost.saturating_sub(previous_notify) / listeners as u64);
-            pmprobe::println!(
-                "probe_bench:   per listener over 0 listeners: {extra_whole}.{extra_frac:02} instructions"
-            );
-        }
-        if listeners == 0 {
-            previous_notify = notify_cost;
-        }
+        let mut measure = |notify: &dyn Fn()| {
+            count(&mut pmu, counter, notify).map_or(0, |total| per_notification(total, baseline))
+        };
+        row.fn_point = measure(&|| notify_loop(|arg| fn_point.notify(arg)));
+        row.dyn_point = measure(&|| notify_loop(|arg| dyn_point.notify(arg)));
+        row.typed_point = measure(&|| notify_loop(|arg| typed_point.notify(arg)));
+        row.static_set = match listeners {
+            0 => measure(&|| notify_loop(static_set::<0>(&counters))),
+            1 => measure(&|| notify_loop(static_set::<1>(&counters))),
+            4 => measure(&|| notify_loop(static_set::<4>(&counters))),
+            _ => measure(&|| notify_loop(static_set::<16>(&counters))),
+        };
     }
-    let (z_whole, z_frac) = per_iteration(zero_listener);
+    t.check("every_point_took_its_listeners", attached);
+
     pmprobe::println!(
-        "probe_bench: goal 0 listeners <= 3 instructions: {} ({z_whole}.{z_frac:02})",
-        // Judged per iteration to two decimals: the totals also hold the loops' different
+        "probe_bench: INST_RETIRED, -icount shift=0, {ITERATIONS} notifications minus an empty loop: instructions per notification"
+    );
+    pmprobe::println!("probe_bench: listeners |  fn point | dyn point | typed point | static set");
+    for (row, listeners) in rows.iter().zip(COUNTS) {
+        pmprobe::println!(
+            "probe_bench: {listeners:>9} | {:>8} | {:>9} | {:>11} | {:>10}",
+            Hundredths(row.fn_point),
+            Hundredths(row.dyn_point),
+            Hundredths(row.typed_point),
+            Hundredths(row.static_set),
+        );
+    }
+    // Each further listener: the 16-listener figure over the 1-listener one, per listener.
+    if let (Some(one), Some(sixteen)) = (rows.get(1), rows.get(3)) {
+        let per = |a: u64, b: u64| Hundredths(b.saturating_sub(a) / 15);
+        pmprobe::println!(
+            "probe_bench: each further listener | {:>8} | {:>9} | {:>11} | {:>10}",
+            per(one.fn_point, sixteen.fn_point),
+            per(one.dyn_point, sixteen.dyn_point),
+            per(one.typed_point, sixteen.typed_point),
+            per(one.static_set, sixteen.static_set),
+        );
+    }
+    let empty = rows.first().map_or(u64::MAX, |row| row.dyn_point);
+    pmprobe::println!(
+        "probe_bench: goal 0 listeners <= 3 instructions: {} ({})",
+        // Judged per notification to two decimals: the totals also hold the loops' different
         // prologues (callee-saved registers), a dozen instructions per 10 000 iterations.
-        if z_whole * 100 + z_frac <= 300 {
-            "met"
-        } else {
-            "NOT met"
-        }
+        if empty <= 300 { "met" } else { "NOT met" },
+        Hundredths(empty),
     );
     // The counter must have seen the loops at all (guards against a dead PMU).
     t.check("baseline_counted", baseline >= ITERATIONS);
-    t.check("listener_bodies_ran", SINKS[0].load(Ordering::Relaxed) > 0);
+    let ran = counters.iter().all(|c| c.0.get() > 0) && SINKS[15].load(Ordering::Relaxed) > 0;
+    t.check("listener_bodies_ran", ran);
     t.finish()
 }

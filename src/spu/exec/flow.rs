@@ -1,0 +1,34 @@
+//! What an instruction did to the control flow, as the interpreter reports it to its callers
+//! (the entry points in `execute.rs`, the run-ahead copies).
+
+use super::local_store::LS_ADDRESS_MASK;
+use super::outcome::FaultKind;
+
+/// Control-flow effect of one instruction, and how it counts for the statistics.
+pub(crate) enum Flow {
+    /// Fall through to the next instruction.
+    Next,
+    /// Fall through; the instruction is NOP-class (`nop`, `lnop`, the hints).
+    Nop,
+    /// Fall through; the instruction was the profiling checkpoint `prof_cpN` (NOP-class).
+    Checkpoint(u8),
+    /// Fall through after a quadword load from this (aligned, wrapped) address.
+    Load(u32),
+    /// Fall through after a quadword store to this (aligned, wrapped) address.
+    Store(u32),
+    /// Taken branch to this address.
+    Branch(u32),
+    /// `stop`/`stopd` with a signal.
+    Stop(u16),
+    /// A halt condition held.
+    Halt,
+    /// A channel access must wait.
+    Blocked(u8),
+    /// The instruction cannot execute.
+    Fault(FaultKind),
+}
+
+/// Word-aligned LS address for branch targets.
+pub(crate) fn instruction_address(address: u32) -> u32 {
+    address & LS_ADDRESS_MASK & !3
+}

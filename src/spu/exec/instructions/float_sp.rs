@@ -1,0 +1,156 @@
+//! Single-precision instructions: `fa`, `fs`, `fm`, the fused `fma`/`fms`/`fnms`, the
+//! compares, the fixed-point conversions, the reciprocal estimates and `fi`.
+//!
+//! SPU single precision is not IEEE 754 (truncation, no denormals, no infinities or NaNs):
+//! the arithmetic and its rules are in `float_single`.
+
+use super::super::float_single as sp;
+use super::super::machine::Machine;
+use super::Flow;
+use crate::spu::isa::Instruction;
+
+/// All ones when `condition` holds (a compare's word result).
+fn mask32(condition: bool) -> u32 {
+    if condition { u32::MAX } else { 0 }
+}
+
+#[inline(always)]
+pub(super) fn fa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::add))
+}
+
+#[inline(always)]
+pub(super) fn fs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::sub))
+}
+
+#[inline(always)]
+pub(super) fn fm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::mul))
+}
+
+#[inline(always)]
+pub(super) fn fma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip3_words(spu.rb(insn), spu.rc(insn), sp::mul_add),
+    )
+}
+
+#[inline(always)]
+pub(super) fn fms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip3_words(spu.rb(insn), spu.rc(insn), sp::mul_sub),
+    )
+}
+
+#[inline(always)]
+pub(super) fn fnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip3_words(spu.rb(insn), spu.rc(insn), sp::negative_mul_sub),
+    )
+}
+
+// compares
+
+#[inline(always)]
+pub(super) fn fceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip_words(spu.rb(insn), |x, y| mask32(sp::equal(x, y))),
+    )
+}
+
+#[inline(always)]
+pub(super) fn fcmeq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip_words(spu.rb(insn), |x, y| mask32(sp::magnitude_equal(x, y))),
+    )
+}
+
+#[inline(always)]
+pub(super) fn fcgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip_words(spu.rb(insn), |x, y| mask32(sp::greater(x, y))),
+    )
+}
+
+#[inline(always)]
+pub(super) fn fcmgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .zip_words(spu.rb(insn), |x, y| mask32(sp::magnitude_greater(x, y))),
+    )
+}
+
+// conversions to and from fixed point (FP7); the I8 field gives the scale
+
+#[inline(always)]
+pub(super) fn cflts(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .map_words(|w| sp::to_signed_fixed(w, insn.imm as u8)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn cfltu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .map_words(|w| sp::to_unsigned_fixed(w, insn.imm as u8)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .map_words(|w| sp::from_signed_fixed(w, insn.imm as u8)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn cuflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn)
+            .map_words(|w| sp::from_unsigned_fixed(w, insn.imm as u8)),
+    )
+}
+
+// estimates and interpolation
+
+#[inline(always)]
+pub(super) fn fi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn).zip_words(spu.rb(insn), sp::interpolate),
+    )
+}
+
+#[inline(always)]
+pub(super) fn frest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, spu.ra(insn).map_words(sp::reciprocal_estimate))
+}
+
+#[inline(always)]
+pub(super) fn frsqest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(
+        insn.rt,
+        spu.ra(insn).map_words(sp::reciprocal_sqrt_estimate),
+    )
+}

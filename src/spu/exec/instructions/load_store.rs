@@ -1,0 +1,189 @@
+//! Loads, stores and the insertion controls (the SPU ISA's load/store chapter).
+//!
+//! Every data access is one quadword: the address is wrapped into the local store and its low
+//! four bits are ignored. `lqd`/`stqd` take a quadword offset, `lqa`/`lqr` and `stqa`/`stqr`
+//! a word address (absolute or relative to the PC). The insertion controls (`cbd` .. `cdx`)
+//! compute the `shufb` control that inserts a byte, halfword, word or doubleword at an
+//! address's position in a quadword.
+
+use super::super::local_store::LS_ADDRESS_MASK;
+use super::super::machine::Machine;
+use super::super::permute::{self, InsertSize};
+use super::{Flow, word_offset};
+use crate::spu::isa::Instruction;
+
+/// Quadword-aligned LS address.
+fn quadword_address(address: u32) -> u32 {
+    address & LS_ADDRESS_MASK & !0xf
+}
+
+#[inline(always)]
+pub(super) fn lqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(spu, insn.rt, word_offset(insn.imm))
+}
+
+#[inline(always)]
+pub(super) fn lqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+    load(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+}
+
+#[inline(always)]
+pub(super) fn lqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn lqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    load(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+    )
+}
+
+#[inline(always)]
+pub(super) fn stqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(spu, insn.rt, word_offset(insn.imm))
+}
+
+#[inline(always)]
+pub(super) fn stqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+    store(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+}
+
+#[inline(always)]
+pub(super) fn stqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
+    )
+}
+
+#[inline(always)]
+pub(super) fn stqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    store(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+    )
+}
+
+#[inline(always)]
+pub(super) fn cbd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Byte,
+    )
+}
+
+#[inline(always)]
+pub(super) fn chd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Halfword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cwd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Word,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cdd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        InsertSize::Doubleword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cbx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Byte,
+    )
+}
+
+#[inline(always)]
+pub(super) fn chx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Halfword,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cwx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Word,
+    )
+}
+
+#[inline(always)]
+pub(super) fn cdx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    insertion(
+        spu,
+        insn.rt,
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(spu.rb(insn).preferred_word()),
+        InsertSize::Doubleword,
+    )
+}
+
+fn load(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
+    let address = quadword_address(address);
+    let value = spu.load_quadword(address);
+    spu.set_register(rt, value);
+    Flow::Load(address)
+}
+
+fn store(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
+    let address = quadword_address(address);
+    let value = spu.register(rt);
+    spu.store_quadword(address, value);
+    Flow::Store(address)
+}
+
+#[inline]
+fn insertion(spu: &mut impl Machine, rt: u8, address: u32, size: InsertSize) -> Flow {
+    spu.write(rt, permute::insertion_control(address, size))
+}

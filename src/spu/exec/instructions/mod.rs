@@ -1,0 +1,354 @@
+//! What each instruction does to the SPU state: one function per instruction, named after
+//! its mnemonic, in one file per instruction family.
+//!
+//! | file | instructions |
+//! |---|---|
+//! | [`load_store`] | `lq*`, `stq*` and the insertion controls `cbd` .. `cdx` |
+//! | [`branch_hint`] | branches (`br` .. `bihnz`, `iret`, `bisled`) and hints (`hbr`, `hbra`, `hbrr`) |
+//! | [`integer`] | constant formation, logical and arithmetic operations, `selb`, counting, byte operations, masks and gathers |
+//! | [`compare`] | integer compares `ceq*`, `cgt*`, `clgt*` |
+//! | [`multiply`] | integer multiplies `mpy*` |
+//! | [`shift_rotate`] | word and halfword shifts and rotates, quadword shifts and rotates, `shufb` |
+//! | [`float_sp`] | single precision: arithmetic, compares, conversions, estimates |
+//! | [`float_dp`] | double precision, and the FPSCR (`fscrrd`, `fscrwr`) |
+//! | [`control`] | `stop`, halts, no-ops, `sync`, special-purpose registers, channels |
+//!
+//! The element arithmetic they use is in `ops_integer`, `ops_shift`, `permute`,
+//! `float_single` and `float_double`, next to this folder.
+//!
+//! The instructions run on any [`Machine`](super::machine::Machine): the architectural state,
+//! or a lighter copy of it for the pipeline's ideal fetch.
+//!
+//! This file is the dispatch, in two tables. [`apply`] maps the everyday instructions to their
+//! functions inline: one match on the mnemonic, compiled to one jump. The rest go to
+//! [`apply_rare`], out of line, so the body that the interpreter's entry points inline stays
+//! small (with every instruction inline the interpreter executed about a fifth more host
+//! instructions per SPU instruction, for every instruction). Each table calls the instruction's function directly: a family function
+//! with its own match would be a second jump, which the compiler does not merge into the
+//! first.
+
+mod branch_hint;
+mod compare;
+mod control;
+mod float_dp;
+mod float_sp;
+mod integer;
+mod load_store;
+mod multiply;
+mod shift_rotate;
+
+use super::flow::{Flow, instruction_address};
+use super::machine::Machine;
+use super::outcome::FaultKind;
+use crate::spu::isa::Instruction;
+use crate::spu::isa::Mnemonic;
+
+/// Byte offset of an I16 word-address field (`imm << 2`).
+fn word_offset(imm: i32) -> u32 {
+    (imm as u32).wrapping_shl(2)
+}
+
+/// RT, RA, RB and RC packed into one word, to hand an instruction to the out-of-line
+/// [`apply_rare`] in registers: an `Instruction` passed whole goes through memory, and the
+/// interpreter would then read its fields right after storing it (a store-forwarding stall on
+/// every instruction).
+#[derive(Clone, Copy)]
+struct RegisterFields(u32);
+
+impl RegisterFields {
+    #[inline(always)]
+    fn of(insn: &Instruction) -> Self {
+        RegisterFields(u32::from_le_bytes([insn.rt, insn.ra, insn.rb, insn.rc]))
+    }
+
+    /// The instruction again, in `apply_rare`. Execution never reads `hint_offset` there
+    /// (the hints are inline).
+    #[inline(always)]
+    fn instruction(self, mnemonic: Mnemonic, word: u32, imm: i32) -> Instruction {
+        let [rt, ra, rb, rc] = self.0.to_le_bytes();
+        Instruction {
+            word,
+            mnemonic,
+            rt,
+            ra,
+            rb,
+            rc,
+            imm,
+            hint_offset: 0,
+        }
+    }
+}
+
+/// The effect of `insn` on registers, local store and channels; the caller retires it.
+///
+/// The everyday instructions, inline: one match on the mnemonic (a jump table), each arm
+/// the instruction's function in its family file. The rest go to
+/// [`apply_rare`].
+#[inline(always)]
+pub(crate) fn apply(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+    use Mnemonic as M;
+    match insn.mnemonic {
+        // load_store.rs
+        M::Cbd => load_store::cbd(spu, insn),
+        M::Chd => load_store::chd(spu, insn),
+        M::Cwd => load_store::cwd(spu, insn),
+        M::Cdd => load_store::cdd(spu, insn),
+        M::Cbx => load_store::cbx(spu, insn),
+        M::Chx => load_store::chx(spu, insn),
+        M::Cwx => load_store::cwx(spu, insn),
+        M::Cdx => load_store::cdx(spu, insn),
+        M::Lqa => load_store::lqa(spu, insn),
+        M::Lqr => load_store::lqr(spu, insn, pc),
+        M::Lqd => load_store::lqd(spu, insn),
+        M::Lqx => load_store::lqx(spu, insn),
+        M::Stqa => load_store::stqa(spu, insn),
+        M::Stqr => load_store::stqr(spu, insn, pc),
+        M::Stqd => load_store::stqd(spu, insn),
+        M::Stqx => load_store::stqx(spu, insn),
+
+        // branch_hint.rs
+        M::Hbr | M::Hbra | M::Hbrr => branch_hint::hint(),
+        M::Br => branch_hint::br(insn, pc),
+        M::Bra => branch_hint::bra(insn),
+        M::Brsl => branch_hint::brsl(spu, insn, pc),
+        M::Brasl => branch_hint::brasl(spu, insn, pc),
+        M::Brz => branch_hint::brz(spu, insn, pc),
+        M::Brnz => branch_hint::brnz(spu, insn, pc),
+        M::Brhz => branch_hint::brhz(spu, insn, pc),
+        M::Brhnz => branch_hint::brhnz(spu, insn, pc),
+        M::Bi => branch_hint::bi(spu, insn),
+        M::Bisl => branch_hint::bisl(spu, insn, pc),
+        M::Iret => branch_hint::iret(spu, insn),
+        M::Bisled => branch_hint::bisled(spu, insn, pc),
+        M::Biz => branch_hint::biz(spu, insn),
+        M::Binz => branch_hint::binz(spu, insn),
+        M::Bihz => branch_hint::bihz(spu, insn),
+        M::Bihnz => branch_hint::bihnz(spu, insn),
+
+        // integer.rs
+        M::Il => integer::il(spu, insn),
+        M::Ilh => integer::ilh(spu, insn),
+        M::Ilhu => integer::ilhu(spu, insn),
+        M::Ila => integer::ila(spu, insn),
+        M::Iohl => integer::iohl(spu, insn),
+        M::Andbi => integer::andbi(spu, insn),
+        M::Andhi => integer::andhi(spu, insn),
+        M::Andi => integer::andi(spu, insn),
+        M::Orbi => integer::orbi(spu, insn),
+        M::Orhi => integer::orhi(spu, insn),
+        M::Ori => integer::ori(spu, insn),
+        M::Xorbi => integer::xorbi(spu, insn),
+        M::Xorhi => integer::xorhi(spu, insn),
+        M::Xori => integer::xori(spu, insn),
+        M::Ahi => integer::ahi(spu, insn),
+        M::Ai => integer::ai(spu, insn),
+        M::Sfhi => integer::sfhi(spu, insn),
+        M::Sfi => integer::sfi(spu, insn),
+        M::A => integer::a(spu, insn),
+        M::Ah => integer::ah(spu, insn),
+        M::Sf => integer::sf(spu, insn),
+        M::Sfh => integer::sfh(spu, insn),
+        M::Addx => integer::addx(spu, insn),
+        M::Sfx => integer::sfx(spu, insn),
+        M::Cg => integer::cg(spu, insn),
+        M::Cgx => integer::cgx(spu, insn),
+        M::Bg => integer::bg(spu, insn),
+        M::Bgx => integer::bgx(spu, insn),
+        M::And => integer::and(spu, insn),
+        M::Nand => integer::nand(spu, insn),
+        M::Or => integer::or(spu, insn),
+        M::Nor => integer::nor(spu, insn),
+        M::Xor => integer::xor(spu, insn),
+        M::Eqv => integer::eqv(spu, insn),
+        M::Andc => integer::andc(spu, insn),
+        M::Orc => integer::orc(spu, insn),
+        M::Selb => integer::selb(spu, insn),
+
+        // compare.rs
+        M::Cgtbi => compare::cgtbi(spu, insn),
+        M::Cgthi => compare::cgthi(spu, insn),
+        M::Cgti => compare::cgti(spu, insn),
+        M::Clgtbi => compare::clgtbi(spu, insn),
+        M::Clgthi => compare::clgthi(spu, insn),
+        M::Clgti => compare::clgti(spu, insn),
+        M::Ceqbi => compare::ceqbi(spu, insn),
+        M::Ceqhi => compare::ceqhi(spu, insn),
+        M::Ceqi => compare::ceqi(spu, insn),
+        M::Cgt => compare::cgt(spu, insn),
+        M::Cgtb => compare::cgtb(spu, insn),
+        M::Cgth => compare::cgth(spu, insn),
+        M::Clgt => compare::clgt(spu, insn),
+        M::Clgtb => compare::clgtb(spu, insn),
+        M::Clgth => compare::clgth(spu, insn),
+        M::Ceq => compare::ceq(spu, insn),
+        M::Ceqb => compare::ceqb(spu, insn),
+        M::Ceqh => compare::ceqh(spu, insn),
+
+        // shift_rotate.rs
+        M::Roti => shift_rotate::roti(spu, insn),
+        M::Rotmi => shift_rotate::rotmi(spu, insn),
+        M::Rotmai => shift_rotate::rotmai(spu, insn),
+        M::Shli => shift_rotate::shli(spu, insn),
+        M::Rothi => shift_rotate::rothi(spu, insn),
+        M::Rothmi => shift_rotate::rothmi(spu, insn),
+        M::Rotmahi => shift_rotate::rotmahi(spu, insn),
+        M::Shlhi => shift_rotate::shlhi(spu, insn),
+        M::Rot => shift_rotate::rot(spu, insn),
+        M::Rotm => shift_rotate::rotm(spu, insn),
+        M::Rotma => shift_rotate::rotma(spu, insn),
+        M::Shl => shift_rotate::shl(spu, insn),
+        M::Roth => shift_rotate::roth(spu, insn),
+        M::Rothm => shift_rotate::rothm(spu, insn),
+        M::Rotmah => shift_rotate::rotmah(spu, insn),
+        M::Shlh => shift_rotate::shlh(spu, insn),
+        M::Rotqbii => shift_rotate::rotqbii(spu, insn),
+        M::Rotqmbii => shift_rotate::rotqmbii(spu, insn),
+        M::Shlqbii => shift_rotate::shlqbii(spu, insn),
+        M::Rotqbyi => shift_rotate::rotqbyi(spu, insn),
+        M::Rotqmbyi => shift_rotate::rotqmbyi(spu, insn),
+        M::Shlqbyi => shift_rotate::shlqbyi(spu, insn),
+        M::Rotqbi => shift_rotate::rotqbi(spu, insn),
+        M::Rotqmbi => shift_rotate::rotqmbi(spu, insn),
+        M::Shlqbi => shift_rotate::shlqbi(spu, insn),
+        M::Rotqby => shift_rotate::rotqby(spu, insn),
+        M::Rotqmby => shift_rotate::rotqmby(spu, insn),
+        M::Shlqby => shift_rotate::shlqby(spu, insn),
+        M::Rotqbybi => shift_rotate::rotqbybi(spu, insn),
+        M::Rotqmbybi => shift_rotate::rotqmbybi(spu, insn),
+        M::Shlqbybi => shift_rotate::shlqbybi(spu, insn),
+        M::Shufb => shift_rotate::shufb(spu, insn),
+
+        // float_sp.rs
+        M::Fa => float_sp::fa(spu, insn),
+        M::Fs => float_sp::fs(spu, insn),
+        M::Fm => float_sp::fm(spu, insn),
+        M::Fma => float_sp::fma(spu, insn),
+        M::Fms => float_sp::fms(spu, insn),
+        M::Fnms => float_sp::fnms(spu, insn),
+
+        // control.rs
+        M::Nop | M::Lnop => control::nop(),
+        M::Sync | M::Dsync => control::sync(),
+
+        _ => apply_rare(
+            spu,
+            insn.mnemonic,
+            insn.word,
+            RegisterFields::of(insn),
+            insn.imm,
+        ),
+    }
+}
+
+/// [`apply`] for the rarer instructions, out of line (floating-point compares
+/// and conversions, DP, integer multiplies, byte operations, masks, stops, halts, channels,
+/// special-purpose registers).
+#[inline(never)]
+fn apply_rare(
+    spu: &mut impl Machine,
+    mnemonic: Mnemonic,
+    word: u32,
+    registers: RegisterFields,
+    imm: i32,
+) -> Flow {
+    use Mnemonic as M;
+    let insn = &registers.instruction(mnemonic, word, imm);
+    match insn.mnemonic {
+        // integer.rs
+        M::Clz => integer::clz(spu, insn),
+        M::Xsbh => integer::xsbh(spu, insn),
+        M::Xshw => integer::xshw(spu, insn),
+        M::Xswd => integer::xswd(spu, insn),
+        M::Cntb => integer::cntb(spu, insn),
+        M::Absdb => integer::absdb(spu, insn),
+        M::Avgb => integer::avgb(spu, insn),
+        M::Sumb => integer::sumb(spu, insn),
+        M::Fsmbi => integer::fsmbi(spu, insn),
+        M::Fsm => integer::fsm(spu, insn),
+        M::Fsmh => integer::fsmh(spu, insn),
+        M::Fsmb => integer::fsmb(spu, insn),
+        M::Gb => integer::gb(spu, insn),
+        M::Gbh => integer::gbh(spu, insn),
+        M::Gbb => integer::gbb(spu, insn),
+        M::Orx => integer::orx(spu, insn),
+
+        // multiply.rs
+        M::Mpyi => multiply::mpyi(spu, insn),
+        M::Mpyui => multiply::mpyui(spu, insn),
+        M::Mpy => multiply::mpy(spu, insn),
+        M::Mpyu => multiply::mpyu(spu, insn),
+        M::Mpyh => multiply::mpyh(spu, insn),
+        M::Mpyhh => multiply::mpyhh(spu, insn),
+        M::Mpyhhu => multiply::mpyhhu(spu, insn),
+        M::Mpys => multiply::mpys(spu, insn),
+        M::Mpyhha => multiply::mpyhha(spu, insn),
+        M::Mpyhhau => multiply::mpyhhau(spu, insn),
+        M::Mpya => multiply::mpya(spu, insn),
+
+        // float_sp.rs
+        M::Fceq => float_sp::fceq(spu, insn),
+        M::Fcmeq => float_sp::fcmeq(spu, insn),
+        M::Fcgt => float_sp::fcgt(spu, insn),
+        M::Fcmgt => float_sp::fcmgt(spu, insn),
+        M::Cflts => float_sp::cflts(spu, insn),
+        M::Cfltu => float_sp::cfltu(spu, insn),
+        M::Csflt => float_sp::csflt(spu, insn),
+        M::Cuflt => float_sp::cuflt(spu, insn),
+        M::Fi => float_sp::fi(spu, insn),
+        M::Frest => float_sp::frest(spu, insn),
+        M::Frsqest => float_sp::frsqest(spu, insn),
+
+        // float_dp.rs
+        M::Dfa => float_dp::dfa(spu, insn),
+        M::Dfs => float_dp::dfs(spu, insn),
+        M::Dfm => float_dp::dfm(spu, insn),
+        M::Dfma => float_dp::dfma(spu, insn),
+        M::Dfms => float_dp::dfms(spu, insn),
+        M::Dfnms => float_dp::dfnms(spu, insn),
+        M::Dfnma => float_dp::dfnma(spu, insn),
+        M::Dfceq => float_dp::dfceq(spu, insn),
+        M::Dfcmeq => float_dp::dfcmeq(spu, insn),
+        M::Dfcgt => float_dp::dfcgt(spu, insn),
+        M::Dfcmgt => float_dp::dfcmgt(spu, insn),
+        M::Dftsv => float_dp::dftsv(spu, insn),
+        M::Fesd => float_dp::fesd(spu, insn),
+        M::Frds => float_dp::frds(spu, insn),
+        M::Fscrrd => float_dp::fscrrd(spu, insn),
+        M::Fscrwr => float_dp::fscrwr(spu, insn),
+
+        // control.rs
+        M::Stop | M::Stopd => control::stop(insn),
+        M::Hgti => control::hgti(spu, insn),
+        M::Hlgti => control::hlgti(spu, insn),
+        M::Heqi => control::heqi(spu, insn),
+        M::Hgt => control::hgt(spu, insn),
+        M::Hlgt => control::hlgt(spu, insn),
+        M::Heq => control::heq(spu, insn),
+        M::Mfspr => control::mfspr(spu, insn),
+        M::Mtspr => control::mtspr(),
+        M::Rdch => control::rdch(spu, insn),
+        M::Wrch => control::wrch(spu, insn),
+        M::Rchcnt => control::rchcnt(spu, insn),
+
+        // Handled by `apply`; listed so that this match stays exhaustive: a new mnemonic
+        // must be given an arm in one of the two.
+        #[rustfmt::skip]
+        M::Lqa | M::Lqr | M::Lqd | M::Lqx | M::Stqa | M::Stqr | M::Stqd | M::Stqx | M::Cbd
+        | M::Chd | M::Cwd | M::Cdd | M::Cbx | M::Chx | M::Cwx | M::Cdx | M::Br | M::Bra
+        | M::Brsl | M::Brasl | M::Brz | M::Brnz | M::Brhz | M::Brhnz | M::Bi | M::Bisl
+        | M::Iret | M::Bisled | M::Biz | M::Binz | M::Bihz | M::Bihnz | M::Hbr | M::Hbra
+        | M::Hbrr | M::Il | M::Ilh | M::Ilhu | M::Ila | M::Iohl | M::Andbi | M::Andhi
+        | M::Andi | M::Orbi | M::Orhi | M::Ori | M::Xorbi | M::Xorhi | M::Xori | M::Ahi
+        | M::Ai | M::Sfhi | M::Sfi | M::Cgtbi | M::Cgthi | M::Cgti | M::Clgtbi | M::Clgthi
+        | M::Clgti | M::Ceqbi | M::Ceqhi | M::Ceqi | M::A | M::Ah | M::Sf | M::Sfh | M::Addx
+        | M::Sfx | M::Cg | M::Cgx | M::Bg | M::Bgx | M::Cgt | M::Cgtb | M::Cgth | M::Clgt
+        | M::Clgtb | M::Clgth | M::Ceq | M::Ceqb | M::Ceqh | M::And | M::Nand | M::Or | M::Nor
+        | M::Xor | M::Eqv | M::Andc | M::Orc | M::Selb | M::Roti | M::Rotmi | M::Rotmai
+        | M::Shli | M::Rothi | M::Rothmi | M::Rotmahi | M::Shlhi | M::Rot | M::Rotm | M::Rotma
+        | M::Shl | M::Roth | M::Rothm | M::Rotmah | M::Shlh | M::Rotqbii | M::Rotqmbii
+        | M::Shlqbii | M::Rotqbyi | M::Rotqmbyi | M::Shlqbyi | M::Rotqbi | M::Rotqmbi
+        | M::Shlqbi | M::Rotqby | M::Rotqmby | M::Shlqby | M::Rotqbybi | M::Rotqmbybi
+        | M::Shlqbybi | M::Shufb | M::Fa | M::Fs | M::Fm | M::Fma | M::Fms | M::Fnms | M::Nop
+        | M::Lnop | M::Sync | M::Dsync => Flow::Fault(FaultKind::IllegalInstruction),
+    }
+}

@@ -1,0 +1,105 @@
+//! What an instruction reads and writes: the interpreter in [`instructions`](super::instructions)
+//! runs on any [`Machine`]. [`SpuState`] is the architectural state; the pipeline's ideal fetch
+//! can run instructions ahead on a lighter copy of it that reads the local store of the
+//! architectural state and keeps its own stores aside.
+
+use super::channels::Channels;
+use super::flow::Flow;
+use super::quadword::Quadword;
+use super::state::SpuState;
+use crate::spu::isa::Instruction;
+
+/// The state an SPU instruction reads and writes (besides the PC and the retirement counters,
+/// which the caller of the interpreter keeps).
+pub(crate) trait Machine {
+    /// Register `$index` (modulo 128).
+    fn register(&self, index: u8) -> Quadword;
+    /// Sets register `$index` (modulo 128).
+    fn set_register(&mut self, index: u8, value: Quadword);
+    /// The quadword at an aligned, wrapped local-store address.
+    fn load_quadword(&self, address: u32) -> Quadword;
+    /// Stores a quadword at an aligned, wrapped local-store address.
+    fn store_quadword(&mut self, address: u32, value: Quadword);
+    /// The channel interface (mailboxes, SRR0).
+    fn channels(&mut self) -> &mut Channels;
+    /// The FPSCR.
+    fn fpscr(&self) -> Quadword;
+    /// Sets the FPSCR (`fscrwr`).
+    fn set_fpscr(&mut self, value: Quadword);
+    /// Enables or disables interrupts (the E/D bits of indirect branches).
+    fn set_interrupts_enabled(&mut self, enabled: bool);
+
+    /// Writes `value` to register `rt` and falls through.
+    #[inline(always)]
+    fn write(&mut self, rt: u8, value: Quadword) -> Flow {
+        self.set_register(rt, value);
+        Flow::Next
+    }
+
+    /// The value of the instruction's RA register.
+    #[inline(always)]
+    fn ra(&self, insn: &Instruction) -> Quadword {
+        self.register(insn.ra)
+    }
+
+    /// The value of the instruction's RB register.
+    #[inline(always)]
+    fn rb(&self, insn: &Instruction) -> Quadword {
+        self.register(insn.rb)
+    }
+
+    /// The value of the instruction's RC register.
+    #[inline(always)]
+    fn rc(&self, insn: &Instruction) -> Quadword {
+        self.register(insn.rc)
+    }
+
+    /// The value of the instruction's RT register (read by stores, conditional branches,
+    /// `iohl`, the extended and accumulating arithmetic).
+    #[inline(always)]
+    fn rt(&self, insn: &Instruction) -> Quadword {
+        self.register(insn.rt)
+    }
+}
+
+impl Machine for SpuState {
+    #[inline(always)]
+    fn register(&self, index: u8) -> Quadword {
+        SpuState::register(self, index)
+    }
+
+    #[inline(always)]
+    fn set_register(&mut self, index: u8, value: Quadword) {
+        SpuState::set_register(self, index, value);
+    }
+
+    #[inline(always)]
+    fn load_quadword(&self, address: u32) -> Quadword {
+        self.local_store.load_quadword(address)
+    }
+
+    #[inline(always)]
+    fn store_quadword(&mut self, address: u32, value: Quadword) {
+        self.local_store.store_quadword(address, value);
+    }
+
+    #[inline(always)]
+    fn channels(&mut self) -> &mut Channels {
+        &mut self.channels
+    }
+
+    #[inline(always)]
+    fn fpscr(&self) -> Quadword {
+        self.fpscr
+    }
+
+    #[inline(always)]
+    fn set_fpscr(&mut self, value: Quadword) {
+        self.fpscr = value;
+    }
+
+    #[inline(always)]
+    fn set_interrupts_enabled(&mut self, enabled: bool) {
+        self.interrupts_enabled = enabled;
+    }
+}

@@ -1,0 +1,354 @@
+//! One simulated cycle, in reverse pipeline order: stage o completes instructions (their
+//! functional effect, the statistics, the run end they cause), stage j issues, then the issue
+//! stages advance and fetch fills stage g. See the [module documentation](super) for the
+//! model and `docs/spu-timing-model.md` for its sources.
+
+use core::fmt;
+
+use super::fetch::FetchModel;
+use super::inflight::InFlight;
+use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use super::sizes::O_STAGE;
+use super::stats::Statistics;
+use super::window::Effect;
+use super::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
+use crate::spu::exec::{AccessKind, Executed, LsAccess, SpuState, Status};
+use crate::spu::isa::Mnemonic;
+use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
+
+impl Pipeline {
+    /// Simulates one cycle.
+    #[inline(always)]
+    pub(crate) fn step_cycle<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut SpuState,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<CycleEnd, ModelError> {
+        self.clock += 1;
+        let now = self.clock;
+        self.stopped_by = None;
+        self.stats.cycles += 1;
+        observer.cycles(1);
+
+        // 1. Execution pipes: stage o.
+        let mut end = None;
+        let blocked = core::mem::take(&mut self.blocked);
+        if blocked != 0 {
+            end = self.complete(arch, blocked, None, now, observer, output)?;
+        }
+        if end.is_none() && now >= O_STAGE {
+            let row = now - O_STAGE;
+            for pipe in 0..2 {
+                let seq = self.exec.slot(row, pipe);
+                if seq != 0 && !self.retire_replayed(arch, seq, now, observer) {
+                    end = self.complete(arch, seq, Some((row, pipe)), now, observer, output)?;
+                    if end.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // 2. Issue.
+        self.exec.open_row(now);
+        let mut blocks = DualIssueBlocks::default();
+        let outcome = if self.real_fetch && self.fetch.blocks_issue() {
+            IssueOutcome::Stalled(StallReason::BranchMiss)
+        } else {
+            self.issue
+                .issue(now, self.config.stored(), &mut self.exec, &mut blocks)
+        };
+        self.count_issue(&outcome, &blocks, now, observer);
+
+        if let Some(reason) = end {
+            // Nothing younger than a stopping instruction is on the path (fetch waited).
+            self.flush();
+            return Ok(CycleEnd::End(reason));
+        }
+
+        // 3. Fetch.
+        self.issue.advance();
+        // Only the real fetch unit's line requests contend with loads and stores.
+        let ls_in_stage_n = self.real_fetch && self.ls_in_stage_n(now);
+        let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
+        self.stats.ls_contention += u64::from(contended);
+        Ok(CycleEnd::Continue)
+    }
+
+    /// Whether a load/store that contends with line fetches is in execution stage n at the
+    /// end of cycle `now` (it uses the LS in stage o next cycle).
+    #[inline(always)]
+    fn ls_in_stage_n(&self, now: u64) -> bool {
+        if now < O_STAGE - 1 {
+            return false;
+        }
+        let seq = self.exec.slot(now - (O_STAGE - 1), 1);
+        if seq == 0 {
+            return false;
+        }
+        let instruction = &self.issue.in_flight(seq).instruction;
+        instruction.is_load()
+            || (instruction.is_store() && !self.config.stored().ls_line_contend_load_only())
+    }
+
+    /// Stage o: the functional effect of instruction `seq` (in execution row/pipe
+    /// `position`, `None` for a retried channel instruction). Returns the run end it causes.
+    #[inline]
+    fn complete<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut SpuState,
+        seq: u64,
+        position: Option<(u64, usize)>,
+        now: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<Option<RunEnd>, ModelError> {
+        let inflight = self.issue.in_flight(seq);
+        let executed: Executed = if inflight.illegal {
+            arch.step()
+        } else {
+            arch.execute_at_cycle(&inflight.instruction, now)
+        };
+        if !executed.retired {
+            let inflight = *inflight;
+            return self
+                .not_retired(&inflight, &executed, position, now)
+                .map(Some);
+        }
+        self.fetch.completed_through(seq);
+        let mispredicted = executed.next_pc != inflight.predicted_next;
+        if mispredicted {
+            match (&mut self.fetch, position) {
+                (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
+                    unit.mispredict(executed.next_pc);
+                    self.exec
+                        .squash_younger(row, pipe, now, self.config.stored());
+                    observer.mispredict();
+                }
+                _ => {
+                    return Err(ModelError::PathMismatch {
+                        pc: inflight.pc,
+                        predicted: inflight.predicted_next,
+                        actual: executed.next_pc,
+                    });
+                }
+            }
+        }
+        count_retired(
+            &mut self.stats,
+            inflight,
+            executed.branch_taken,
+            executed.is_nop,
+            mispredicted,
+        );
+        let instruction = &inflight.instruction;
+        if instruction.is_hint()
+            && !instruction.is_hbrp()
+            && let FetchModel::Real { unit, .. } = &mut self.fetch
+        {
+            let (branch, target) = hint_operands(inflight, arch);
+            unit.set_hint(branch, target);
+        }
+        observer.retired(instruction, &executed, now);
+        if let Some(checkpoint) = executed.profile {
+            writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+            self.wrote_output = true;
+        }
+        if let Status::Stopped(reason) = executed.status {
+            self.stopped_by = Some(seq);
+            return Ok(Some(RunEnd::Stopped(reason)));
+        }
+        if inflight.serializing {
+            self.fetch.serializing_completed();
+        }
+        Ok(None)
+    }
+
+    /// Stage o for an instruction whose effect the ideal fetch's shadow recorded: applies it
+    /// and counts the instruction as [`complete`](Self::complete) would. `false` when there
+    /// is no recorded effect (or the SPU stopped): `complete` must interpret the instruction.
+    #[inline(always)]
+    fn retire_replayed<O: SpuObserver>(
+        &mut self,
+        arch: &mut SpuState,
+        seq: u64,
+        now: u64,
+        observer: &O,
+    ) -> bool {
+        let Some((effect, address)) = apply_recorded(&self.issue, arch, seq, now) else {
+            return false;
+        };
+        self.fetch.completed_through(seq);
+        let inflight = self.issue.in_flight(seq);
+        let branch_taken = effect.has(Effect::BRANCH_TAKEN);
+        let is_nop = effect.has(Effect::NOP);
+        // The path fetch followed is the executed one: nothing was mispredicted.
+        count_retired(&mut self.stats, inflight, branch_taken, is_nop, false);
+        let access = effect
+            .has(Effect::STORES | Effect::LOADS)
+            .then(|| LsAccess {
+                address,
+                size: 16,
+                kind: if effect.has(Effect::STORES) {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                },
+            });
+        let executed = Executed::retired_running(
+            inflight.pc,
+            inflight.instruction.word,
+            inflight.predicted_next,
+            branch_taken,
+            access,
+            is_nop,
+        );
+        observer.retired(&inflight.instruction, &executed, now);
+        true
+    }
+
+    /// Stage o for an instruction that did not complete: a channel wait or a stop.
+    #[cold]
+    fn not_retired(
+        &mut self,
+        inflight: &InFlight,
+        executed: &Executed,
+        position: Option<(u64, usize)>,
+        now: u64,
+    ) -> Result<RunEnd, ModelError> {
+        match executed.status {
+            Status::Blocked { channel } => {
+                if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
+                    // Younger instructions were fetched behind it: squash them and fetch
+                    // the channel instruction again once the host serviced the channel.
+                    self.exec
+                        .squash_younger(row, pipe, now, self.config.stored());
+                    self.issue.invalidate(StallReason::Channel);
+                    self.fetch.restart();
+                } else {
+                    self.blocked = inflight.seq;
+                }
+                Ok(RunEnd::Blocked { channel })
+            }
+            Status::Stopped(reason) => Ok(RunEnd::Stopped(reason)),
+            // A model bug would land here: report it as a path error rather than spin.
+            Status::Running => Err(ModelError::PathMismatch {
+                pc: inflight.pc,
+                predicted: inflight.predicted_next,
+                actual: executed.next_pc,
+            }),
+        }
+    }
+
+    #[inline(always)]
+    fn count_issue<O: SpuObserver>(
+        &mut self,
+        outcome: &IssueOutcome,
+        blocks: &DualIssueBlocks,
+        now: u64,
+        observer: &O,
+    ) {
+        self.last_issue = match outcome {
+            IssueOutcome::Stalled(reason) => LastIssue::Stalled(*reason),
+            IssueOutcome::Issued { .. } => LastIssue::Issued,
+        };
+        let stats = &mut self.stats;
+        match outcome {
+            IssueOutcome::Stalled(reason) => {
+                stats.count_stall(*reason);
+                observer.issue_stall(*reason);
+            }
+            IssueOutcome::Issued { first, second } => {
+                let first = self.issue.in_flight(*first);
+                let second = second.map(|seq| self.issue.in_flight(seq));
+                let all_nops = first.is_nop() && second.is_none_or(|s| s.is_nop());
+                if all_nops {
+                    stats.nop_cycles += 1;
+                } else if second.is_some() {
+                    stats.dual_cycles += 1;
+                } else {
+                    stats.single_cycles += 1;
+                }
+                stats.sp_issue_block += u64::from(blocks.sp);
+                stats.dp_issue_block += u64::from(blocks.dp);
+                stats.cross_issue_cycles += u64::from(blocks.cross);
+                stats.src0_dep_cycles += u64::from(blocks.src0_dependency);
+                let dual = second.is_some();
+                for inflight in core::iter::once(first).chain(second) {
+                    stats.registers_used |= u128::from(inflight.registers[0])
+                        | (u128::from(inflight.registers[1]) << 64);
+                    observer.issue(IssueEvent {
+                        cycle: now,
+                        pc: inflight.pc,
+                        pipe: inflight.class.pipe(),
+                        dual,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Applies the effect the ideal fetch's shadow recorded for instruction `seq` to `arch` as
+/// its completion at cycle `now` (see [`SpuState::retire_replayed`]). Returns the effect and
+/// its address; `None` (and nothing changed) when none was recorded or the SPU is stopped.
+#[inline(always)]
+fn apply_recorded(
+    issue: &IssuePipes,
+    arch: &mut SpuState,
+    seq: u64,
+    now: u64,
+) -> Option<(Effect, u32)> {
+    let (effect, value, address) = issue.effect(seq)?;
+    let inflight = issue.in_flight(seq);
+    arch.retire_replayed(
+        effect.state_write(inflight, address),
+        *value,
+        inflight.predicted_next,
+        effect.has(Effect::NOP),
+        now,
+    )
+    .then_some((effect, address))
+}
+
+/// Counts a completed instruction in the statistics: instructions, non-NOP instructions,
+/// branches taken and not taken, hint hits (a taken branch fetch had predicted taken: its
+/// predicted next address is not the fall-through) and hints.
+#[inline(always)]
+fn count_retired(
+    stats: &mut Statistics,
+    inflight: &InFlight,
+    branch_taken: bool,
+    is_nop: bool,
+    mispredicted: bool,
+) {
+    stats.instructions += 1;
+    stats.non_nop_instructions += u64::from(!is_nop);
+    let instruction = &inflight.instruction;
+    if instruction.is_branch() {
+        if branch_taken {
+            stats.branches_taken += 1;
+            if !mispredicted && inflight.predicted_next != inflight.pc.wrapping_add(4) {
+                stats.hint_hits += 1;
+            }
+        } else {
+            stats.branches_not_taken += 1;
+        }
+    }
+    stats.hints += u64::from(instruction.is_hint());
+}
+
+/// The hinted branch address and the target of a hint at stage o (`arch` holds the
+/// register values the hint reads).
+fn hint_operands(inflight: &InFlight, arch: &SpuState) -> (u32, u32) {
+    let instruction = &inflight.instruction;
+    let pc = inflight.pc;
+    let branch = pc.wrapping_add((i32::from(instruction.hint_offset) << 2) as u32);
+    let target = match instruction.mnemonic {
+        Mnemonic::Hbra => (instruction.imm << 2) as u32,
+        Mnemonic::Hbrr => pc.wrapping_add((instruction.imm << 2) as u32),
+        _ => arch.register(instruction.ra).preferred_word(),
+    };
+    (branch, target)
+}

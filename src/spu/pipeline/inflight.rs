@@ -1,0 +1,123 @@
+//! The record of one instruction in flight, shared by fetch, issue, execute and the views.
+//!
+//! Fetch builds an [`InFlight`] for every instruction it fetches (decoded once per address
+//! and word by the [`decode_cache`](super::decode_cache)); the instruction window keeps it
+//! while the instruction travels down the pipes, which refer to it by sequence number.
+
+use crate::spu::isa::Instruction;
+use crate::spu::isa::{IClass, Mnemonic};
+
+/// "No register": index of an always-ready scoreboard slot.
+pub const NO_REGISTER: u8 = 128;
+
+/// An instruction travelling through the issue and execution pipes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    /// Its local-store address.
+    pub pc: u32,
+    /// The decoded instruction (for an illegal word: the word with `illegal` set).
+    pub instruction: Instruction,
+    /// The address fetch expects to follow it.
+    pub predicted_next: u32,
+    /// Class (execution pipe and timing).
+    pub class: IClass,
+    /// Register written, or [`NO_REGISTER`] (128).
+    pub target: u8,
+    /// Registers read; unused entries are [`NO_REGISTER`].
+    pub sources: [u8; 3],
+    /// The registers read or written as a bit set (register `r` is bit `r % 64` of word
+    /// `r / 64`), for the registers-used statistic.
+    pub registers: [u64; 2],
+    /// Fetch waits until this instruction completed (channel, stop, halt, fault).
+    pub serializing: bool,
+    /// The word is not an SPU instruction: stage o reports the fault.
+    pub illegal: bool,
+    /// Fetch sequence number, given when the instruction enters issue stage g (for
+    /// pipeline viewers; 0 before).
+    pub seq: u64,
+}
+
+impl InFlight {
+    /// Wraps a decoded instruction.
+    pub(crate) fn new(pc: u32, instruction: Instruction, predicted_next: u32) -> Self {
+        let mut sources = [NO_REGISTER; 3];
+        for (slot, source) in sources.iter_mut().zip(instruction.sources()) {
+            if let Some(register) = source {
+                *slot = register & 0x7f;
+            }
+        }
+        let target = instruction.target().map_or(NO_REGISTER, |r| r & 0x7f);
+        let mut registers = [0u64; 2];
+        for &register in sources.iter().chain(core::iter::once(&target)) {
+            if let Some(word) = registers.get_mut(usize::from(register / 64)) {
+                *word |= 1 << (register % 64);
+            }
+        }
+        InFlight {
+            pc,
+            instruction,
+            predicted_next,
+            class: instruction.class(),
+            target,
+            sources,
+            registers,
+            serializing: false,
+            illegal: false,
+            seq: 0,
+        }
+    }
+
+    /// An illegal word: timed like a `nop`, faults at stage o.
+    pub(crate) fn illegal_at(pc: u32, word: u32) -> Self {
+        let mut nop = NOP_INSTRUCTION;
+        nop.word = word;
+        let mut inflight = Self::new(pc, nop, pc);
+        inflight.serializing = true;
+        inflight.illegal = true;
+        inflight
+    }
+
+    /// `nop` or `lnop`.
+    pub fn is_nop(&self) -> bool {
+        matches!(self.class, IClass::Nop | IClass::Lnop)
+    }
+}
+
+const NOP_INSTRUCTION: Instruction = Instruction {
+    word: 0x4020_0000,
+    mnemonic: Mnemonic::Nop,
+    rt: 0,
+    ra: 0,
+    rb: 0,
+    rc: 0,
+    imm: 0,
+    hint_offset: 0,
+};
+
+/// A placeholder record, all-zero bits: sequence number 0 (never handed out), so no lookup
+/// by sequence number finds it. Its instruction is `stop 0`, the decode of the zero word.
+pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
+    pc: 0,
+    instruction: Instruction {
+        word: 0,
+        mnemonic: Mnemonic::Stop,
+        rt: 0,
+        ra: 0,
+        rb: 0,
+        rc: 0,
+        imm: 0,
+        hint_offset: 0,
+    },
+    predicted_next: 0,
+    class: IClass::Fx2,
+    target: 0,
+    sources: [0; 3],
+    registers: [0; 2],
+    serializing: false,
+    illegal: false,
+    seq: 0,
+};
+
+/// A fetch group: the pair at an even and the following odd word address. A slot is `None`
+/// when the path does not go through that address.
+pub type Group = [Option<InFlight>; 2];

@@ -1,0 +1,51 @@
+//! The lean configuration (feature `spu-lean`) has no fast-forward: every cycle is simulated,
+//! which gives the same results (the fast-forward is exact) and saves its memory of a loop.
+//! This is its stand-in, with the same interface as `fast_forward.rs`.
+
+use super::Pipeline;
+use crate::spu::exec::SpuState;
+
+/// No memory of any loop.
+#[derive(Clone)]
+pub(crate) struct FastForward;
+
+impl FastForward {
+    /// Nothing to remember.
+    pub const fn new() -> Self {
+        FastForward
+    }
+
+    /// Never on.
+    pub fn enabled(&self) -> bool {
+        false
+    }
+
+    /// Nothing to forget.
+    pub(super) fn forget(&mut self) {}
+}
+
+impl Pipeline {
+    /// Has no effect in the lean configuration, which has no fast-forward (the results are
+    /// the same either way).
+    pub fn set_fast_forward(&mut self, _enabled: bool) {}
+
+    /// Always `false` in the lean configuration.
+    pub fn fast_forward_enabled(&self) -> bool {
+        false
+    }
+
+    /// Always 0 in the lean configuration.
+    pub fn fast_forwarded_cycles(&self) -> u64 {
+        0
+    }
+
+    /// Never called: the fast-forward is never on.
+    pub(super) fn loop_head_passed(
+        &mut self,
+        _arch: &mut SpuState,
+        _head: u32,
+        _budget: u64,
+    ) -> u64 {
+        0
+    }
+}

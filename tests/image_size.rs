@@ -1,0 +1,54 @@
+//! The firmware image carries code, not zeros: the demo's release build, as a raw image
+//! (`llvm-objcopy -O binary`), is at most 512 KiB, and its `.data` at most 64 KiB. Static state
+//! (the SPU arena, the trace ring) must be all-zero bits so that it lands in `.bss`, which the
+//! boot code zeroes and the image does not contain.
+mod common;
+
+use std::process::Command;
+
+use common::qemu::{demo_elf, repo};
+use common::toolchain::llvm_tool;
+
+const RAW_IMAGE_LIMIT: u64 = 512 * 1024;
+const DATA_LIMIT: u64 = 64 * 1024;
+
+#[test]
+fn release_image_is_at_most_512_kib_and_data_at_most_64_kib() {
+    let elf = demo_elf();
+    let raw = elf.with_extension("bin");
+    let objcopy = llvm_tool(repo(), "llvm-objcopy");
+    let status = Command::new(&objcopy)
+        .args(["-O", "binary"])
+        .arg(&elf)
+        .arg(&raw)
+        .status()
+        .unwrap_or_else(|e| panic!("run {}: {e}", objcopy.display()));
+    assert!(status.success(), "llvm-objcopy failed");
+    let raw_bytes = std::fs::metadata(&raw).expect("the raw image").len();
+
+    let size = llvm_tool(repo(), "llvm-size");
+    let out = Command::new(&size)
+        .arg("-A")
+        .arg(&elf)
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", size.display()));
+    let sections = String::from_utf8_lossy(&out.stdout);
+    let section = |name: &str| -> u64 {
+        sections
+            .lines()
+            .find_map(|line| {
+                let mut fields = line.split_whitespace();
+                (fields.next() == Some(name)).then(|| fields.next()?.parse().ok())?
+            })
+            .unwrap_or(0)
+    };
+    let data = section(".data");
+    println!(
+        "raw image {raw_bytes} bytes (limit {RAW_IMAGE_LIMIT}), .data {data} (limit {DATA_LIMIT}), .bss {}",
+        section(".bss")
+    );
+    assert!(
+        raw_bytes <= RAW_IMAGE_LIMIT && data <= DATA_LIMIT,
+        "the firmware image is too large: raw {raw_bytes} bytes (limit {RAW_IMAGE_LIMIT}), .data {data} bytes (limit {DATA_LIMIT})\n{sections}"
+    );
+}

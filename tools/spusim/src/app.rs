@@ -1,0 +1,235 @@
+//! The whole run: command line, program, engine, final line, exit status.
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, SpuState, StopReason};
+use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::unit::SpuUnit;
+
+use crate::engine::{End, Engine, Summary};
+use crate::exit::{EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
+use crate::instruction_engine::InstructionEngine;
+use crate::options::{self, Command, Mode, Options};
+use crate::pipeline_engine::PipelineEngine;
+use crate::usage::USAGE;
+use crate::{attach, listing, outputs, source};
+
+/// Labels an assembled program may define.
+const SYMBOL_CAPACITY: usize = 4096;
+
+/// spusim with the arguments after the program name, printing to `out` and `err`; returns
+/// the exit status (0 to 3, see [`crate::exit`]).
+pub fn run<I>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> u8
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    match options::parse(args) {
+        Err(error) => {
+            let _ = write!(err, "spusim: {error}\n\n{USAGE}");
+            EXIT_USAGE
+        }
+        Ok(Command::Help) => match out.write_all(USAGE.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => EXIT_STOP,
+            Err(error) => {
+                Failure::stdout(error).report(err);
+                EXIT_USAGE
+            }
+        },
+        Ok(Command::Run(options)) => simulate(&options, out, err),
+    }
+}
+
+/// Assembles and runs the program `options` name; returns the exit status.
+pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    exit_status(try_simulate(options, out), err)
+}
+
+/// The exit status of a run, printing why it failed to `err`.
+fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(failure) => {
+            failure.report(err);
+            return failure.exit_code();
+        }
+    };
+    match summary.end {
+        End::Stopped(StopReason::Stop { .. }) => EXIT_STOP,
+        End::Stopped(StopReason::Halt { .. }) => EXIT_HALT,
+        End::Stopped(StopReason::Fault(_)) | End::Blocked { .. } | End::CycleLimit { .. } => {
+            let _ = writeln!(err, "spusim: {}", reason(&summary.end));
+            EXIT_RUN_ERROR
+        }
+    }
+}
+
+fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
+    // Before anything is read or created: an output must never replace the program.
+    outputs::refuse_overwriting_inputs(options)?;
+    let path = options.program.display();
+    let source = source::read_source(&options.program, options.read_timeout)?;
+    let mut image = vec![0u8; LS_SIZE as usize];
+    // AsmError displays as `line:col: message`.
+    let program = assemble::<SYMBOL_CAPACITY>(&source, &mut image)
+        .map_err(|error| Failure::Program(format!("{path}:{error}")))?;
+    if program.text_len == 0 {
+        // Running it would execute whatever the zeroed local store holds (`stop 0`) and look
+        // like success.
+        return Err(Failure::Program(format!(
+            "{path}: no instructions to run (the file is empty or has no code)"
+        )));
+    }
+    let mut engine = engine_for(options)?;
+
+    if options.disassemble {
+        listing::print_listing(out, &program, &image).map_err(Failure::stdout)?;
+    }
+    if options.mode == Mode::Pipeline && options.pipeline.timing {
+        let text = image.get(..program.text_len).unwrap_or_default();
+        listing::print_timing(out, text, &options.pipeline.config).map_err(Failure::stdout)?;
+    }
+    let image = image.get(..program.len).unwrap_or_default();
+    let not_loaded =
+        |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
+    let summary = if options.attachments.any() {
+        // With listeners: the SPU unit (either mode) under probes, see attach.rs.
+        let mut unit = Box::new(SpuUnit::new(0));
+        unit.load_program(image, program.entry)
+            .map_err(not_loaded)?;
+        let summary = attach::run(&mut unit, options, out)?;
+        if options.mode == Mode::Pipeline && options.pipeline.stats {
+            let mut text = String::new();
+            let _ = unit.print_stats(&mut text);
+            out.write_all(text.as_bytes()).map_err(Failure::stdout)?;
+        }
+        if options.dump_registers {
+            listing::print_registers(out, unit.arch()).map_err(Failure::stdout)?;
+        }
+        summary
+    } else {
+        let mut spu = Box::new(SpuState::new(0));
+        spu.load_program(image, program.entry).map_err(not_loaded)?;
+        let summary = engine.run(&mut spu, options.max_cycles, out)?;
+        if options.dump_registers {
+            listing::print_registers(out, &spu).map_err(Failure::stdout)?;
+        }
+        summary
+    };
+    writeln!(out, "{}", final_line(&summary)).map_err(Failure::stdout)?;
+    out.flush().map_err(Failure::stdout)?;
+    Ok(summary)
+}
+
+/// The engine for the options (the pipeline engine is configured by them and creates the
+/// `--konata` log).
+fn engine_for(options: &Options) -> Result<Box<dyn Engine>, Failure> {
+    Ok(match options.mode {
+        Mode::Instruction => Box::new(InstructionEngine),
+        Mode::Pipeline => {
+            let settings = &options.pipeline;
+            let trace = settings
+                .trace
+                .then_some((settings.trace_from, settings.trace_to));
+            Box::new(PipelineEngine::new(
+                settings.config,
+                settings.fetch,
+                settings.stats,
+                trace,
+                settings.konata.as_deref(),
+                settings.fast_forward,
+            )?)
+        }
+    })
+}
+
+fn reason(end: &End) -> String {
+    match end {
+        End::Stopped(StopReason::Stop { signal, .. }) => format!("stop {signal:#06x}"),
+        End::Stopped(StopReason::Halt { .. }) => "halt".to_string(),
+        End::Stopped(StopReason::Fault(fault)) => match fault.kind {
+            FaultKind::IllegalInstruction => {
+                format!("fault: illegal instruction {:#010x}", fault.word)
+            }
+            FaultKind::UnsupportedChannel { channel, access } => {
+                let instruction = match access {
+                    ChannelOperation::Read => "rdch",
+                    ChannelOperation::Write => "wrch",
+                    ChannelOperation::Count => "rchcnt",
+                };
+                format!(
+                    "fault: {instruction} on unsupported channel {channel} (word {:#010x})",
+                    fault.word
+                )
+            }
+        },
+        End::Blocked { channel } => {
+            format!("blocked: channel {channel} waits for data the host never sends")
+        }
+        End::CycleLimit { limit } => format!("error: --max-cycles {limit} exceeded"),
+    }
+}
+
+/// `<reason> at pc 0x.....: <n> instructions, <c> cycles`
+fn final_line(summary: &Summary) -> String {
+    format!(
+        "{} at pc {:#07x}: {} instructions, {} cycles",
+        reason(&summary.end),
+        summary.pc,
+        summary.instructions,
+        summary.cycles
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No known program makes the model fail (the pipeline fuzz target checks that it never
+    /// does), so the path from a model error to the exit status is tested here.
+    #[test]
+    fn a_model_error_exits_3_with_its_own_message() {
+        let error = pmprobe::spu::pipeline::ModelError::PathMismatch {
+            pc: 0x10,
+            predicted: 0x14,
+            actual: 0x40,
+        };
+        let mut err = Vec::new();
+        let status = exit_status(Err(Failure::Model(error.to_string())), &mut err);
+        assert_eq!(status, EXIT_RUN_ERROR);
+        let message = String::from_utf8_lossy(&err);
+        assert!(
+            message.starts_with("spusim: pipeline model error: instruction at 0x00010")
+                && !message.contains("cannot write"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn run_ends_are_their_exit_statuses() {
+        let summary = |end| Summary {
+            end,
+            pc: 0,
+            instructions: 0,
+            cycles: 0,
+        };
+        let mut err = Vec::new();
+        let limit = End::CycleLimit { limit: 5 };
+        assert_eq!(exit_status(Ok(summary(limit)), &mut err), EXIT_RUN_ERROR);
+        assert_eq!(
+            String::from_utf8_lossy(&err),
+            "spusim: error: --max-cycles 5 exceeded\n"
+        );
+        let halt = End::Stopped(StopReason::Halt { pc: 8 });
+        assert_eq!(exit_status(Ok(summary(halt)), &mut err), EXIT_HALT);
+    }
+
+    #[test]
+    fn help_goes_to_stdout_with_status_0() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run(["--help"], &mut out, &mut err), EXIT_STOP);
+        assert_eq!(out, USAGE.as_bytes());
+        assert!(err.is_empty());
+    }
+}

@@ -1,0 +1,74 @@
+//! The `--mode instruction` engine: functional execution, one cycle per instruction.
+
+use std::io::Write;
+
+use pmprobe::spu::exec::{Executed, RunEnd, SpuState};
+
+use crate::engine::{End, Engine, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::exit::Failure;
+
+/// Functional execution: one cycle per instruction.
+pub struct InstructionEngine;
+
+impl Engine for InstructionEngine {
+    fn run(
+        &mut self,
+        spu: &mut SpuState,
+        max_cycles: u64,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Failure> {
+        let mut io_error = None;
+        loop {
+            let remaining = max_cycles.saturating_sub(spu.cycle_count());
+            if remaining == 0 {
+                return Ok(summary(
+                    spu,
+                    End::CycleLimit { limit: max_cycles },
+                    spu.pc(),
+                ));
+            }
+            let mut print = |executed: &Executed| -> Result<(), core::fmt::Error> {
+                if let Some(checkpoint) = executed.profile
+                    && let Err(error) = writeln!(out, "{checkpoint}")
+                {
+                    io_error = Some(error);
+                    return Err(core::fmt::Error);
+                }
+                Ok(())
+            };
+            let outcome = spu.run_observed(remaining, &mut print);
+            if let Some(error) = io_error.take() {
+                return Err(Failure::stdout(error));
+            }
+            // The observer is the only thing that can fail, and its errors were taken above.
+            let Ok(outcome) = outcome else {
+                return Err(Failure::Io(
+                    "cannot write to standard output: a checkpoint line failed".into(),
+                ));
+            };
+            match outcome.end {
+                RunEnd::Stopped(reason) => {
+                    return Ok(summary(spu, End::Stopped(reason), reason.pc()));
+                }
+                RunEnd::CycleLimit => {}
+                RunEnd::Blocked { channel } => {
+                    // Drained: resume; nothing to drain: the SPU waits for good.
+                    let id = spu.id();
+                    match drain_outbound_mailbox(spu.channels_mut(), channel) {
+                        Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
+                        None => return Ok(summary(spu, End::Blocked { channel }, spu.pc())),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn summary(spu: &SpuState, end: End, pc: u32) -> Summary {
+    Summary {
+        end,
+        pc,
+        instructions: spu.instructions_retired(),
+        cycles: spu.cycle_count(),
+    }
+}

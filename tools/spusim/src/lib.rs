@@ -1,0 +1,32 @@
+//! spusim: assemble an SPU assembly file and run it on the pmprobe SPU model.
+//!
+//! `cargo spusim -- [options] prog.s`; see `--help` ([`usage::USAGE`]). The binary is a thin
+//! `main` over [`app::run`]; the library form lets tests and the fuzz targets call the option
+//! parser ([`options::parse`]) and whole runs in-process.
+//!
+//! Modules, each using only those listed before it:
+//! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
+//! - [`engine`]: how a run ends, its summary, the [`engine::Engine`] trait, the mailbox host
+//!   side and `fmt::Write` over `io::Write`;
+//! - [`usage`], [`options`]: the help text and the command-line parser;
+//! - [`source`]: reading the program (size cap, read timeout);
+//! - [`outputs`]: the refusal to let an output file replace an input;
+//! - [`listing`]: `--disasm`, `--timing`, `--regs`;
+//! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
+//! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
+//! - [`app`]: the whole run.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod attach;
+pub mod engine;
+pub mod exit;
+pub mod instruction_engine;
+pub mod listing;
+pub mod options;
+pub mod outputs;
+pub mod pipeline_engine;
+pub mod source;
+pub mod usage;
+
+pub use app::{run, simulate};

@@ -1,0 +1,63 @@
+//! The `--help` text.
+
+/// What `spusim --help` prints (and a usage error repeats).
+pub const USAGE: &str = "\
+usage: spusim [options] prog.s
+       cargo spusim -- [options] prog.s
+
+Assembles an SPU assembly file, loads it at local-store address 0, runs it from
+`_start` (or 0) and prints the profiling checkpoint lines (prof_cpN, written as
+`and $N,$N,$N`) and a final line with the stop reason, PC, instruction count and
+cycle count.
+
+options:
+  --mode instruction|pipeline  simulation mode (default: pipeline)
+  --fetch real|ideal           pipeline fetch model (default: real: the fetch
+                               unit: line buffers, LS pipe, branch hints, unhinted
+                               branches predicted not taken, mispredicts; ideal:
+                               the correct path is always available, no branch
+                               penalty, as spu_timing assumes)
+  --preset cell|celledp        pipeline configuration preset (default: cell)
+  --config key=value           set a configuration parameter (repeatable, applied
+                               after the preset), e.g. spu/pipe/FPD/stall=0,
+                               spu/feature/dp-dual=TRUE
+  --stats                      print the pipeline statistics at the end
+  --no-fast-forward            simulate every cycle (by default, under ideal
+                               fetch, loop iterations that exactly repeat an
+                               earlier one are fast-forwarded: same results)
+  --timing                     print the static timing listing (spu_timing style)
+                               of .text before running
+  --pmu EVENT,...              count PMU events on an emulated PMUv3 (N = 6 + the
+                               cycle counter) fed by the SPU's probe points and
+                               print the counts, e.g. --pmu CPU_CYCLES,INST_RETIRED,
+                               LD_RETIRED,ST_RETIRED,BR_RETIRED,BR_MIS_PRED
+                               (also STALL_FRONTEND, STALL_BACKEND)
+  --stack-distance             print the stack distance histogram of the LS data
+                               accesses (16-byte lines, log2 bins)
+  --din FILE                   write the LS data accesses to FILE as a Dinero IV
+                               din trace (`0 addr` read, `1 addr` write, hex)
+  --trace                      print a pipeline trace frame after every cycle
+  --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
+  --konata FILE                write the run as a Kanata log for the Konata
+                               pipeline viewer
+  --max-cycles N               stop with an error after N cycles
+                               (default: 100000000)
+  --read-timeout S             give up reading the program after S seconds
+                               without data (a pipe whose writer never closes;
+                               default: 10)
+  --regs                       print the non-zero registers at the end
+  --disasm                     print the assembled listing before running
+  -h, --help                   print this help
+  --                           end of options: what follows is the program file
+
+A value goes after the option or after `=` (`--mode=instruction`); flags take no
+value (`--stats=false` is an error: leave the flag out). The program is at most
+16 MiB of UTF-8 text. Output files (--din, --konata) are never the program file:
+spusim refuses before it opens anything.
+
+exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
+instruction; 2 for a usage error, an unreadable or refused file, an output that
+cannot be written, an assembly error (`file:line:col: message`) or a file
+without instructions; 3 for a fault (illegal instruction, unsupported channel),
+a blocked channel, --max-cycles exceeded or a model error.
+";
