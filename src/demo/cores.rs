@@ -20,8 +20,8 @@ use pmprobe::rt::timer;
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::core_lock::CoreLock;
 use super::checks::Checks;
+use super::core_lock::CoreLock;
 use super::host::{HostDelta, HostMeter};
 use super::options::Options;
 use super::output::{capture, heading, outln};

@@ -3,9 +3,9 @@
 //! core takes the plan; what the reports read afterwards (the stack distance calculator, the
 //! trace rings) lives in statics behind `CoreLock`es, so the boot core reaches it later.
 
+use super::core_lock::CoreLock;
 use pmprobe::pmu::Event;
 use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
-use super::core_lock::CoreLock;
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::SpuUnit;

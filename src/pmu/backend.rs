@@ -197,6 +197,8 @@ impl fmt::Display for AccessError {
     }
 }
 
+impl core::error::Error for AccessError {}
+
 /// Decides whether an access from `el` to `register` is permitted by PMUSERENR_EL0 (`userenr`),
 /// following the Arm ARM's EL0 access rules. Used by both back ends.
 pub fn el0_access_check(

@@ -173,6 +173,8 @@ impl fmt::Display for UnknownEvent {
     }
 }
 
+impl core::error::Error for UnknownEvent {}
+
 impl FromStr for Event {
     type Err = UnknownEvent;
     /// A common event name (case-insensitive, e.g. `INST_RETIRED`), or a raw number in hex

@@ -56,6 +56,8 @@ impl fmt::Display for ManagerError<'_> {
     }
 }
 
+impl core::error::Error for ManagerError<'_> {}
+
 /// A type-erased probe point as the [`Manager`] stores it.
 ///
 /// Implemented for every `ProbePoint<'static, Arg, N, L>`; the `'static` is what lets

@@ -90,3 +90,5 @@ impl fmt::Display for ProbeError {
         }
     }
 }
+
+impl core::error::Error for ProbeError {}

@@ -53,6 +53,8 @@ impl fmt::Display for PcEventError {
     }
 }
 
+impl core::error::Error for PcEventError {}
+
 /// One queue entry: the program counter and the event, a caller-owned object.
 pub struct ScheduledPcEvent<'a, Ctx: ?Sized> {
     pc: u64,

@@ -79,6 +79,8 @@ impl fmt::Display for DebugSetupError {
     }
 }
 
+impl core::error::Error for DebugSetupError {}
+
 impl From<HwDebugError> for DebugSetupError {
     fn from(e: HwDebugError) -> Self {
         Self::Registers(e)

@@ -107,6 +107,8 @@ impl fmt::Display for IrqError {
     }
 }
 
+impl core::error::Error for IrqError {}
+
 /// What an interrupt interrupted: read from the exception frame, for handlers that sample the
 /// interrupted code (the profiler's PMU overflow and timer handlers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

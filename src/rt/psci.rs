@@ -71,6 +71,8 @@ impl fmt::Display for PsciError {
     }
 }
 
+impl core::error::Error for PsciError {}
+
 /// PSCI through one conduit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Psci {

@@ -29,6 +29,8 @@ impl core::fmt::Display for HostError {
     }
 }
 
+impl core::error::Error for HostError {}
+
 /// Longest path [`HostFile::create`] takes, in bytes.
 pub const MAX_PATH: usize = 255;
 

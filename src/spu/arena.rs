@@ -41,6 +41,8 @@ impl fmt::Display for NoSuchSpu {
     }
 }
 
+impl core::error::Error for NoSuchSpu {}
+
 /// Eight SPUs, SPU0..SPU7.
 ///
 /// A new arena is all-zero bits (about 4.9 MB of them; see `docs/spu-footprint.md`), so a

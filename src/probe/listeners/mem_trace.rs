@@ -70,6 +70,8 @@ impl fmt::Display for TraceEncodeError {
     }
 }
 
+impl core::error::Error for TraceEncodeError {}
+
 /// Why [`TraceDecoder`] rejected its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -110,6 +112,8 @@ impl fmt::Display for TraceDecodeError {
         }
     }
 }
+
+impl core::error::Error for TraceDecodeError {}
 
 /// A ring of up to `N` memory access records.
 pub struct MemTrace<const N: usize> {
@@ -457,6 +461,8 @@ impl fmt::Display for DinDecodeError {
         }
     }
 }
+
+impl core::error::Error for DinDecodeError {}
 
 /// Reads a din trace (see the module docs): an iterator of `Result<DinRecord, _>` over its
 /// lines, skipping blank ones, that stops after the first error. Takes bytes, so a file need

@@ -103,6 +103,8 @@ impl fmt::Display for PmuCounterError {
     }
 }
 
+impl core::error::Error for PmuCounterError {}
+
 /// The listener for one mapped point.
 pub struct PmuFeed<'s, S> {
     sink: &'s RefCell<S>,

@@ -70,6 +70,8 @@ impl fmt::Display for StackDistanceError {
     }
 }
 
+impl core::error::Error for StackDistanceError {}
+
 /// Distance histograms of one access direction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DistanceHistograms<const LIN: usize> {

@@ -154,6 +154,8 @@ impl fmt::Display for Fallback {
     }
 }
 
+impl core::error::Error for Fallback {}
+
 /// What [`start`] decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Started {
@@ -217,6 +219,8 @@ impl fmt::Display for ProfilerError {
         }
     }
 }
+
+impl core::error::Error for ProfilerError {}
 
 impl From<IrqError> for ProfilerError {
     fn from(e: IrqError) -> Self {

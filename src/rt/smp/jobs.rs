@@ -7,7 +7,7 @@ use core::sync::atomic::Ordering;
 use aarch64_rt::Stack;
 use smccc::{Hvc, Smc};
 
-use super::bring_up::{StartError, StartFailure};
+use super::start_error::{StartError, StartFailure};
 use super::{AFFINITY, CoreId, MAX_CORES, POWER, Power, cores, init_secondary_core, mpidr};
 use crate::rt::fault_probe::{Expect, Faulted, guarded};
 use crate::rt::psci::{AffinityState, Conduit, Psci, PsciError};

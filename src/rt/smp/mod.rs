@@ -26,14 +26,16 @@
 //! itself decides how: the demo hands its SPUs out from a shared counter).
 mod bring_up;
 mod jobs;
+mod start_error;
 
 use core::fmt;
 use core::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use aarch64_cpu::registers::{MPIDR_EL1, Readable, TPIDR_EL1, Writeable};
 
-pub use bring_up::{BringUp, KEPT_FAILURES, StartError, StartFailure, bring_up};
+pub use bring_up::{BringUp, KEPT_FAILURES, bring_up};
 pub use jobs::on_each_core;
+pub use start_error::{StartError, StartFailure};
 
 /// Cores the runtime numbers and keeps state for (the demo spreads 8 SPUs; QEMU `virt` with a
 /// GICv2 has at most 8 cores). Cores found beyond it are left off and counted

@@ -41,6 +41,8 @@ impl core::fmt::Display for MailboxFull {
     }
 }
 
+impl core::error::Error for MailboxFull {}
+
 /// A fixed-capacity FIFO of 32-bit mailbox entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mailbox<const N: usize> {

@@ -32,6 +32,8 @@ impl core::fmt::Display for ImageTooLarge {
     }
 }
 
+impl core::error::Error for ImageTooLarge {}
+
 /// The SPU local store: 256 KiB, addressed modulo its size.
 #[derive(Clone)]
 pub struct LocalStore {

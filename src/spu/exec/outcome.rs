@@ -78,6 +78,8 @@ impl core::fmt::Display for Fault {
     }
 }
 
+impl core::error::Error for Fault {}
+
 /// Why an SPU stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -46,6 +46,8 @@ impl fmt::Display for IllegalInstruction {
     }
 }
 
+impl core::error::Error for IllegalInstruction {}
+
 const fn sign_extend(value: u32, bits: u32) -> i32 {
     let shift = 32 - bits;
     ((value << shift) as i32) >> shift

@@ -130,6 +130,8 @@ impl fmt::Display for ConfigError<'_> {
     }
 }
 
+impl core::error::Error for ConfigError<'_> {}
+
 /// The SPU pipeline configuration (the simulator's `cell` configuration object).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

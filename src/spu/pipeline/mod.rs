@@ -130,6 +130,8 @@ impl fmt::Display for ModelError {
     }
 }
 
+impl core::error::Error for ModelError {}
+
 /// The Cell BE configuration, which a pipeline uses until it is given another.
 const CELL: Config = Config::cell();
 

@@ -112,6 +112,8 @@ impl fmt::Display for IdentityError {
     }
 }
 
+impl core::error::Error for IdentityError {}
+
 impl Statistics {
     /// All counters zero.
     pub const fn new() -> Self {

@@ -10,8 +10,7 @@ use core::hint::black_box;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use pmprobe::hwdebug::WatchKind;
-use pmprobe::pmu::sysreg::SysRegPmu;
-use pmprobe::pmu::{Counter, Event, Pmu};
+use pmprobe::pmu::{Counter, Event, Pmu, SysRegPmu};
 use pmprobe::rt::debug_exceptions;
 
 pmprobe::entry!(main);

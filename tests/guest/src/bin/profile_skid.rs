@@ -8,8 +8,7 @@
 
 use core::hint::black_box;
 
-use pmprobe::pmu::sysreg::SysRegPmu;
-use pmprobe::pmu::{PmuBackend, PmuRegister};
+use pmprobe::pmu::{PmuBackend, PmuRegister, SysRegPmu};
 use pmprobe::rt::{irq, profiler};
 use pmprobe::sampling::SkidHistogram;
 
