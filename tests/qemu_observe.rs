@@ -17,9 +17,18 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Boots `elf` with `qemu/run` in `dir` (where the guest's semihosted files land and where the
-/// runner's pmprofile step writes its outputs).
+/// runner's pmprofile step writes its outputs), on the runner's default cores.
 fn run_in(dir: &Path, name: &str, elf: &Path, args: &[&str]) -> GuestRun {
-    let out = Command::new(repo().join("qemu").join("run"))
+    run_on_cores(dir, name, elf, None, args)
+}
+
+/// [`run_in`] with `--smp cores` when given.
+fn run_on_cores(dir: &Path, name: &str, elf: &Path, cores: Option<u32>, args: &[&str]) -> GuestRun {
+    let mut runner = Command::new(repo().join("qemu").join("run"));
+    if let Some(cores) = cores {
+        runner.args(["--smp", &cores.to_string()]);
+    }
+    let out = runner
         .current_dir(dir)
         .args(["--timeout", "240"])
         .arg(elf)
@@ -158,11 +167,23 @@ fn watchpoint_comparators_all_in_use_is_a_typed_error() {
     run.assert_output_contains("watchpoint comparators (ID_AA64DFR0_EL1.WRPs + 1): 4");
 }
 
+/// On the runner's 4 cores the host table, and so the profile, is the one-core reference runs
+/// on the boot core.
 #[test]
 fn profile_of_the_demo_agrees_with_its_host_instruction_table() {
-    let dir = scratch("profile-demo");
+    profile_of_the_demo_on(None);
+}
+
+/// On one core the host table, and so the profile, is the SPU phase itself.
+#[test]
+fn profile_of_the_demo_on_one_core_agrees_with_its_host_instruction_table() {
+    profile_of_the_demo_on(Some(1));
+}
+
+fn profile_of_the_demo_on(cores: Option<u32>) {
+    let dir = scratch(&format!("profile-demo-{}", cores.unwrap_or(0)));
     let elf = common::qemu::demo_elf();
-    let run = run_in(&dir, "demo --profile", &elf, &["--profile"]);
+    let run = run_on_cores(&dir, "demo --profile", &elf, cores, &["--profile"]);
     run.assert_passed();
     // The firmware's own cross-checks (a listener on the sample probe point) and pmprofile's
     // (the call stacks, symbolized).
@@ -182,6 +203,15 @@ fn profile_of_the_demo_agrees_with_its_host_instruction_table() {
         .and_then(|at| run.stdout[at..].find(" samples of ").map(|_| at))
         .expect("pmprofile's table");
     let table = &run.stdout[table_start..];
+    // Every sample is in the runs the host table shows: with several cores the one-core
+    // reference runs, on one core the SPU phase.
+    let sampled_runs = match cores {
+        Some(1) => "pmprobe::demo::cores::run_phase",
+        _ => "pmprobe::demo::reference::check",
+    };
+    let (_, sampled_total, _) = table_row(table, sampled_runs)
+        .unwrap_or_else(|| panic!("a row for {sampled_runs}\n{table}"));
+    assert_eq!(sampled_total, 100.0, "{sampled_runs}\n{table}");
     let (_, pipeline_total, _) = table_row(table, "pmprobe::spu::pipeline::Pipeline::run")
         .unwrap_or_else(|| panic!("a row for the pipeline\n{table}"));
     let (_, functional_total, _) =
