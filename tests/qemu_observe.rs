@@ -98,6 +98,41 @@ fn profile_of_a_hot_loop_attributes_it_at_least_90_percent() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Every core samples its own run of a hot loop into one profile (qemu/run's 4 cores).
+#[test]
+fn profile_of_a_hot_loop_on_every_core_holds_each_core_samples() {
+    let dir = scratch("profile-cores");
+    let elf = guest_dir(&[]).join("profile_cores");
+    let run = run_in(&dir, "profile_cores", &elf, &[]);
+    run.assert_passed();
+    let per_core = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("samples per core: "))
+        .unwrap_or_else(|| panic!("pmprofile's samples per core\n{}", run.stdout));
+    let counts: Vec<u64> = per_core
+        .split(", ")
+        .map(|entry| entry.rsplit_once(": ").unwrap().1.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 4, "{per_core}");
+    assert!(counts.iter().all(|&n| n >= 20), "{per_core}");
+    // Each core's stacks start at a "core N" frame, with that core's samples.
+    for (core, count) in counts.iter().enumerate() {
+        let root = format!("core {core}");
+        let samples = run
+            .stdout
+            .lines()
+            .find_map(|l| l.trim_end().strip_suffix(&root)?.split_whitespace().nth(2))
+            .and_then(|samples| samples.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("a row for {root}\n{}", run.stdout));
+        assert_eq!(samples, *count, "{root}");
+    }
+    let (_, total, _) = table_row(&run.stdout, "profile_cores::hot_loop")
+        .unwrap_or_else(|| panic!("no row for hot_loop in\n{}", run.stdout));
+    assert!(total >= 90.0, "hot_loop has {total}% of the samples");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn profile_skid_of_both_sources_is_measured() {
     let run = run_guest("profile_skid", &Options::default());
