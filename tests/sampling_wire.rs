@@ -1,9 +1,9 @@
 //! The `PMPS` sample file format: round trips, compactness and every decode error.
-use pmprobe::sampling::wire::{HEADER_LEN, MAX_RECORD_LEN};
 use pmprobe::sampling::{
     EncodedBuffer, MAX_STACK_DEPTH, ProfileDecoder, ProfileHeader, Sample, SampleEncoder,
     SampleSource, SampleStore, WalkEnd, WireError, encode_header, encode_profile,
 };
+use pmprobe::sampling::{HEADER_LEN, MAX_RECORD_LEN};
 
 fn header() -> ProfileHeader {
     ProfileHeader {

@@ -31,7 +31,7 @@ use aarch64_cpu::registers::{ESR_EL1, FAR_EL1, Readable};
 use aarch64_rt::RegisterState;
 
 use crate::arch::esr::Syndrome;
-use crate::hwdebug::sysreg::SysRegDebug;
+use crate::hwdebug::SysRegDebug;
 use crate::hwdebug::{DebugExceptionContext, DebugMonitor, HwDebug, HwDebugError};
 
 /// A core's monitor: the real debug registers, static listeners and PC events.

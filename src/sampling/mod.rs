@@ -1,14 +1,14 @@
 //! Sampling profiler, firmware side: samples with call stacks, a fixed buffer that counts what
 //! it drops, a probe point, skid statistics and the binary wire format the host tool reads.
 //!
-//! - [`sample`]: [`Sample`] (PC, return addresses, counter value at the sample);
-//! - [`frame_walk`]: the AArch64 frame-pointer walk, bounded and fault-free;
-//! - [`store`]: [`SampleStore`], where a sampler keeps samples, with a drop count: [`buffer`]'s
-//!   fixed [`SampleBuffer`] of whole samples, or [`encoded_buffer`]'s [`EncodedBuffer`] of
+//! - `sample`: [`Sample`] (PC, return addresses, counter value at the sample);
+//! - `frame_walk`: the AArch64 frame-pointer walk, bounded and fault-free;
+//! - `store`: [`SampleStore`], where a sampler keeps samples, with a drop count: `buffer`'s
+//!   fixed [`SampleBuffer`] of whole samples, or `encoded_buffer`'s [`EncodedBuffer`] of
 //!   wire-format records (what the firmware profiler uses);
-//! - [`skid`]: [`SkidHistogram`], events between the programmed trigger and the handler;
-//! - [`sampler`]: [`Sampler`], what the sampling interrupt handler calls;
-//! - [`wire`]: the `PMPS` file format, encoder and decoder.
+//! - `skid`: [`SkidHistogram`], events between the programmed trigger and the handler;
+//! - `sampler`: [`Sampler`], what the sampling interrupt handler calls;
+//! - `wire`: the `PMPS` file format, encoder and decoder.
 //!
 //! # Example (host: a captured stack instead of the live one)
 //! ```
@@ -36,14 +36,16 @@
 //! # Ok::<(), pmprobe::sampling::WireError>(())
 //! ```
 
-pub mod buffer;
-pub mod encoded_buffer;
-pub mod frame_walk;
-pub mod sample;
-pub mod sampler;
-pub mod skid;
-pub mod store;
-pub mod wire;
+#![forbid(unsafe_code)]
+
+mod buffer;
+mod encoded_buffer;
+mod frame_walk;
+mod sample;
+mod sampler;
+mod skid;
+mod store;
+mod wire;
 
 pub use buffer::SampleBuffer;
 pub use encoded_buffer::EncodedBuffer;
@@ -53,6 +55,6 @@ pub use sampler::{InterruptedContext, Sampler};
 pub use skid::{SKID_BINS, SkidHistogram};
 pub use store::SampleStore;
 pub use wire::{
-    ProfileDecoder, ProfileHeader, RecordDecoder, SampleEncoder, SampleSource, WireError,
-    encode_header, encode_profile,
+    HEADER_LEN, MAGIC, MAX_RECORD_LEN, ProfileDecoder, ProfileHeader, RecordDecoder, SampleEncoder,
+    SampleSource, VERSION, WireError, encode_header, encode_profile,
 };

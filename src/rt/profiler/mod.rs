@@ -57,8 +57,8 @@ use crate::pmu::Event;
 use crate::probe::Listener;
 use crate::probe::sync::IrqMutex;
 use crate::sampling::{
-    EncodedBuffer, ProfileHeader, Sample, SampleSource, SampleStore, Sampler, SkidHistogram,
-    WireError, encode_header, wire::HEADER_LEN,
+    EncodedBuffer, HEADER_LEN, ProfileHeader, Sample, SampleSource, SampleStore, Sampler,
+    SkidHistogram, WireError, encode_header,
 };
 
 use super::irq::IrqError;
