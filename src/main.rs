@@ -17,7 +17,8 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, --extra-core MPIDR)"
+                "demo: unknown argument {word} (known: --fault, --miscount, --extra-core MPIDR, {})",
+                demo::profile::OPTIONS
             );
         }),
         // No command line from the host: run with the defaults.
@@ -33,7 +34,13 @@ fn main() -> i32 {
         demo::banner::provoke_exception();
     }
     let mut checks = Checks::new();
+    let profiling = options
+        .profile
+        .is_some_and(|profile| demo::profile::start(&profile, &mut checks));
     demo::scenario::run(&options, &mut checks);
+    if profiling {
+        demo::profile::finish(&mut checks);
+    }
     checks.finish()
 }
 

@@ -3,11 +3,11 @@
 //! way the runtime's exception handler will.
 use std::cell::Cell;
 
-use pmprobe::hwdebug::monitor::{SPSR_IRQ_FIQ, SPSR_SS};
 use pmprobe::hwdebug::{
     BreakpointHit, DebugExceptionContext, DebugMonitor, EmulatedDebug, HwDebug, HwDebugError,
     MonitorError, Resume, Unclaimed, WatchKind,
 };
+use pmprobe::hwdebug::{SPSR_IRQ_FIQ, SPSR_SS};
 use pmprobe::probe::listeners::{AccessKind, MemAccess, MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::probe::{BreakPcEvent, Listener, MutListener, PcEventError};
 

@@ -1,9 +1,9 @@
 //! The `PMPS` sample file format: round trips, compactness and every decode error.
-use pmprobe::sampling::wire::{HEADER_LEN, MAX_RECORD_LEN};
 use pmprobe::sampling::{
-    MAX_STACK_DEPTH, ProfileDecoder, ProfileHeader, Sample, SampleEncoder, SampleSource, WalkEnd,
-    WireError, encode_header, encode_profile,
+    EncodedBuffer, MAX_STACK_DEPTH, ProfileDecoder, ProfileHeader, Sample, SampleEncoder,
+    SampleSource, SampleStore, WalkEnd, WireError, encode_header, encode_profile,
 };
+use pmprobe::sampling::{HEADER_LEN, MAX_RECORD_LEN};
 
 fn header() -> ProfileHeader {
     ProfileHeader {
@@ -21,14 +21,15 @@ fn samples() -> Vec<Sample> {
             2,
             &[0x4008_2004, 0x4008_3008],
             WalkEnd::Complete,
-        ),
+        )
+        .with_lr(0x4008_2004),
         Sample::with_frames(
             0x4008_0ffc,
             0,
             &[0x4008_2004, 0x4008_3008],
             WalkEnd::Complete,
         ),
-        Sample::new(u64::MAX - 3, u64::MAX),
+        Sample::new(u64::MAX - 3, u64::MAX).with_lr(7),
         Sample::with_frames(0, 1 << 40, &[u64::MAX, 0, 1], WalkEnd::NotAscending),
     ];
     let deep: Vec<u64> = (0..MAX_STACK_DEPTH as u64)
@@ -59,7 +60,7 @@ fn the_header_has_the_documented_layout() {
     let mut bytes = [0u8; HEADER_LEN];
     assert_eq!(encode_header(&header(), &mut bytes), Ok(HEADER_LEN));
     assert_eq!(&bytes[..4], b"PMPS");
-    assert_eq!(bytes[4], 1);
+    assert_eq!(bytes[4], 2);
     assert_eq!(bytes[5], 0);
     assert_eq!(&bytes[6..8], &[0x11, 0]);
     assert_eq!(&bytes[8..16], &100_003u64.to_le_bytes());
@@ -77,6 +78,7 @@ fn loop_samples_are_compact() {
                 &[0x4008_2004, 0x4008_3008, 0x4008_0100],
                 WalkEnd::Complete,
             )
+            .with_lr(0x4008_2004)
         })
         .collect();
     let mut file = vec![0u8; 64 * 1024];
@@ -128,12 +130,13 @@ fn malformed_files_are_typed_errors() {
         Some(WireError::Truncated { offset: 0 })
     );
     let mut other = file.to_vec();
-    other[4] = 2;
+    other[4] = 1;
     assert_eq!(
         ProfileDecoder::new(&other).err(),
-        Some(WireError::UnsupportedVersion(2))
+        Some(WireError::UnsupportedVersion(1)),
+        "version 1 records had no core byte"
     );
-    other[4] = 1;
+    other[4] = 2;
     other[5] = 9;
     assert_eq!(
         ProfileDecoder::new(&other).err(),
@@ -163,13 +166,96 @@ fn malformed_files_are_typed_errors() {
         Some(Err(WireError::BadRecord { offset: HEADER_LEN }))
     );
     let mut overlong = file[..HEADER_LEN].to_vec();
-    overlong.extend_from_slice(&[0, 0]);
+    overlong.extend_from_slice(&[0, 0, 0]);
     overlong.extend_from_slice(&[0xff; 11]);
     let first = ProfileDecoder::new(&overlong).unwrap().next();
     assert_eq!(
         first,
         Some(Err(WireError::Overlong {
-            offset: HEADER_LEN + 2
+            offset: HEADER_LEN + 3
         }))
+    );
+}
+
+#[test]
+fn samples_of_several_cores_interleaved_keep_their_core() {
+    let samples: Vec<Sample> = (0..40u64)
+        .map(|i| {
+            Sample::with_frames(
+                0x4008_1000 + 8 * i,
+                i,
+                &[0x4008_2004 + i, 0x4008_3008],
+                WalkEnd::Complete,
+            )
+            .on_core((i * 7 % 5) as u8)
+        })
+        .collect();
+    let mut file = vec![0u8; 8192];
+    let len = encode_profile(&header(), &samples, &mut file).unwrap();
+    let decoded: Vec<Sample> = ProfileDecoder::new(&file[..len])
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(decoded, samples);
+}
+
+#[test]
+fn per_core_buffers_written_one_after_the_other_make_one_profile() {
+    // What the firmware does: each core encodes into its own buffer; the file is the header
+    // followed by every buffer's bytes.
+    let mut cores: Vec<EncodedBuffer<4096>> = (0..3).map(|_| EncodedBuffer::new()).collect();
+    let mut expected = [Vec::new(), Vec::new(), Vec::new()];
+    for i in 0..60u64 {
+        let core = (i % 3) as usize;
+        let sample = Sample::with_frames(
+            0x4008_0000 + 0x1000 * core as u64 + 4 * (i % 7),
+            i,
+            &[0x4009_0000 + i],
+            WalkEnd::Complete,
+        )
+        .on_core(core as u8);
+        assert!(cores[core].keep(&sample));
+        expected[core].push(sample);
+    }
+    let mut file = vec![0u8; HEADER_LEN];
+    encode_header(&header(), &mut file).unwrap();
+    for buffer in &cores {
+        assert_eq!(
+            buffer.records().map(Result::unwrap).count() as u64,
+            buffer.kept()
+        );
+        file.extend_from_slice(buffer.bytes());
+    }
+    let decoded: Vec<Sample> = ProfileDecoder::new(&file)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(decoded, expected.concat());
+}
+
+#[test]
+fn an_encoded_buffer_drops_what_does_not_fit_and_counts_it() {
+    let mut buffer: EncodedBuffer<100> = EncodedBuffer::new();
+    let deep: Vec<u64> = (0..20).map(|i| 0x4000_0000 + i * 0x10_0000).collect();
+    let big = Sample::with_frames(0x4008_0000, 5, &deep, WalkEnd::Complete);
+    let small = Sample::new(0x4008_0004, 1);
+    let mut kept = Vec::new();
+    for sample in [small, big, small, big, small, small] {
+        if buffer.keep(&sample) {
+            kept.push(sample);
+        }
+    }
+    assert!(buffer.dropped() >= 1, "a 20-frame record cannot fit twice");
+    assert_eq!(buffer.kept() + buffer.dropped(), 6);
+    assert!(buffer.bytes().len() <= buffer.capacity());
+    let decoded: Vec<Sample> = buffer.records().map(Result::unwrap).collect();
+    assert_eq!(
+        decoded, kept,
+        "a dropped record leaves the delta chain intact"
+    );
+    buffer.clear();
+    assert_eq!(
+        (buffer.kept(), buffer.dropped(), buffer.bytes().len()),
+        (0, 0, 0)
     );
 }

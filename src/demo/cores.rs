@@ -21,6 +21,7 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
+use super::core_lock::CoreLock;
 use super::host::{HostDelta, HostMeter};
 use super::options::Options;
 use super::output::{capture, heading, outln};
@@ -88,7 +89,7 @@ pub fn deal(cores: usize) -> [usize; PLANS.len()] {
 
 /// Runs every plan on the cores; returns when all are done.
 pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
-    let slots = units.each_mut().map(IrqSpinMutex::new);
+    let slots = units.each_mut().map(CoreLock::new);
     let claimed = [const { AtomicBool::new(false) }; PLANS.len()];
     let dealt = deal(smp::online());
     // `leftovers`: run every unclaimed plan, not only this core's.

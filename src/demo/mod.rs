@@ -3,16 +3,19 @@
 //! The story in order: [`banner::print`], then [`scenario::run`] (the SPU kernels of
 //! [`plan::PLANS`] on the static arena under probes and emulated PMUs, the host core measured
 //! with its real PMU, the stack distance chart, the trace files), then the verdict of every
-//! cross-check ([`checks::Checks::finish`]).
+//! cross-check ([`checks::Checks::finish`]). With `--profile`, [`profile::start`] before the
+//! scenario and [`profile::finish`] after it.
 //!
 //! Dependencies run one way: `scenario` drives `spu_run` (one SPU) and `reports` (the tables
 //! and files after the runs); all three read the leaf `plan` (what runs where) and the helpers
-//! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`).
+//! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`, `core_lock`,
+//! `profile`).
 
 pub mod banner;
 pub mod channel_pair;
 pub mod chart;
 pub mod checks;
+pub mod core_lock;
 pub mod cores;
 pub mod files;
 pub mod host;
@@ -21,6 +24,7 @@ pub mod options;
 pub mod output;
 pub mod plan;
 pub mod plan_run;
+pub mod profile;
 pub mod reference;
 pub mod reports;
 pub mod scenario;

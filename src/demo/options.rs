@@ -13,6 +13,8 @@ pub struct Options {
     /// cores PSCI reports, to show how a core that does not exist (or one already on) is
     /// reported while the demo goes on with the cores that started.
     pub extra_cores: heapless::Vec<u64, 4>,
+    /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
+    pub profile: Option<super::profile::ProfileOptions>,
 }
 
 /// Parses the semihosting command line (program name first); an unknown word is returned as
@@ -33,6 +35,7 @@ pub fn parse(line: &str) -> Result<Options, &str> {
                 .map_err(|_| value)?;
                 options.extra_cores.push(mpidr).map_err(|_| value)?;
             }
+            other if super::profile::parse(other, &mut options.profile) => {}
             other => return Err(other),
         }
     }

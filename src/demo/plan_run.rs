@@ -1,11 +1,11 @@
 //! One plan of [`PLANS`](super::plan::PLANS) on its SPU: assemble the kernel, attach what the
 //! plan asks for, run it ([`run_spu`]), and check what the attachments saw. Runs on whichever
 //! core takes the plan; what the reports read afterwards (the stack distance calculator, the
-//! trace rings) lives in statics behind `IrqSpinMutex`es, so the boot core reaches it later.
+//! trace rings) lives in statics behind `CoreLock`es, so the boot core reaches it later.
 
+use super::core_lock::CoreLock;
 use pmprobe::pmu::Event;
 use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::SpuUnit;
@@ -20,13 +20,13 @@ use super::spu_run::{Extras, SpuResult, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 
 /// SPU3's memory trace ring (512 KiB: all-zero, so in `.bss`) and the small one beside it.
-pub static TRACE: IrqSpinMutex<Trace> =
-    IrqSpinMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-pub static SMALL_TRACE: IrqSpinMutex<SmallTrace> =
-    IrqSpinMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+pub static TRACE: CoreLock<Trace> =
+    CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+pub static SMALL_TRACE: CoreLock<SmallTrace> =
+    CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
 /// SPU1's stack distance calculator. Built at compile time: a line size that is not a power of
 /// two fails the build.
-pub static DISTANCES: IrqSpinMutex<Distances> = IrqSpinMutex::new(MutListener::new(
+pub static DISTANCES: CoreLock<Distances> = CoreLock::new(MutListener::new(
     const {
         match StackDistance::new(DISTANCE_LINE_BYTES) {
             Ok(calculator) => calculator,
@@ -37,11 +37,11 @@ pub static DISTANCES: IrqSpinMutex<Distances> = IrqSpinMutex::new(MutListener::n
 
 /// The same listeners for the one-core reference runs, so that those run with exactly what the
 /// plan attaches without adding to the figures the reports print.
-static REFERENCE_TRACE: IrqSpinMutex<Trace> =
-    IrqSpinMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-static REFERENCE_SMALL_TRACE: IrqSpinMutex<SmallTrace> =
-    IrqSpinMutex::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-static REFERENCE_DISTANCES: IrqSpinMutex<Distances> = IrqSpinMutex::new(MutListener::new(
+static REFERENCE_TRACE: CoreLock<Trace> =
+    CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+static REFERENCE_SMALL_TRACE: CoreLock<SmallTrace> =
+    CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
+static REFERENCE_DISTANCES: CoreLock<Distances> = CoreLock::new(MutListener::new(
     const {
         match StackDistance::new(DISTANCE_LINE_BYTES) {
             Ok(calculator) => calculator,

@@ -3,11 +3,11 @@
 //! when several cores ran SPUs, the one-core reference; then the host table, the stack distance
 //! chart and the trace files.
 
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::spu::arena::Arena;
 
 use super::channel_pair;
 use super::checks::Checks;
+use super::core_lock::CoreLock;
 use super::cores::{self, OUTCOMES};
 use super::host::HostMeter;
 use super::options::Options;
@@ -18,8 +18,9 @@ use super::reference;
 use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
-/// for the whole demo and lends each SPU to the core that runs it.
-static ARENA: IrqSpinMutex<Arena> = IrqSpinMutex::new(Arena::new());
+/// for the whole demo and lends each SPU to the core that runs it. A lock that leaves interrupts
+/// on, so that `--profile` can sample the SPU runs.
+static ARENA: CoreLock<Arena> = CoreLock::new(Arena::new());
 
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
 pub fn run(options: &Options, checks: &mut Checks) {
@@ -28,7 +29,10 @@ pub fn run(options: &Options, checks: &mut Checks) {
 
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
+    // `--profile` samples the runs of the host table: these on one core, else the reference.
+    super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
     let phase = cores::run_phase(arena.units_mut(), options);
+    super::profile::sample_host_table_runs(false);
 
     let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
     let mut distance_accesses = 0;
@@ -68,7 +72,9 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 None
             }
         };
+        super::profile::sample_host_table_runs(true);
         rows = reference::check(arena.units_mut(), options, meter.as_mut(), checks);
+        super::profile::sample_host_table_runs(false);
     }
 
     print_host_table(&rows, phase.cores_used > 1, checks);

@@ -186,7 +186,9 @@ pub(super) fn run_spu(
             ));
             let mut prof = Indented::new("  | ");
             match host.as_deref_mut() {
-                Some(meter) => match meter.measure(|| run_to_stop(unit, &observer, &mut prof)) {
+                Some(meter) => match super::profile::sampled(plan.mode, || {
+                    meter.measure(|| run_to_stop(unit, &observer, &mut prof))
+                }) {
                     Ok((outcome, delta)) => {
                         host_delta = Some(delta);
                         outcome

@@ -2,15 +2,15 @@
 //!
 //! - [`regs`]: DBGBVR/DBGBCR/DBGWVR/DBGWCR&lt;n&gt;_EL1 and OSLSR_EL1 declared with tock-registers;
 //!   MDSCR_EL1, OSLAR_EL1 and ID_AA64DFR0_EL1 re-exported from `aarch64-cpu`;
-//! - [`backend`]: the [`DebugBackend`] trait (register access by identity) and tock-registers
+//! - `backend`: the [`DebugBackend`] trait (register access by identity) and tock-registers
 //!   views;
 //! - `sysreg`: the real registers through `mrs`/`msr` (aarch64 only);
-//! - [`emulated`]: a software model of the debug unit with the architecture's match rules;
-//! - [`comparators`]: [`HwDebug`], install/remove breakpoints and watchpoints, with typed
+//! - `emulated`: a software model of the debug unit with the architecture's match rules;
+//! - `comparators`: [`HwDebug`], install/remove breakpoints and watchpoints, with typed
 //!   errors when every comparator is in use or a range cannot be watched;
-//! - [`watch_range`]: an address range as DBGWVR + BAS/MASK;
-//! - [`syndrome`]: ESR decoding of debug exceptions and the access size of a watchpoint hit;
-//! - [`monitor`]: [`DebugMonitor`], the state machine the runtime's exception handler calls
+//! - `watch_range`: an address range as DBGWVR + BAS/MASK;
+//! - `syndrome`: ESR decoding of debug exceptions and the access size of a watchpoint hit;
+//! - `monitor`: [`DebugMonitor`], the state machine the runtime's exception handler calls
 //!   (`on_breakpoint`, `on_watchpoint`, `on_step`): hits become probe-point notifications and
 //!   PC events, and the handler steps past the instruction with software step.
 //!
@@ -31,21 +31,30 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod backend;
-pub mod comparators;
-pub mod emulated;
-pub mod monitor;
-pub mod regs;
-pub mod syndrome;
-#[cfg(target_arch = "aarch64")]
-pub mod sysreg;
-pub mod watch_range;
+// The one module that needs `unsafe` is `sysreg` (its `mrs`/`msr`), which allows it locally.
+#![deny(unsafe_code)]
 
-pub use backend::{ComparatorCounts, DebugAccessError, DebugBackend, DebugRegister};
+mod backend;
+mod comparators;
+mod emulated;
+mod monitor;
+pub mod regs;
+mod syndrome;
+#[cfg(target_arch = "aarch64")]
+mod sysreg;
+mod watch_range;
+
+pub use backend::{
+    ComparatorCounts, DebugAccessError, DebugBackend, DebugRegister, DebugRegisterView,
+    MAX_COMPARATORS,
+};
 pub use comparators::{Breakpoint, HwDebug, HwDebugError, WatchKind, Watchpoint};
 pub use emulated::EmulatedDebug;
 pub use monitor::{
-    BreakpointHit, DebugExceptionContext, DebugMonitor, MonitorError, Resume, Unclaimed,
+    BreakpointHit, DebugExceptionContext, DebugMonitor, MonitorError, Resume, SPSR_IRQ_FIQ,
+    SPSR_SS, Unclaimed,
 };
 pub use syndrome::{DebugEvent, data_access_size};
-pub use watch_range::{WatchRange, WatchRangeError};
+#[cfg(target_arch = "aarch64")]
+pub use sysreg::SysRegDebug;
+pub use watch_range::{MAX_MASKED_BYTES, WatchRange, WatchRangeError};

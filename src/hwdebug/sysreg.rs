@@ -25,6 +25,7 @@ pub struct SysRegDebug {
 macro_rules! mrs {
     ($name:expr) => {{
         let value: u64;
+        #[allow(unsafe_code)] // The module's reason to exist: debug registers need `asm`.
         // SAFETY: reading a debug system register at EL1 has no side effect; the caller checked
         // that the register is implemented.
         unsafe { asm!(concat!("mrs {v}, ", $name), v = out(reg) value, options(nomem, nostack, preserves_flags)) };
@@ -35,6 +36,7 @@ macro_rules! mrs {
 macro_rules! msr {
     ($name:expr, $value:expr) => {{
         let value: u64 = $value;
+        #[allow(unsafe_code)] // The module's reason to exist: debug registers need `asm`.
         // SAFETY: debug register writes only change which addresses raise debug exceptions and
         // how (comparators, MDSCR, OS lock); they touch no memory. The caller checked that the
         // register is implemented.
@@ -147,7 +149,10 @@ impl DebugBackend for SysRegDebug {
     }
 
     fn isb(&self) {
+        #[allow(unsafe_code)] // `isb` has no Rust intrinsic on stable.
         // SAFETY: `isb` only synchronizes the instruction stream.
-        unsafe { asm!("isb", options(nomem, nostack, preserves_flags)) };
+        unsafe {
+            asm!("isb", options(nomem, nostack, preserves_flags))
+        };
     }
 }

@@ -85,8 +85,26 @@ pub fn image_entry() -> usize {
     __pmprobe_entry as *const () as usize
 }
 
-/// aarch64-rt's main: the runtime is set up (MMU, caches, FP, `.bss`, stack, vectors).
+/// aarch64-rt's main: the runtime is set up (MMU, caches, FP, `.bss`, stack, vectors). Starts a
+/// fresh frame-pointer chain: aarch64-rt's entry leaves x29 pointing at the end of `.bss` (it
+/// zeroes `.bss` with it), which a stack walk would take for a caller's frame record. With
+/// x29 = 0 the chain ends here and every sampled call stack has [`main_with_fresh_chain`] at
+/// its root.
 fn rust_main(_x0: u64, _x1: u64, _x2: u64, _x3: u64) -> ! {
+    // SAFETY: never returns, so rust_main's own frame (whose record x29 pointed at) is
+    // abandoned; the callee builds its frame record on the current stack from x29 = 0.
+    unsafe {
+        core::arch::asm!(
+            "mov x29, xzr",
+            "bl {main}",
+            main = sym main_with_fresh_chain,
+            options(noreturn),
+        )
+    }
+}
+
+/// The rest of [`rust_main`], the root frame of every call stack of the boot core.
+extern "C" fn main_with_fresh_chain() -> ! {
     super::smp::init_boot_core();
     super::console::init();
     // SAFETY: `__pmprobe_main` is the plain Rust function that the `entry!` macro exports.

@@ -103,9 +103,15 @@ impl ExceptionHandlers for Handlers {
     }
 }
 
-/// A synchronous exception from the current EL: resumed only when it is the fault a probe
-/// expected (no PSCI firmware, no device), otherwise reported.
+/// A synchronous exception from the current EL: resumed only when it is a debug exception the
+/// debug monitor handled or the fault a probe expected (no PSCI firmware, no device), otherwise
+/// reported.
 extern "C" fn synchronous(mut register_state: RegisterStateRef) {
+    // SAFETY: the debug monitor only changes ELR and SPSR, to return to the same instruction
+    // with a single step armed or to the next one after the step.
+    if super::debug_exceptions::handle(unsafe { register_state.get_mut() }) {
+        return;
+    }
     // SAFETY: `skip_expected_fault` only moves ELR past the one probing instruction and sets x0,
     // that instruction's only output, to a neutral result.
     if super::fault_probe::skip_expected_fault(unsafe { register_state.get_mut() }) {
@@ -114,8 +120,8 @@ extern "C" fn synchronous(mut register_state: RegisterStateRef) {
     fatal(ExceptionKind::Synchronous, false, &register_state)
 }
 
-extern "C" fn irq(_register_state: RegisterStateRef) {
-    super::irq::dispatch();
+extern "C" fn irq(register_state: RegisterStateRef) {
+    super::irq::dispatch(register_state.as_ref());
 }
 
 /// Prints the report and ends QEMU.

@@ -109,8 +109,24 @@ impl fmt::Display for IrqError {
 
 impl core::error::Error for IrqError {}
 
+/// What an interrupt interrupted: read from the exception frame, for handlers that sample the
+/// interrupted code (the profiler's PMU overflow and timer handlers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// ELR_EL1: the instruction the interrupt was taken before.
+    pub pc: u64,
+    /// x29 of the interrupted code: its innermost frame record.
+    pub fp: u64,
+    /// x30 of the interrupted code: its link register.
+    pub lr: u64,
+    /// SPSR_EL1: the interrupted PSTATE.
+    pub spsr: u64,
+}
+
 /// Handler function pointers stored as `usize` (0 = none), so that an interrupt reading the table
 /// while the program installs a handler sees either the old or the new value, never a torn one.
+/// Bit 0 set marks a handler that takes the [`Interrupted`] context
+/// ([`enable_with_context`]); A64 code is 4-byte aligned, so a function address never has it.
 static HANDLERS: [AtomicUsize; HANDLER_SLOTS as usize] =
     [const { AtomicUsize::new(0) }; HANDLER_SLOTS as usize];
 
@@ -286,8 +302,25 @@ fn checked(intid: u32) -> Result<(IntId, &'static AtomicUsize), IrqError> {
 /// Installs `handler` for `intid` and enables that interrupt (for this core, if it is an SGI or
 /// a PPI). IRQs stay masked at the CPU until [`unmask`].
 pub fn enable(intid: u32, handler: fn(u32)) -> Result<(), IrqError> {
+    install(intid, handler as usize)
+}
+
+/// Like [`enable`], for a handler that also gets what the interrupt [`Interrupted`]: the PC, the
+/// frame pointer and the PSTATE of the interrupted code, as the exception entry saved them.
+pub fn enable_with_context(intid: u32, handler: fn(u32, &Interrupted)) -> Result<(), IrqError> {
+    let address = handler as usize;
+    if address & CONTEXT_TAG != 0 {
+        return Err(IrqError::Refused { intid });
+    }
+    install(intid, address | CONTEXT_TAG)
+}
+
+/// Bit 0 of a [`HANDLERS`] entry: the handler takes the interrupted context.
+const CONTEXT_TAG: usize = 1;
+
+fn install(intid: u32, entry: usize) -> Result<(), IrqError> {
     let (id, slot) = checked(intid)?;
-    slot.store(handler as usize, Ordering::Release);
+    slot.store(entry, Ordering::Release);
     let enabled = with_gic(|gic| match gic {
         Gic::V2(gic) => {
             gic.set_interrupt_priority(id, PRIORITY);
@@ -358,9 +391,10 @@ fn disable_in_gic(id: IntId) -> Result<(), IrqError> {
     })
 }
 
-/// Called by the vector table for an IRQ: acknowledge, run the handler, end of interrupt. The
-/// driver is not held while the handler runs, so a handler may enable and disable interrupts.
-pub(crate) fn dispatch() {
+/// Called by the vector table for an IRQ with the interrupted code's saved registers:
+/// acknowledge, run the handler, end of interrupt. The driver is not held while the handler runs,
+/// so a handler may enable and disable interrupts.
+pub(crate) fn dispatch(frame: &aarch64_rt::RegisterState) {
     // The GICv2 here runs without security extensions or in the non-secure state: both deliver
     // through GICC_IAR / GICC_EOIR, which arm-gic calls group 0. The GICv3 runs group 1.
     let acknowledged = with_gic(|gic| match gic {
@@ -375,8 +409,21 @@ pub(crate) fn dispatch() {
         .get(intid as usize)
         .map(|slot| slot.load(Ordering::Acquire))
         .unwrap_or(0);
-    if handler != 0 {
-        // SAFETY: non-zero entries are only ever stored from a `fn(u32)` in `enable`.
+    if handler & CONTEXT_TAG != 0 {
+        let interrupted = Interrupted {
+            pc: frame.elr as u64,
+            fp: frame.fp,
+            // aarch64-rt names the saved x30 `sp`.
+            lr: frame.sp,
+            spsr: frame.spsr,
+        };
+        // SAFETY: entries with the tag bit are only ever stored by `enable_with_context`, as the
+        // address of a `fn(u32, &Interrupted)` plus the tag.
+        let handler: fn(u32, &Interrupted) =
+            unsafe { core::mem::transmute::<usize, fn(u32, &Interrupted)>(handler & !CONTEXT_TAG) };
+        handler(intid, &interrupted);
+    } else if handler != 0 {
+        // SAFETY: other non-zero entries are only ever stored from a `fn(u32)` in `enable`.
         let handler: fn(u32) = unsafe { core::mem::transmute::<usize, fn(u32)>(handler) };
         handler(intid);
     } else {

@@ -21,6 +21,10 @@
 //!   lines under a lock across cores; with the `defmt` feature, text lines and `defmt` logs go
 //!   out as defmt frames that `qemu/run` decodes.
 //! - [`semihosting`]: exit with a status code, host file output, the command line.
+//! - [`debug_exceptions`]: hardware breakpoints and watchpoints, stepped past and resumed, as
+//!   probe points and PC events.
+//! - [`profiler`]: the sampling profiler (PMU overflow or generic timer interrupts, a call stack
+//!   per sample, one buffer per core, the profile written through semihosting).
 //! - A panic handler that prints the message and location and exits with [`EXIT_PANIC`].
 //!
 //! Board addresses are in [`platform`]. Link with `-Tpmprobe-qemu-virt.ld` (pmprobe's build
@@ -29,6 +33,7 @@
 
 pub mod boot;
 pub mod console;
+pub mod debug_exceptions;
 #[cfg(feature = "defmt")]
 mod defmt_logger;
 pub mod exceptions;
@@ -37,6 +42,7 @@ pub mod irq;
 pub mod pagetable;
 mod panic;
 pub mod platform;
+pub mod profiler;
 pub mod psci;
 pub mod semihosting;
 pub mod smp;

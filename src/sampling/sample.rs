@@ -62,19 +62,31 @@ pub struct Sample {
     /// so that it wraps through zero at the programmed trigger, so this is the number of events
     /// (or timer ticks) that happened between the trigger and the handler: the skid.
     pub counter: u64,
+    /// The interrupted code's link register (x30), 0 when unknown. When the sample was taken
+    /// in a function that has not stored its frame record (its prologue, its epilogue, or a
+    /// function built without frame pointers such as `memcpy`), the frame-pointer chain skips
+    /// that function's caller, and x30 is the return address into it; the host tool decides
+    /// from the function's code whether to use it.
+    pub lr: u64,
     /// Why the stack walk stopped.
     pub walk_end: WalkEnd,
+    /// The core the sample was taken on (its index in the runtime's numbering; 0 on a single
+    /// core). Each core has its own sampling interrupt and its own buffer; one profile merges
+    /// them.
+    pub core: u8,
     depth: u8,
     frames: [u64; MAX_STACK_DEPTH],
 }
 
 impl Sample {
-    /// A sample at `pc` with no call stack.
+    /// A sample at `pc` with no call stack, on core 0.
     pub const fn new(pc: u64, counter: u64) -> Self {
         Self {
             pc,
             counter,
+            lr: 0,
             walk_end: WalkEnd::Complete,
+            core: 0,
             depth: 0,
             frames: [0; MAX_STACK_DEPTH],
         }
@@ -92,6 +104,18 @@ impl Sample {
             }
         }
         sample
+    }
+
+    /// The same sample, with the interrupted link register `lr`.
+    pub const fn with_lr(mut self, lr: u64) -> Self {
+        self.lr = lr;
+        self
+    }
+
+    /// The same sample, taken on `core`.
+    pub const fn on_core(mut self, core: u8) -> Self {
+        self.core = core;
+        self
     }
 
     /// The return addresses found by the stack walk, innermost caller first. Each is the

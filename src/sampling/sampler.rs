@@ -1,9 +1,9 @@
 //! The firmware side of sampling: what the sampling interrupt handler calls.
 
-use super::buffer::SampleBuffer;
 use super::frame_walk::{StackBounds, StackMemory, walk_frames};
 use super::sample::{MAX_STACK_DEPTH, Sample};
 use super::skid::SkidHistogram;
+use super::store::SampleStore;
 use super::wire::{ProfileHeader, SampleSource};
 use crate::probe::{Listener, ProbePoint};
 
@@ -15,49 +15,74 @@ pub struct InterruptedContext {
     pub pc: u64,
     /// x29 of the interrupted code: the innermost frame record.
     pub fp: u64,
+    /// x30 of the interrupted code (see [`Sample::lr`]; 0 when unknown).
+    pub lr: u64,
     /// The sampling counter, read before it is reloaded (see [`Sample::counter`]).
     pub counter: u64,
 }
 
-/// Samples with a call stack into a fixed buffer, and notifies a probe point with each one.
+/// Samples with a call stack into a fixed store, and notifies a probe point with each one.
 ///
-/// `N` is the buffer capacity, `L` the listener capacity of the probe point, `S` its listener
-/// object type: a sampler shared with the interrupt handler through
-/// [`IrqMutex`](crate::probe::sync::IrqMutex) uses `dyn Listener<Sample> + Sync`, which makes it
-/// `Send`.
+/// `B` is the store ([`SampleBuffer`](super::SampleBuffer) of whole samples or
+/// [`EncodedBuffer`](super::EncodedBuffer) of wire-format records), `L` the listener capacity
+/// of the probe point, `S` its listener object type: a sampler shared with the interrupt
+/// handler through [`IrqMutex`](crate::probe::sync::IrqMutex) uses
+/// `dyn Listener<Sample> + Sync`, which makes it `Send`.
 pub struct Sampler<
     'a,
-    const N: usize,
+    B: SampleStore,
     const L: usize = 4,
     S: ?Sized + Listener<Sample> + 'a = dyn Listener<Sample> + 'a,
 > {
     source: SampleSource,
     event: u16,
     period: u64,
-    max_depth: usize,
-    buffer: SampleBuffer<N>,
+    /// Frames fewer than [`MAX_STACK_DEPTH`] a walk keeps (0: all). Kept this way round so
+    /// that a new sampler is all-zero bits and a `static` one lands in `.bss`.
+    depth_below_max: usize,
+    core: u8,
+    store: B,
     skid: SkidHistogram,
     point: ProbePoint<'a, Sample, L, S>,
 }
 
-impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Sampler<'a, N, L, S> {
+impl<'a, B: SampleStore, const L: usize, S: ?Sized + Listener<Sample> + 'a> Sampler<'a, B, L, S> {
     /// A sampler for `period` events of PMU event `event`, or `period` ticks of the generic
-    /// timer; stacks up to [`MAX_STACK_DEPTH`] frames.
-    pub const fn new(source: SampleSource, event: u16, period: u64) -> Self {
+    /// timer, keeping its samples in `store`; stacks up to [`MAX_STACK_DEPTH`] frames, core 0.
+    pub const fn new(source: SampleSource, event: u16, period: u64, store: B) -> Self {
         Self {
             source,
             event,
             period,
-            max_depth: MAX_STACK_DEPTH,
-            buffer: SampleBuffer::new(),
+            depth_below_max: 0,
+            core: 0,
+            store,
             skid: SkidHistogram::new(),
             point: ProbePoint::new(),
         }
     }
 
+    /// Changes the trigger (a profiler decides the source when it starts: the PMU event when
+    /// its overflow interrupt works, the timer otherwise). Samples already kept stay.
+    pub fn set_trigger(&mut self, source: SampleSource, event: u16, period: u64) {
+        self.source = source;
+        self.event = event;
+        self.period = period;
+    }
+
+    /// Stamps every later sample with `core` (one sampler per core).
+    pub fn set_core(&mut self, core: u8) {
+        self.core = core;
+    }
+
+    /// The core the samples are stamped with.
+    pub fn core(&self) -> u8 {
+        self.core
+    }
+
     /// Limits the stack walk to `depth` frames (0: PC only; at most [`MAX_STACK_DEPTH`]).
     pub fn set_max_depth(&mut self, depth: usize) {
-        self.max_depth = depth.min(MAX_STACK_DEPTH);
+        self.depth_below_max = MAX_STACK_DEPTH - depth.min(MAX_STACK_DEPTH);
     }
 
     /// The period between samples.
@@ -84,16 +109,19 @@ impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
         bounds: StackBounds,
         memory: &impl StackMemory,
     ) -> bool {
-        let mut sample = Sample::new(context.pc, context.counter);
-        walk_frames(&mut sample, context.fp, bounds, memory, self.max_depth);
+        let mut sample = Sample::new(context.pc, context.counter)
+            .with_lr(context.lr)
+            .on_core(self.core);
+        let max_depth = MAX_STACK_DEPTH - self.depth_below_max;
+        walk_frames(&mut sample, context.fp, bounds, memory, max_depth);
         self.record(sample)
     }
 
-    /// Records a sample built elsewhere (see [`take_sample`](Self::take_sample)).
+    /// Records a sample built elsewhere (see [`take_sample`](Self::take_sample)) as is.
     pub fn record(&mut self, sample: Sample) -> bool {
         self.skid.record(sample.counter);
         self.point.notify(&sample);
-        self.buffer.push(sample)
+        self.store.keep(&sample)
     }
 
     /// Notified with every sample.
@@ -102,13 +130,14 @@ impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
     }
 
     /// The samples kept and the drop count.
-    pub fn buffer(&self) -> &SampleBuffer<N> {
-        &self.buffer
+    pub fn store(&self) -> &B {
+        &self.store
     }
 
-    /// Empties the buffer (after writing it out) and resets its drop count.
-    pub fn reset_buffer(&mut self) {
-        self.buffer.reset();
+    /// Empties the store (after writing it out), resets its drop count and the skid statistics.
+    pub fn clear(&mut self) {
+        self.store.clear();
+        self.skid = SkidHistogram::new();
     }
 
     /// The skid of every sample taken (kept or dropped).
@@ -122,7 +151,7 @@ impl<'a, const N: usize, const L: usize, S: ?Sized + Listener<Sample> + 'a> Samp
             source: self.source,
             event: self.event,
             period: self.period,
-            dropped: self.buffer.dropped(),
+            dropped: self.store.dropped(),
         }
     }
 }

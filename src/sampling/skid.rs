@@ -64,6 +64,24 @@ impl SkidHistogram {
         self.sum = self.sum.saturating_add(u128::from(skid));
     }
 
+    /// Adds the values recorded in `other` (one histogram for several cores).
+    pub fn merge(&mut self, other: &Self) {
+        if other.count == 0 {
+            return;
+        }
+        for (bin, more) in self.bins.iter_mut().zip(other.bins.iter()) {
+            *bin = bin.saturating_add(*more);
+        }
+        self.min = if self.count == 0 {
+            other.min
+        } else {
+            self.min.min(other.min)
+        };
+        self.max = self.max.max(other.max);
+        self.count = self.count.saturating_add(other.count);
+        self.sum = self.sum.saturating_add(other.sum);
+    }
+
     /// Skid values recorded.
     pub fn count(&self) -> u64 {
         self.count

@@ -4,24 +4,31 @@
 //! ```text
 //! header, 24 bytes, little-endian:
 //!   0   magic    "PMPS"
-//!   4   version  u8 = 1
+//!   4   version  u8 = 2
 //!   5   source   u8: 0 PMU counter overflow, 1 generic timer
 //!   6   event    u16: the PMU event number (0 for the timer)
 //!   8   period   u64: events (or timer ticks) between samples
-//!   16  dropped  u64: samples the firmware's buffer could not keep
+//!   16  dropped  u64: samples the firmware's buffers could not keep
 //! record, one per sample:
 //!   depth    u8: number of frames (at most 32)
 //!   walk end u8: why the stack walk stopped (0 complete, 1 depth limit, 2 misaligned,
 //!                3 out of bounds, 4 not ascending, 5 unreadable)
-//!   pc       zigzag LEB128 of pc minus the previous record's pc (the first from 0)
+//!   core     u8: the core the sample was taken on
+//!   pc       zigzag LEB128 of pc minus the pc of the previous record when that record is of
+//!            the same core, minus 0 otherwise (the first record, a change of core)
 //!   counter  LEB128: the counter value read in the handler (the skid)
+//!   lr       zigzag LEB128 of the interrupted link register minus pc
 //!   frames   depth times zigzag LEB128 of the return address minus the previous address of
 //!            this record (pc for the first frame)
 //! ```
 //! Deltas use wrapping 64-bit arithmetic; zigzag maps a signed delta `d` to
 //! `(d << 1) ^ (d >> 63)`; LEB128 stores 7 bits per byte, least significant first, with the high
 //! bit set on every byte but the last. A sample of a tight loop with a 4-deep stack costs about
-//! 12 bytes.
+//! 13 bytes.
+//!
+//! Because the PC chain restarts at every change of core, each core can encode its own records
+//! into its own buffer ([`EncodedBuffer`](super::EncodedBuffer)) and the file is simply the
+//! header followed by every core's bytes, one after the other.
 
 use core::fmt;
 
@@ -30,12 +37,12 @@ use super::sample::{MAX_STACK_DEPTH, Sample, WalkEnd};
 /// The magic bytes that start a sample file.
 pub const MAGIC: [u8; 4] = *b"PMPS";
 /// The format version written by this crate.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 /// Size of the header in bytes.
 pub const HEADER_LEN: usize = 24;
-/// The most bytes one record can take: depth and walk end, then pc, counter and up to
+/// The most bytes one record can take: depth, walk end and core, then pc, counter, lr and up to
 /// [`MAX_STACK_DEPTH`] frames as varints of at most 10 bytes each.
-pub const MAX_RECORD_LEN: usize = 2 + 10 * (2 + MAX_STACK_DEPTH);
+pub const MAX_RECORD_LEN: usize = 3 + 10 * (3 + MAX_STACK_DEPTH);
 
 /// What triggers a sample.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,16 +166,27 @@ pub fn encode_header(header: &ProfileHeader, out: &mut [u8]) -> Result<usize, Wi
     Ok(writer.len)
 }
 
-/// Encodes records one at a time (records are delta-coded against the previous one).
+/// The PC a record's PC is delta-coded against: the previous record's when it is of the same
+/// core, 0 otherwise.
+fn pc_base(previous: Option<(u8, u64)>, core: u8) -> u64 {
+    match previous {
+        Some((previous_core, pc)) if previous_core == core => pc,
+        _ => 0,
+    }
+}
+
+/// Encodes records one at a time (records are delta-coded against the previous one of the same
+/// core).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SampleEncoder {
-    previous_pc: u64,
+    /// Core and PC of the previous record.
+    previous: Option<(u8, u64)>,
 }
 
 impl SampleEncoder {
-    /// An encoder for the first record after a header.
+    /// An encoder for the first record after a header (or the first of a core's own buffer).
     pub const fn new() -> Self {
-        Self { previous_pc: 0 }
+        Self { previous: None }
     }
 
     /// Writes one record into `out`; returns its length. On
@@ -178,15 +196,17 @@ impl SampleEncoder {
         let mut writer = Writer { out, len: 0 };
         let frames = sample.frames();
         // At most MAX_STACK_DEPTH (32) frames: fits a u8.
-        writer.bytes(&[frames.len() as u8, sample.walk_end.code()])?;
-        writer.varint(zigzag(sample.pc.wrapping_sub(self.previous_pc)))?;
+        writer.bytes(&[frames.len() as u8, sample.walk_end.code(), sample.core])?;
+        let base = pc_base(self.previous, sample.core);
+        writer.varint(zigzag(sample.pc.wrapping_sub(base)))?;
         writer.varint(sample.counter)?;
+        writer.varint(zigzag(sample.lr.wrapping_sub(sample.pc)))?;
         let mut previous = sample.pc;
         for &frame in frames {
             writer.varint(zigzag(frame.wrapping_sub(previous)))?;
             previous = frame;
         }
-        self.previous_pc = sample.pc;
+        self.previous = Some((sample.core, sample.pc));
         Ok(writer.len)
     }
 }
@@ -210,10 +230,7 @@ pub fn encode_profile<'s>(
 /// stops after the first error.
 pub struct ProfileDecoder<'b> {
     header: ProfileHeader,
-    bytes: &'b [u8],
-    offset: usize,
-    previous_pc: u64,
-    failed: bool,
+    records: RecordDecoder<'b>,
 }
 
 impl<'b> ProfileDecoder<'b> {
@@ -250,10 +267,7 @@ impl<'b> ProfileDecoder<'b> {
                 period: word(8),
                 dropped: word(16),
             },
-            bytes,
-            offset: HEADER_LEN,
-            previous_pc: 0,
-            failed: false,
+            records: RecordDecoder::new(bytes.get(HEADER_LEN..).unwrap_or(&[]), HEADER_LEN),
         })
     }
 
@@ -261,15 +275,47 @@ impl<'b> ProfileDecoder<'b> {
     pub fn header(&self) -> ProfileHeader {
         self.header
     }
+}
+
+impl Iterator for ProfileDecoder<'_> {
+    type Item = Result<Sample, WireError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.records.next()
+    }
+}
+
+/// Reads records without a header (a core's [`EncodedBuffer`](super::EncodedBuffer), or what
+/// follows the header of a file), as an iterator of `Result<Sample, _>` that stops after the
+/// first error.
+pub struct RecordDecoder<'b> {
+    bytes: &'b [u8],
+    /// Where `bytes` starts in the file, for the offsets of errors.
+    origin: usize,
+    offset: usize,
+    previous: Option<(u8, u64)>,
+    failed: bool,
+}
+
+impl<'b> RecordDecoder<'b> {
+    /// Records in `bytes`; error offsets are reported as `origin + ` the offset in `bytes`.
+    pub fn new(bytes: &'b [u8], origin: usize) -> Self {
+        Self {
+            bytes,
+            origin,
+            offset: 0,
+            previous: None,
+            failed: false,
+        }
+    }
 
     fn varint(&mut self, record: usize) -> Result<u64, WireError> {
-        let field = self.offset;
+        let field = self.origin + self.offset;
         let mut value = 0u64;
         for shift in (0..70).step_by(7) {
-            let byte = *self
-                .bytes
-                .get(self.offset)
-                .ok_or(WireError::Truncated { offset: record })?;
+            let byte = *self.bytes.get(self.offset).ok_or(WireError::Truncated {
+                offset: self.origin + record,
+            })?;
             self.offset += 1;
             let bits = u64::from(byte & 0x7f);
             if shift == 63 && bits > 1 {
@@ -285,17 +331,24 @@ impl<'b> ProfileDecoder<'b> {
 
     fn record(&mut self) -> Result<Sample, WireError> {
         let start = self.offset;
-        let (Some(&depth), Some(&end)) = (self.bytes.get(start), self.bytes.get(start + 1)) else {
-            return Err(WireError::Truncated { offset: start });
+        let at = self.origin + start;
+        let (Some(&depth), Some(&end), Some(&core)) = (
+            self.bytes.get(start),
+            self.bytes.get(start + 1),
+            self.bytes.get(start + 2),
+        ) else {
+            return Err(WireError::Truncated { offset: at });
         };
-        let walk_end = WalkEnd::from_code(end).ok_or(WireError::BadRecord { offset: start })?;
+        let walk_end = WalkEnd::from_code(end).ok_or(WireError::BadRecord { offset: at })?;
         if usize::from(depth) > MAX_STACK_DEPTH {
-            return Err(WireError::BadRecord { offset: start });
+            return Err(WireError::BadRecord { offset: at });
         }
-        self.offset += 2;
-        let pc = self.previous_pc.wrapping_add(unzigzag(self.varint(start)?));
+        self.offset += 3;
+        let base = pc_base(self.previous, core);
+        let pc = base.wrapping_add(unzigzag(self.varint(start)?));
         let counter = self.varint(start)?;
-        let mut sample = Sample::new(pc, counter);
+        let lr = pc.wrapping_add(unzigzag(self.varint(start)?));
+        let mut sample = Sample::new(pc, counter).with_lr(lr).on_core(core);
         sample.walk_end = walk_end;
         let mut previous = pc;
         for _ in 0..depth {
@@ -304,12 +357,12 @@ impl<'b> ProfileDecoder<'b> {
             sample.push_frame(frame);
             previous = frame;
         }
-        self.previous_pc = pc;
+        self.previous = Some((core, pc));
         Ok(sample)
     }
 }
 
-impl Iterator for ProfileDecoder<'_> {
+impl Iterator for RecordDecoder<'_> {
     type Item = Result<Sample, WireError>;
 
     fn next(&mut self) -> Option<Self::Item> {

@@ -3,13 +3,16 @@
 //! Reads a `PMPS` sample file written by the firmware (`pmprobe::sampling::wire`) and the
 //! firmware ELF, symbolizes every PC and return address with `addr2line` (inlined frames
 //! included, Rust names demangled), and produces a top-N table of self and total shares,
-//! folded stacks and a flamegraph SVG rendered with `inferno`.
+//! folded stacks and a flamegraph SVG rendered with `inferno`; optionally checks the share of
+//! samples through given functions against figures the firmware measured ([`expect`]).
 
 #![warn(missing_docs)]
 
+pub mod expect;
+pub mod frame_record;
 pub mod profile;
 pub mod report;
 pub mod symbolize;
 
-pub use profile::{FunctionShare, Profile, Resolve, stack_of};
+pub use profile::{FunctionShare, Profile, Resolve, core_frame, stack_of};
 pub use symbolize::{Frame, FunctionSymbol, Symbolizer, UNKNOWN, demangle};

@@ -1,13 +1,13 @@
-//! `pmprofile [--top N] [--folded FILE] [--svg FILE] FIRMWARE.elf SAMPLES.pmps`
+//! `pmprofile [--top N] [--folded FILE] [--svg FILE] [--expect FILE] FIRMWARE.elf SAMPLES.pmps`
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use pmprobe::sampling::{ProfileDecoder, SkidHistogram};
-use pmprofile::{Profile, Symbolizer, report};
+use pmprofile::{Profile, Symbolizer, expect, report};
 
-const USAGE: &str =
-    "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] FIRMWARE.elf SAMPLES.pmps
+const USAGE: &str = "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] [--expect FILE] \
+FIRMWARE.elf SAMPLES.pmps
 
 Symbolizes the samples of a pmprobe profile against the firmware ELF and prints the functions
 with the largest share of samples (self: the sample was in the function itself; total: the
@@ -16,22 +16,27 @@ function was anywhere on the call stack).
   --top N        rows of the table (default 20)
   --folded FILE  also write folded stacks (`root;...;leaf count` lines)
   --svg FILE     also write a flamegraph SVG
+  --expect FILE  check the share of samples through given functions against the firmware's
+                 own figures (lines `label pattern percent tolerance`); exit status 4 when
+                 one does not hold
 ";
 
 const EXIT_USAGE: u8 = 2;
 const EXIT_INPUT: u8 = 3;
+const EXIT_CHECK: u8 = 4;
 
 struct Options {
     top: usize,
     folded: Option<PathBuf>,
     svg: Option<PathBuf>,
+    expect: Option<PathBuf>,
     elf: PathBuf,
     samples: PathBuf,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut top = 20;
-    let (mut folded, mut svg) = (None, None);
+    let (mut folded, mut svg, mut expect) = (None, None, None);
     let mut positional = Vec::new();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -45,6 +50,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
             }
             "--folded" => folded = Some(PathBuf::from(value("--folded")?)),
             "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
+            "--expect" => expect = Some(PathBuf::from(value("--expect")?)),
             other if other.starts_with("--") => return Err(format!("unknown option `{other}`")),
             _ => positional.push(PathBuf::from(arg)),
         }
@@ -56,6 +62,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         top,
         folded,
         svg,
+        expect,
         elf,
         samples,
     }))
@@ -65,7 +72,16 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
 }
 
-fn run(options: &Options) -> Result<(), String> {
+/// Whether every cross-check held (true when there were none).
+fn run(options: &Options) -> Result<bool, String> {
+    let expectations = match &options.expect {
+        Some(path) => {
+            let text = String::from_utf8(read(path)?)
+                .map_err(|_| format!("`{}` is not UTF-8 text", path.display()))?;
+            expect::parse(&text).map_err(|e| format!("`{}`: {e}", path.display()))?
+        }
+        None => Vec::new(),
+    };
     let elf = read(&options.elf)?;
     let symbolizer =
         Symbolizer::new(&elf).map_err(|e| format!("`{}`: {e}", options.elf.display()))?;
@@ -83,6 +99,17 @@ fn run(options: &Options) -> Result<(), String> {
     if let Some(line) = report::skid_summary(&skid, &header) {
         println!("{line}");
     }
+    for line in [
+        report::walk_summary(&samples),
+        report::core_summary(&profile),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        println!("{line}");
+    }
+    let checks = expect::check(&profile, &expectations);
+    print!("{}", expect::report(&checks));
     if let Some(path) = &options.folded {
         let mut text = profile.folded().join("\n");
         text.push('\n');
@@ -98,7 +125,7 @@ fn run(options: &Options) -> Result<(), String> {
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
-    Ok(())
+    Ok(checks.iter().all(expect::ShareCheck::holds))
 }
 
 fn main() -> ExitCode {
@@ -108,7 +135,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Some(options)) => match run(&options) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(EXIT_CHECK),
             Err(e) => {
                 eprintln!("pmprofile: {e}");
                 ExitCode::from(EXIT_INPUT)

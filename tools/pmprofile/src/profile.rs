@@ -11,11 +11,20 @@ use crate::symbolize::{Frame, Symbolizer};
 pub trait Resolve {
     /// The frames at `address`, innermost first; never empty.
     fn frames(&self, address: u64) -> Vec<Frame>;
+    /// Whether, at `pc`, the function's caller is in the link register rather than on the
+    /// frame-pointer chain (see [`crate::frame_record`]). `false` when unknown.
+    fn caller_in_lr(&self, _pc: u64) -> bool {
+        false
+    }
 }
 
 impl Resolve for Symbolizer {
     fn frames(&self, address: u64) -> Vec<Frame> {
         Symbolizer::frames(self, address)
+    }
+
+    fn caller_in_lr(&self, pc: u64) -> bool {
+        Symbolizer::caller_in_lr(self, pc)
     }
 }
 
@@ -23,14 +32,23 @@ impl Resolve for Symbolizer {
 ///
 /// The PC resolves as is; a return address resolves one byte earlier, inside the call
 /// instruction, so the caller's line is the call's, not the next statement's. Each address
-/// expands into its inlined frames.
+/// expands into its inlined frames. When the sampled function had no frame record of its own
+/// at the PC ([`Resolve::caller_in_lr`]), the link register supplies the caller the
+/// frame-pointer chain skipped.
 pub fn stack_of(sample: &Sample, resolve: &impl Resolve) -> Vec<String> {
     let mut innermost_first: Vec<String> = resolve
         .frames(sample.pc)
         .into_iter()
         .map(|f| f.function)
         .collect();
-    for &return_address in sample.frames() {
+    let lr_is_missing_caller = sample.lr != 0
+        && sample.frames().first() != Some(&sample.lr)
+        && resolve.caller_in_lr(sample.pc);
+    let return_addresses = lr_is_missing_caller
+        .then_some(sample.lr)
+        .into_iter()
+        .chain(sample.frames().iter().copied());
+    for return_address in return_addresses {
         innermost_first.extend(
             resolve
                 .frames(return_address.saturating_sub(1))
@@ -56,24 +74,50 @@ pub struct FunctionShare {
 /// A symbolized profile.
 #[derive(Debug, Default, Clone)]
 pub struct Profile {
-    /// Identical stacks merged, with their sample counts.
+    /// Identical stacks merged, with their sample counts. When the samples come from more than
+    /// one core, each stack starts with a `core N` frame (as `perf report --sort cpu` splits
+    /// them), so the flamegraph has one tower per core.
     pub stacks: BTreeMap<Vec<String>, u64>,
     /// Samples in the profile.
     pub samples: u64,
+    /// Samples per core.
+    pub per_core: BTreeMap<u8, u64>,
+}
+
+/// The root frame naming the core of a sample in a profile of several cores.
+pub fn core_frame(core: u8) -> String {
+    format!("core {core}")
 }
 
 impl Profile {
     /// Symbolizes `samples` and merges identical stacks.
     pub fn build<'s>(
-        samples: impl IntoIterator<Item = &'s Sample>,
+        samples: impl IntoIterator<Item = &'s Sample> + Clone,
         resolve: &impl Resolve,
     ) -> Self {
         let mut profile = Self::default();
+        for sample in samples.clone() {
+            *profile.per_core.entry(sample.core).or_insert(0) += 1;
+        }
+        let several_cores = profile.per_core.len() > 1;
         for sample in samples {
-            *profile.stacks.entry(stack_of(sample, resolve)).or_insert(0) += 1;
+            let mut stack = stack_of(sample, resolve);
+            if several_cores {
+                stack.insert(0, core_frame(sample.core));
+            }
+            *profile.stacks.entry(stack).or_insert(0) += 1;
             profile.samples += 1;
         }
         profile
+    }
+
+    /// Samples with a frame whose function name contains `pattern` (counted once per sample).
+    pub fn samples_through(&self, pattern: &str) -> u64 {
+        self.stacks
+            .iter()
+            .filter(|(stack, _)| stack.iter().any(|frame| frame.contains(pattern)))
+            .map(|(_, &count)| count)
+            .sum()
     }
 
     /// Functions by total samples (then self samples, then name), at most `n`.

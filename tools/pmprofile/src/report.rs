@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use pmprobe::pmu::Event;
-use pmprobe::sampling::{ProfileHeader, SampleSource, SkidHistogram};
+use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, SkidHistogram, WalkEnd};
 
 use crate::profile::Profile;
 
@@ -69,6 +69,55 @@ pub fn skid_summary(skid: &SkidHistogram, header: &ProfileHeader) -> Option<Stri
         skid.max(),
         skid.count()
     ))
+}
+
+/// One line on how the stack walks ended (`None` without samples): the share of complete
+/// stacks, then each reason a walk stopped early, e.g.
+/// `stacks: 97.50% complete; cut short: 12 misaligned, 3 out of bounds`.
+pub fn walk_summary(samples: &[Sample]) -> Option<String> {
+    if samples.is_empty() {
+        return None;
+    }
+    let reasons = [
+        (WalkEnd::Complete, "complete"),
+        (WalkEnd::DepthLimit, "at the depth limit"),
+        (WalkEnd::Misaligned, "misaligned"),
+        (WalkEnd::OutOfBounds, "out of bounds"),
+        (WalkEnd::NotAscending, "not ascending"),
+        (WalkEnd::Unreadable, "unreadable"),
+    ];
+    let count = |end: WalkEnd| samples.iter().filter(|s| s.walk_end == end).count() as u64;
+    let complete = count(WalkEnd::Complete);
+    let mut line = format!(
+        "stacks: {:.2}% complete",
+        percent(complete, samples.len() as u64)
+    );
+    let short: Vec<String> = reasons
+        .iter()
+        .skip(1)
+        .filter_map(|&(end, name)| {
+            let n = count(end);
+            (n > 0).then(|| format!("{n} {name}"))
+        })
+        .collect();
+    if !short.is_empty() {
+        line.push_str("; cut short: ");
+        line.push_str(&short.join(", "));
+    }
+    Some(line)
+}
+
+/// One line with the samples of each core (`None` for a profile of one core).
+pub fn core_summary(profile: &Profile) -> Option<String> {
+    if profile.per_core.len() < 2 {
+        return None;
+    }
+    let cores: Vec<String> = profile
+        .per_core
+        .iter()
+        .map(|(core, n)| format!("core {core}: {n}"))
+        .collect();
+    Some(format!("samples per core: {}", cores.join(", ")))
 }
 
 /// Renders the folded stacks as a flamegraph SVG with inferno.

@@ -70,6 +70,8 @@ pub struct Symbolizer {
     context: addr2line::Context<Reader>,
     /// Function symbols sorted by address.
     symbols: Vec<FunctionSymbol>,
+    /// The executable sections: address and bytes.
+    code: Vec<(u64, Vec<u8>)>,
 }
 
 impl Symbolizer {
@@ -103,7 +105,36 @@ impl Symbolizer {
             })
             .collect();
         symbols.sort_by_key(|symbol| symbol.address);
-        Ok(Self { context, symbols })
+        let code = file
+            .sections()
+            .filter(|section| section.kind() == object::SectionKind::Text)
+            .filter_map(|section| Some((section.address(), section.data().ok()?.to_vec())))
+            .collect();
+        Ok(Self {
+            context,
+            symbols,
+            code,
+        })
+    }
+
+    /// The machine code of the symbol-table function containing `address`, from its first
+    /// instruction, and the offset of `address` in it.
+    fn function_code(&self, address: u64) -> Option<(&[u8], usize)> {
+        let symbol = self.symbol_at(address)?;
+        let (base, bytes) = self
+            .code
+            .iter()
+            .find(|(base, bytes)| (*base..*base + bytes.len() as u64).contains(&symbol.address))?;
+        let start = usize::try_from(symbol.address - base).ok()?;
+        let offset = usize::try_from(address - symbol.address).ok()?;
+        Some((bytes.get(start..)?, offset))
+    }
+
+    /// Whether, at `pc`, the function's caller is in the link register rather than on the
+    /// frame-pointer chain ([`crate::frame_record`]); `false` when the code is unknown.
+    pub fn caller_in_lr(&self, pc: u64) -> bool {
+        self.function_code(pc)
+            .is_some_and(|(code, offset)| !crate::frame_record::record_established(code, offset))
     }
 
     /// The function symbols of the ELF symbol table, sorted by address.

@@ -11,7 +11,9 @@ fn pmprofile() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pmprofile"))
 }
 
-/// Three pipeline functions of the firmware, found through its symbol table: (address, name).
+/// Three SPU model functions of the firmware, found through its symbol table: (address, name).
+/// Names with a space (`<impl A for B>`) are left out: the `--expect` file's fields are
+/// separated by spaces.
 fn three_functions(elf: &[u8]) -> Vec<(u64, String)> {
     let file = object::File::parse(elf).unwrap();
     let mut found: Vec<(u64, String)> = file
@@ -21,7 +23,7 @@ fn three_functions(elf: &[u8]) -> Vec<(u64, String)> {
             let name = rustc_demangle::demangle(s.name().unwrap());
             (s.address(), format!("{name:#}"))
         })
-        .filter(|(_, name)| name.starts_with("pmprobe::spu::"))
+        .filter(|(_, name)| name.starts_with("pmprobe::spu::") && !name.contains(' '))
         .collect();
     found.sort();
     found.dedup_by(|a, b| a.1 == b.1);
@@ -102,6 +104,35 @@ fn a_known_profile_gives_its_shares_folded_stacks_and_a_flamegraph() {
     assert_eq!(counted, 100);
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.contains("<svg") && svg_text.contains("samples"));
+
+    // The firmware's own figures, checked against the stacks: exit 0 when they agree, 4 not.
+    let expect = dir.join("shares");
+    for (percent, status, verdict) in [("70", 0, "ok"), ("50", 4, "FAILED")] {
+        std::fs::write(
+            &expect,
+            format!("hot {} {percent} 1.0\ncaller {} 100 0\n", hot.1, caller.1),
+        )
+        .unwrap();
+        let out = pmprofile()
+            .arg("--expect")
+            .arg(&expect)
+            .arg(&elf_path)
+            .arg(&samples_path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(status), "{stdout}");
+        assert!(
+            stdout.contains(&format!(
+                "check share_hot ... {verdict} (70.00% of samples (70)"
+            )),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("check share_caller ... ok (100.00%"),
+            "{stdout}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -158,3 +158,122 @@ fn semicolons_in_names_cannot_split_frames() {
     let profile = Profile::build(&[Sample::new(0x10, 0)], &table);
     assert_eq!(profile.folded(), ["<[u8, 4] as Foo>::bar 1"]);
 }
+
+#[test]
+fn samples_of_several_cores_get_a_core_root_frame() {
+    let mut samples = samples();
+    for sample in samples.iter_mut().take(4) {
+        *sample = sample.on_core(2);
+    }
+    let profile = Profile::build(&samples, &table());
+    assert_eq!(
+        profile
+            .per_core
+            .iter()
+            .map(|(c, n)| (*c, *n))
+            .collect::<Vec<_>>(),
+        [(0, 6), (2, 4)]
+    );
+    let stack = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        profile.stacks[&stack(&["core 2", "main", "driver", "hot_loop"])],
+        4
+    );
+    assert_eq!(
+        profile.stacks[&stack(&["core 0", "main", "driver", "hot_loop"])],
+        2
+    );
+    assert_eq!(
+        report::core_summary(&profile).as_deref(),
+        Some("samples per core: core 0: 6, core 2: 4")
+    );
+    let one_core = Profile::build(&self::samples(), &table());
+    assert_eq!(report::core_summary(&one_core), None);
+    assert!(one_core.stacks.keys().all(|s| !s[0].starts_with("core ")));
+}
+
+#[test]
+fn walk_summary_names_why_stacks_were_cut() {
+    let mut samples = samples();
+    samples[0].walk_end = WalkEnd::Misaligned;
+    samples[1].walk_end = WalkEnd::Misaligned;
+    samples[2].walk_end = WalkEnd::OutOfBounds;
+    assert_eq!(
+        report::walk_summary(&samples).as_deref(),
+        Some("stacks: 70.00% complete; cut short: 2 misaligned, 1 out of bounds")
+    );
+    assert_eq!(report::walk_summary(&[]), None);
+}
+
+#[test]
+fn expected_shares_are_checked_against_the_stacks() {
+    use pmprofile::expect;
+    let profile = Profile::build(&samples(), &table());
+    let expectations = expect::parse(
+        "# label pattern percent tolerance\n\
+         driven driver 80 0.5   # 8 of 10 samples pass through driver\n\
+         \n\
+         cold cold 25.0 5\n",
+    )
+    .unwrap();
+    let checks = expect::check(&profile, &expectations);
+    assert_eq!(checks.len(), 2);
+    assert_eq!((checks[0].samples, checks[0].holds()), (8, true));
+    assert_eq!(
+        (checks[1].samples, checks[1].holds()),
+        (1, false),
+        "10% vs 25 +- 5"
+    );
+    let report = expect::report(&checks);
+    assert!(
+        report.starts_with("check share_driven ... ok (80.00% of samples (8) through driver"),
+        "{report}"
+    );
+    assert!(
+        report.contains("check share_cold ... FAILED (10.00%"),
+        "{report}"
+    );
+}
+
+#[test]
+fn malformed_expectations_name_their_line() {
+    use pmprofile::expect;
+    let error = expect::parse("a b 1 1\na b c\n").unwrap_err();
+    assert_eq!(error.line, 2);
+    assert!(error.reason.contains("expected 4 fields"), "{error}");
+    let error = expect::parse("\n\na b -3 1\n").unwrap_err();
+    assert_eq!(error.line, 3);
+    assert!(error.to_string().contains("percent `-3`"), "{error}");
+    let error = expect::parse("a b 3 NaN\n").unwrap_err();
+    assert!(error.to_string().contains("tolerance `NaN`"), "{error}");
+}
+
+#[test]
+fn the_link_register_supplies_a_caller_the_chain_skipped() {
+    /// `table()`, where 0x200 (`cold`) is sampled before its frame record exists.
+    struct Prologue(Table);
+    impl Resolve for Prologue {
+        fn frames(&self, address: u64) -> Vec<Frame> {
+            self.0.frames(address)
+        }
+        fn caller_in_lr(&self, pc: u64) -> bool {
+            pc == 0x200
+        }
+    }
+    let resolve = Prologue(table());
+    // In cold's prologue, called from driver (lr 0x400), the chain starts at main's record.
+    let early = Sample::with_frames(0x200, 0, &[0x300], WalkEnd::Complete).with_lr(0x400);
+    assert_eq!(
+        pmprofile::stack_of(&early, &resolve),
+        ["main", "driver", "cold"]
+    );
+    // In hot_loop, past its prologue, the chain is complete and the lr is not used.
+    let later = Sample::with_frames(0x100, 0, &[0x400, 0x300], WalkEnd::Complete).with_lr(0x500);
+    assert_eq!(
+        pmprofile::stack_of(&later, &resolve),
+        ["main", "driver", "hot_loop"]
+    );
+    // An lr of 0 (unknown) adds nothing.
+    let unknown = Sample::with_frames(0x200, 0, &[0x300], WalkEnd::Complete);
+    assert_eq!(pmprofile::stack_of(&unknown, &resolve), ["main", "cold"]);
+}
