@@ -174,9 +174,10 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
 
 /// Prints the per-core table and the phase's times; checks that every plan ran exactly once.
 pub fn print_table(phase: &Phase, checks: &mut Checks) {
+    let online = smp::online();
+    let plural = if online == 1 { "" } else { "s" };
     heading(format_args!(
-        "Cores: the SPU phase on {} cores, each measured by its own PMU",
-        smp::online()
+        "Cores: the SPU phase on {online} core{plural}, each measured by its own PMU"
     ));
     outln!("  The SPUs are dealt heaviest first, each to the core with the least work so far (the");
     outln!("  SPUs of a core that did not start run on this core after the others); each core");
