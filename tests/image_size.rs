@@ -1,7 +1,9 @@
 //! The firmware image carries code, not zeros: the demo's release build, as a raw image
-//! (`llvm-objcopy -O binary`), is at most 512 KiB, and its `.data` at most 64 KiB. Static state
-//! (the SPU arena, the trace ring) must be all-zero bits so that it lands in `.bss`, which the
-//! boot code zeroes and the image does not contain.
+//! (`llvm-objcopy -O binary`), is at most 512 KiB, and its `.data` at most 1 KiB. Static state
+//! (the SPU arena, the trace ring, per-core slots and results) must be all-zero bits so that it
+//! lands in `.bss`, which the boot code zeroes and the image does not contain; what `.data` keeps
+//! is a few words of boot state (32 bytes today). One static whose reset state is not zero bits,
+//! such as an `Option` of a type with a niche, is enough to break the limit.
 mod common;
 
 use std::process::Command;
@@ -10,10 +12,10 @@ use common::qemu::{demo_elf, repo};
 use common::toolchain::llvm_tool;
 
 const RAW_IMAGE_LIMIT: u64 = 512 * 1024;
-const DATA_LIMIT: u64 = 64 * 1024;
+const DATA_LIMIT: u64 = 1024;
 
 #[test]
-fn release_image_is_at_most_512_kib_and_data_at_most_64_kib() {
+fn release_image_is_at_most_512_kib_and_data_at_most_1_kib() {
     let elf = demo_elf();
     let raw = elf.with_extension("bin");
     let objcopy = llvm_tool(repo(), "llvm-objcopy");

@@ -228,3 +228,23 @@ fn reset_forgets_everything() {
     assert_eq!(sd.reads().total() + sd.writes().total(), 0);
     assert_eq!(sd.access(1, Read), Infinite);
 }
+
+#[test]
+fn reset_with_line_size_forgets_the_lines_and_groups_by_the_new_size() {
+    // Starts as a 1-byte-line calculator (the all-zero state a static can hold).
+    let mut sd: StackDistance<16, 8> = StackDistance::new(1).unwrap();
+    assert_eq!(sd.access(0x1000, Read), Infinite);
+    assert_eq!(sd.access(0x1008, Read), Infinite); // another 1-byte line
+    sd.reset_with_line_size(64).unwrap();
+    assert_eq!(sd.line_size(), 64);
+    assert_eq!(sd.tracked_lines(), 0);
+    assert_eq!(sd.reads().total(), 0);
+    assert_eq!(sd.access(0x1000, Read), Infinite); // forgotten: new again
+    assert_eq!(sd.access(0x1008, Read), Finite(0)); // now the same 64-byte line
+    assert_eq!(
+        sd.reset_with_line_size(48),
+        Err(StackDistanceError::LineSizeNotPowerOfTwo(48))
+    );
+    assert_eq!(sd.line_size(), 64, "a refused size changes nothing");
+    assert_eq!(sd.tracked_lines(), 1);
+}

@@ -2,13 +2,14 @@
 //! firmware, the other cores (started here) and what each core's PMU offers.
 
 use super::output::outln;
+use super::zero_slot::ZeroSlot;
 use pmprobe::pmu::{PmuBackend, PmuInfo, SysRegPmu, detect};
 use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::smp::{self, MAX_CORES};
 
 /// Each core's PMU as that core sees it, by core number.
-static CORE_PMUS: [IrqSpinMutex<Option<Result<PmuInfo, pmprobe::pmu::Error>>>; MAX_CORES] =
-    [const { IrqSpinMutex::new(None) }; MAX_CORES];
+static CORE_PMUS: [IrqSpinMutex<ZeroSlot<Result<PmuInfo, pmprobe::pmu::Error>>>; MAX_CORES] =
+    [const { IrqSpinMutex::new(ZeroSlot::new()) }; MAX_CORES];
 
 /// Starts the other cores (and tries `extra_cores`), then lists every core: its MPIDR and its
 /// own PMU (read on that core), and the cores that did not start, by MPIDR.
@@ -26,14 +27,14 @@ fn print_cores(extra_cores: &[u64]) {
     let errors = smp::on_each_core(&|core| {
         let info = detect(&SysRegPmu::new());
         if let Some(slot) = CORE_PMUS.get(core.index()) {
-            slot.lock(|slot| *slot = Some(info));
+            slot.lock(|slot| slot.set(info));
         }
     });
     for core in smp::cores() {
         let mpidr = smp::mpidr(core).unwrap_or(0);
         let pmu = CORE_PMUS
             .get(core.index())
-            .and_then(|slot| slot.lock(|slot| *slot));
+            .and_then(|slot| slot.lock(|slot| slot.get().copied()));
         match pmu {
             Some(Ok(info)) => outln!(
                 "  {core:<8} MPIDR {mpidr:#010x}, {} (PMUVer {}), N = {}",

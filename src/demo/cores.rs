@@ -27,6 +27,7 @@ use super::options::Options;
 use super::output::{capture, heading, outln};
 use super::plan::PLANS;
 use super::plan_run::{Attach, PlanOutcome, run_plan};
+use super::zero_slot::ZeroSlot;
 
 /// What one core did in the phase.
 pub struct CoreRow {
@@ -40,8 +41,8 @@ pub struct CoreRow {
 }
 
 /// Each plan's outcome, by plan index.
-pub static OUTCOMES: [IrqSpinMutex<Option<PlanOutcome>>; PLANS.len()] =
-    [const { IrqSpinMutex::new(None) }; PLANS.len()];
+pub static OUTCOMES: [IrqSpinMutex<ZeroSlot<PlanOutcome>>; PLANS.len()] =
+    [const { IrqSpinMutex::new(ZeroSlot::new()) }; PLANS.len()];
 static ROWS: IrqSpinMutex<heapless::Vec<CoreRow, MAX_CORES>> =
     IrqSpinMutex::new(heapless::Vec::new());
 
@@ -123,7 +124,7 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
                 })
             });
             if let Some(done) = OUTCOMES.get(index) {
-                done.lock(|done| *done = Some(outcome));
+                done.lock(|done| done.set(outcome));
             }
             let _ = spus.push(plan.spu);
         }
@@ -173,9 +174,10 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
 
 /// Prints the per-core table and the phase's times; checks that every plan ran exactly once.
 pub fn print_table(phase: &Phase, checks: &mut Checks) {
+    let online = smp::online();
+    let plural = if online == 1 { "" } else { "s" };
     heading(format_args!(
-        "Cores: the SPU phase on {} cores, each measured by its own PMU",
-        smp::online()
+        "Cores: the SPU phase on {online} core{plural}, each measured by its own PMU"
     ));
     outln!("  The SPUs are dealt heaviest first, each to the core with the least work so far (the");
     outln!("  SPUs of a core that did not start run on this core after the others); each core");

@@ -14,26 +14,29 @@ use super::checks::Checks;
 use super::host::HostMeter;
 use super::kernels::IMAGE_BYTES;
 use super::options::Options;
-use super::plan::{DISTANCE_LINE_BYTES, Distances, Plan, Role, SmallTrace, Trace};
+use super::plan::{
+    DISTANCE_BINS, DISTANCE_LINE_BYTES, DISTANCE_LINES, Distances, Plan, Role, SmallTrace, Trace,
+};
 use super::reports::HostRow;
 use super::spu_run::{Extras, SpuResult, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
+
+/// A stack distance calculator with 1-byte lines: all-zero bits. A line size that is not a
+/// power of two could not fail here, so the demo's own is set at run time.
+const UNSIZED_DISTANCES: StackDistance<DISTANCE_LINES, DISTANCE_BINS> = match StackDistance::new(1)
+{
+    Ok(calculator) => calculator,
+    Err(_) => panic!("the stack distance capacity is out of range"),
+};
 
 /// SPU3's memory trace ring (512 KiB: all-zero, so in `.bss`) and the small one beside it.
 pub static TRACE: CoreLock<Trace> =
     CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
 pub static SMALL_TRACE: CoreLock<SmallTrace> =
     CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-/// SPU1's stack distance calculator. Built at compile time: a line size that is not a power of
-/// two fails the build.
-pub static DISTANCES: CoreLock<Distances> = CoreLock::new(MutListener::new(
-    const {
-        match StackDistance::new(DISTANCE_LINE_BYTES) {
-            Ok(calculator) => calculator,
-            Err(_) => panic!("the stack distance line size must be a power of two"),
-        }
-    },
-));
+/// SPU1's stack distance calculator. It starts with 1-byte lines, whose state is all-zero bits
+/// (so it lands in `.bss`); each run sets [`DISTANCE_LINE_BYTES`] before its first access.
+pub static DISTANCES: CoreLock<Distances> = CoreLock::new(MutListener::new(UNSIZED_DISTANCES));
 
 /// The same listeners for the one-core reference runs, so that those run with exactly what the
 /// plan attaches without adding to the figures the reports print.
@@ -41,14 +44,8 @@ static REFERENCE_TRACE: CoreLock<Trace> =
     CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
 static REFERENCE_SMALL_TRACE: CoreLock<SmallTrace> =
     CoreLock::new(MutListener::new(MemTrace::new(OverflowPolicy::DropNewest)));
-static REFERENCE_DISTANCES: CoreLock<Distances> = CoreLock::new(MutListener::new(
-    const {
-        match StackDistance::new(DISTANCE_LINE_BYTES) {
-            Ok(calculator) => calculator,
-            Err(_) => panic!("the stack distance line size must be a power of two"),
-        }
-    },
-));
+static REFERENCE_DISTANCES: CoreLock<Distances> =
+    CoreLock::new(MutListener::new(UNSIZED_DISTANCES));
 
 /// What one plan's run produced.
 pub struct PlanOutcome {
@@ -117,7 +114,17 @@ pub fn run_plan(
     };
     let result = match plan.role {
         Role::StackDistance => distances.lock(|distances| {
-            distances.with(|calculator| calculator.reset());
+            let sized =
+                distances.with(|calculator| calculator.reset_with_line_size(DISTANCE_LINE_BYTES));
+            // Not inside the calculator's own callback here, so `with` always runs.
+            if let Some(Err(error)) = sized {
+                checks.check(
+                    format_args!("spu{}_stack_distance_line_size", plan.spu),
+                    false,
+                    format_args!("{error}"),
+                );
+                return None;
+            }
             attached(plan_run, unit, options, host, &mut checks, &[distances])
         }),
         Role::Trace => trace.lock(|trace| {

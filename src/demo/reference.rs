@@ -60,7 +60,7 @@ pub fn check(
             let _ = rows.push(row);
         }
         let spread = OUTCOMES.get(index).and_then(|outcome| {
-            outcome.lock(|outcome| outcome.as_ref().and_then(|o| o.result.clone()))
+            outcome.lock(|outcome| outcome.get().and_then(|o| o.result.clone()))
         });
         match (spread, alone.result) {
             (Some(spread), Some(alone)) => {

@@ -44,7 +44,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
             continue;
         };
         outcome.lock(|outcome| {
-            let Some(outcome) = outcome else {
+            let Some(outcome) = outcome.get() else {
                 return;
             };
             checks.absorb(&outcome.checks);

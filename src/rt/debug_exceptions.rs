@@ -40,15 +40,18 @@ pub type Monitor = DebugMonitor<'static, SysRegDebug>;
 /// Cores with a monitor of their own: every core the runtime numbers.
 pub const MAX_CORES: usize = super::smp::MAX_CORES;
 
-/// One core's monitor, `None` until [`enable`].
-struct Slot(UnsafeCell<Option<Monitor>>);
+/// One core's monitor, empty until [`enable`]. A one-element `heapless::Vec` rather than an
+/// `Option`: empty, it is all-zero bits (an `Option` of the monitor would write its `None` into
+/// a niche as non-zero bytes), so the slots land in `.bss` instead of the image.
+struct Slot(UnsafeCell<heapless::Vec<Monitor, 1>>);
 
 // SAFETY: slot k is only reached by core k, with debug exceptions, IRQs and FIQs masked
 // (`with_monitor`) or from its debug exception handler, which cannot run while `with_monitor`
 // does (see the module documentation): there is never more than one reference at a time.
 unsafe impl Sync for Slot {}
 
-static MONITORS: [Slot; MAX_CORES] = [const { Slot(UnsafeCell::new(None)) }; MAX_CORES];
+static MONITORS: [Slot; MAX_CORES] =
+    [const { Slot(UnsafeCell::new(heapless::Vec::new())) }; MAX_CORES];
 
 /// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
 fn this_core() -> usize {
@@ -118,10 +121,11 @@ pub fn enable() -> Result<(), DebugSetupError> {
     masked(|| {
         // SAFETY: this core's slot, with D, I and F masked (see `Slot`).
         let monitor = unsafe { &mut *slot.0.get() };
-        if monitor.is_none() {
-            *monitor = Some(DebugMonitor::new(HwDebug::new(SysRegDebug::new())?));
+        if monitor.is_empty() {
+            // Cannot be refused: the slot is empty and holds one monitor.
+            let _ = monitor.push(DebugMonitor::new(HwDebug::new(SysRegDebug::new())?));
         }
-        match monitor {
+        match monitor.first_mut() {
             Some(monitor) => monitor.debug().enable_debug_exceptions(),
             None => Ok(()),
         }
@@ -141,7 +145,10 @@ pub fn with_monitor<R>(f: impl FnOnce(&mut Monitor) -> R) -> Result<R, DebugSetu
     masked(|| {
         // SAFETY: this core's slot, with D, I and F masked (see `Slot`).
         let monitor = unsafe { &mut *slot.0.get() };
-        monitor.as_mut().map(f).ok_or(DebugSetupError::NotEnabled)
+        monitor
+            .first_mut()
+            .map(f)
+            .ok_or(DebugSetupError::NotEnabled)
     })
 }
 
@@ -156,7 +163,7 @@ pub(super) fn handle(state: &mut RegisterState) -> bool {
         return false;
     };
     // SAFETY: this core's slot, from its debug exception handler (see `Slot`).
-    let Some(monitor) = (unsafe { &mut *slot.0.get() }).as_mut() else {
+    let Some(monitor) = (unsafe { &mut *slot.0.get() }).first_mut() else {
         return false;
     };
     // SAFETY: ELR is the address of the instruction that raised the exception (a breakpoint

@@ -190,6 +190,18 @@ impl<const W: usize, const LIN: usize> StackDistance<W, LIN> {
         self.writes = DistanceHistograms::new();
     }
 
+    /// Forgets every line, clears the statistics and takes lines of `line_size` bytes from now
+    /// on. A static calculator can start as `new(1)`, whose state is all-zero bits (so it lands
+    /// in `.bss`), and get its real line size here before its first access.
+    pub fn reset_with_line_size(&mut self, line_size: u64) -> Result<(), StackDistanceError> {
+        if !line_size.is_power_of_two() {
+            return Err(StackDistanceError::LineSizeNotPowerOfTwo(line_size));
+        }
+        self.line_shift = line_size.trailing_zeros();
+        self.reset();
+        Ok(())
+    }
+
     /// The line size in bytes.
     pub fn line_size(&self) -> u64 {
         1 << self.line_shift
