@@ -124,10 +124,51 @@ fn programming_errors_are_typed() {
     );
     // An IMPLEMENTATION DEFINED event cannot be checked against PMCEID: accepted.
     assert!(pmu.program(Event::raw(0xC0)).is_ok());
+    // ...if its number fits PMUv3's 10-bit evtCount: 0xC001 would program event 0x001.
+    assert_eq!(
+        pmu.program(Event::raw(0xC001)),
+        Err(Error::EventTooWide {
+            event: Event::raw(0xC001),
+            bits: 10
+        })
+    );
+    assert_eq!(
+        pmu.program_on(Counter::Event(3), Event::raw(0x400), true),
+        Err(Error::EventTooWide {
+            event: Event::raw(0x400),
+            bits: 10
+        })
+    );
+    assert_eq!(pmu.event_of(Counter::Event(3)), None, "nothing programmed");
+    assert!(
+        pmu.program(Event::raw(0x3FF)).is_ok(),
+        "the widest that fits"
+    );
+    assert_eq!(
+        Error::EventTooWide {
+            event: Event::raw(0xC001),
+            bits: 10
+        }
+        .to_string(),
+        "event 0xC001 does not fit this PMU's 10-bit event number field"
+    );
     assert_eq!(
         Error::EventNotImplemented(Event::L1D_CACHE).to_string(),
         "event L1D_CACHE is not implemented by this PMU"
     );
+}
+
+#[test]
+fn from_pmuv3p1_on_a_16_bit_event_number_is_programmed_whole() {
+    assert_eq!(PmuVersion::V3.event_bits(), 10);
+    assert_eq!(PmuVersion::V3p1.event_bits(), 16);
+    let cpu = EmulatedPmu::neoverse_v1_like();
+    let mut pmu = Pmu::new(&cpu).unwrap();
+    let counter = pmu.program(Event::raw(0xC001)).unwrap();
+    let Counter::Event(n) = counter else {
+        panic!("0xC001 went to {counter}")
+    };
+    assert_eq!(cpu.read(EvTyper(n)).unwrap() & 0xFFFF, 0xC001);
 }
 
 /// A back end that records every access in order, to check the driver's register sequences.

@@ -1,5 +1,5 @@
 //! The emulated PMUv3 against the Arm ARM semantics it models, one test per point (the list in
-//! `src/pmu/emulated.rs`).
+//! `src/pmu/emulated/`).
 //! Expected values come from the architecture (the Arm ARM's register descriptions), not from
 //! the model's own output.
 

@@ -1,7 +1,7 @@
 //! Property test: random sequences of register writes and event feeds leave the emulated PMU in
 //! the state a simple reference model predicts. The reference model
 //! (`tests/support/pmu_reference.rs`) is written from the Arm ARM rules, independently of
-//! `src/pmu/emulated.rs`; the `pmu` fuzz target uses the same model.
+//! `src/pmu/emulated/`; the `pmu` fuzz target uses the same model.
 
 #[path = "support/pmu_reference.rs"]
 mod pmu_reference;

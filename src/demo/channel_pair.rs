@@ -13,7 +13,6 @@
 //!
 //! On one core the pair runs interleaved: a slice of the producer, a slice of the consumer.
 
-use core::cell::RefCell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use pmprobe::pmu::{EmulatedPmu, Event};
@@ -26,13 +25,13 @@ use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::Statistics;
-use pmprobe::spu::probes::SpuProbes;
+use pmprobe::spu::probes::SpuPmuFeed;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use super::checks::Checks;
 use super::kernels::{IMAGE_BYTES, SYMBOLS};
 use super::output::{heading, outln};
-use super::spu_pmu::{self, Counter, GROUP_1, StallFeed};
+use super::spu_pmu::{self, GROUP_1};
 
 /// The arena's SPUs the pair runs on (the kernels use SPU0..SPU3).
 const PRODUCER_SPU: usize = 4;
@@ -81,7 +80,8 @@ struct SideRun {
 /// What one side needs while it runs.
 struct Running<'p> {
     side: Side,
-    probes: SpuProbes<'p>,
+    /// Its emulated PMU's feed (no other listener observes the pair).
+    feed: SpuPmuFeed<'p>,
     blocked: u64,
     cycles: u64,
     end: Option<Result<StopReason, &'static str>>,
@@ -104,7 +104,7 @@ impl Running<'_> {
             self.end = Some(Err("did not stop within the cycle budget"));
             return false;
         }
-        let outcome = match unit.run(SLICE_CYCLES, &self.probes, &mut Discard) {
+        let outcome = match unit.run(SLICE_CYCLES, &self.feed, &mut Discard) {
             Ok(outcome) => outcome,
             Err(_) => {
                 self.end = Some(Err("model error"));
@@ -235,7 +235,7 @@ fn run_interleaved(producer: &mut SpuUnit, consumer: &mut SpuUnit) -> (SideRun, 
     (producer_run, consumer_run.unwrap_or(failed))
 }
 
-/// Loads `source`, wires an emulated PMU to `unit`'s probes, runs `body`, and reads the result.
+/// Loads `source`, feeds an emulated PMU from `unit`'s model, runs `body`, and reads the result.
 fn with_pmu(
     side: Side,
     unit: &mut SpuUnit,
@@ -254,23 +254,18 @@ fn with_pmu(
         return run;
     }
     let cpu = EmulatedPmu::neoverse_v1_like();
-    let sink = RefCell::new(&cpu);
-    let (Ok(counter), Ok(mut pmu)) = (Counter::with_gem5_defaults(&sink), Pmu::new(&cpu)) else {
+    let (Ok(feed), Ok(mut pmu)) = (SpuPmuFeed::new(&cpu), Pmu::new(&cpu)) else {
         run.end = Err("PMU wiring");
         return run;
     };
-    let stall = StallFeed::new(&cpu);
     let mut running = Running {
         side,
-        probes: SpuProbes::new(),
+        feed,
         blocked: 0,
         cycles: 0,
         end: None,
     };
-    let wired = spu_pmu::program(&mut pmu, &GROUP_1).is_ok()
-        && spu_pmu::attach_feeds(&running.probes, counter.feeds()).is_ok()
-        && running.probes.issue_stall.add_object(&stall).is_ok();
-    if !wired {
+    if spu_pmu::program(&mut pmu, &GROUP_1).is_err() {
         run.end = Err("PMU wiring");
         return run;
     }

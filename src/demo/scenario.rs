@@ -91,9 +91,9 @@ fn print_setup() {
         "SPU kernels: 4 SPUs of the static arena, programs assembled at boot from spu/programs/demo_*.s"
     ));
     for line in [
-        "Each SPU has an emulated PMU (PMUv3p7-like preset, N = 6 + cycle counter) fed by the probe",
-        "framework's PMU event counter (gem5's point -> event wiring) and a stall feed (IssueStall ->",
-        "STALL_FRONTEND / STALL_BACKEND), programmed through pmu::Pmu, the same driver as the real core.",
+        "Each SPU has an emulated PMU (PMUv3p7-like preset, N = 6 + cycle counter) fed by SpuPmuFeed",
+        "(gem5's point -> event wiring plus IssueStall -> STALL_FRONTEND / STALL_BACKEND, counted lazily),",
+        "programmed through pmu::Pmu, the same driver as the real core.",
         "8 events do not fit on 6 event counters + the cycle counter: each kernel runs twice (the model",
         "is deterministic); run 2 counts STALL_BACKEND and CPU_CYCLES / INST_RETIRED again.",
         "Also attached: a BreakPcEvent on SPU0, the stack distance calculator on SPU1's data accesses,",

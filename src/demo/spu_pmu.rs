@@ -1,18 +1,16 @@
 //! Section 4: each SPU's emulated PMU, programmed through the same driver as the real core.
 //!
-//! The SPU's probe points feed the PMU through the probe framework's PMU event counter
-//! (gem5's point-to-event wiring); the two stall events come from the `IssueStall` point
-//! through [`StallFeed`]. Eight events do not fit on 6 event counters + the cycle counter, so
-//! each SPU runs twice with two event groups (the model is deterministic: the second run
+//! The SPU feeds its PMU through [`SpuPmuFeed`] (gem5's point-to-event mapping plus the two
+//! stall events, straight into the PMU's event inputs), composed with the probe points that
+//! carry the other listeners: see [`observer`]. Eight events do not fit on 6 event counters +
+//! the cycle counter, so each SPU runs twice with two event groups (the model is deterministic: the second run
 //! repeats CPU_CYCLES and INST_RETIRED, and the demo checks they come out equal).
 
 use super::output::{out, outln};
 use pmprobe::pmu::{EmulatedPmu, Event};
-use pmprobe::pmu::{MetricValue, ratio};
+use pmprobe::pmu::{EventInputsFull, MetricValue, ratio};
 use pmprobe::pmu::{Pmu, Snapshot};
-use pmprobe::probe::listeners::{PmuEventCounter, PmuFeed};
-use pmprobe::probe::{Listener, ProbeError};
-use pmprobe::spu::probes::{CountPoint, SpuProbes, StallReason};
+use pmprobe::spu::probes::{SpuPmuFeed, SpuProbes};
 
 /// The events of run 1 (cycle counter + 6 event counters).
 pub const GROUP_1: [Event; 7] = [
@@ -28,63 +26,17 @@ pub const GROUP_1: [Event; 7] = [
 /// The events of run 2: the one that did not fit, plus the two that tie the runs together.
 pub const GROUP_2: [Event; 3] = [Event::CPU_CYCLES, Event::INST_RETIRED, Event::STALL_BACKEND];
 
-/// Feeds `IssueStall` into the emulated PMU's stall events.
-pub struct StallFeed<'p> {
-    pmu: &'p EmulatedPmu,
-}
+/// What observes one counted run: the feed into `cpu`, then the probe points (a static
+/// composition: the feed's adds are inlined into the model, the points cost one load and one
+/// branch each until a listener is attached).
+pub type Observer<'p, 'a, 'l> = (SpuPmuFeed<'p>, &'a SpuProbes<'l>);
 
-impl<'p> StallFeed<'p> {
-    /// A feed into `pmu`.
-    pub const fn new(pmu: &'p EmulatedPmu) -> Self {
-        Self { pmu }
-    }
-
-    /// Whether the PMU counts a stall event (attach only then: an idle point costs nothing).
-    pub fn is_wanted(&self) -> bool {
-        self.pmu.is_counting(Event::STALL_FRONTEND.number())
-            || self.pmu.is_counting(Event::STALL_BACKEND.number())
-    }
-}
-
-impl Listener<StallReason> for StallFeed<'_> {
-    fn notify(&self, reason: &StallReason) {
-        self.pmu.count(reason.pmu_event().number(), 1);
-    }
-}
-
-/// The SPU counting point a PMU feed's point name stands for (`None`: the SPU has no such
-/// point, e.g. gem5's `ActiveCycles`, whose event the `Cycles` feed already provides).
-pub fn count_point<'a, 'l>(probes: &'a SpuProbes<'l>, name: &str) -> Option<&'a CountPoint<'l>> {
-    Some(match name {
-        "Cycles" => &probes.cycles,
-        "RetiredInsts" => &probes.retired_insts,
-        "RetiredInstsPC" => &probes.retired_insts_pc,
-        "RetiredLoads" => &probes.retired_loads,
-        "RetiredStores" => &probes.retired_stores,
-        "RetiredBranches" => &probes.retired_branches,
-        "BranchMispredicts" => &probes.branch_mispredicts,
-        _ => return None,
-    })
-}
-
-/// The PMU event counter of one SPU (gem5's seven mappings).
-pub type Counter<'s, 'p> = PmuEventCounter<'s, &'p EmulatedPmu, 8>;
-
-/// Attaches every feed whose events the PMU counts to the SPU point of its name (what
-/// `PmuEventCounter::sync_attachments` does through a `Manager`, which needs `'static`
-/// listeners; these live on the firmware's stack). Returns the number attached.
-pub fn attach_feeds<'l, 'p: 'l>(
-    probes: &SpuProbes<'l>,
-    feeds: &'l [PmuFeed<'l, &'p EmulatedPmu>],
-) -> Result<usize, ProbeError> {
-    let mut attached = 0;
-    for feed in feeds.iter().filter(|feed| feed.is_wanted()) {
-        if let Some(point) = count_point(probes, feed.point()) {
-            point.add_object(feed)?;
-            attached += 1;
-        }
-    }
-    Ok(attached)
+/// The observer of a run counted by `cpu` with the listeners on `probes`.
+pub fn observer<'p, 'a, 'l>(
+    cpu: &'p EmulatedPmu,
+    probes: &'a SpuProbes<'l>,
+) -> Result<Observer<'p, 'a, 'l>, EventInputsFull> {
+    Ok((SpuPmuFeed::new(cpu)?, probes))
 }
 
 /// Programs `events` on the PMU through the driver and starts counting.

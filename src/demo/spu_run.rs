@@ -1,8 +1,6 @@
 //! One SPU kernel under its probes: two counted runs (the two PMU event groups), the bare
 //! run for the host figures, and the cross-checks between the PMU view and the SPU's own.
 
-use core::cell::RefCell;
-
 use pmprobe::pmu::{EmulatedPmu, Event};
 use pmprobe::pmu::{Pmu, Snapshot};
 use pmprobe::probe::Listener;
@@ -11,7 +9,7 @@ use pmprobe::spu::exec::StopReason;
 use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::Statistics;
-use pmprobe::spu::probes::SpuProbes;
+use pmprobe::spu::probes::{SpuObserver, SpuProbes};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use pmprobe::rt::semihosting::HostError;
@@ -23,7 +21,7 @@ use super::host::{HostDelta, HostMeter};
 use super::kernels::Assembled;
 use super::output::{Indented, heading, outln};
 use super::plan::{KONATA_FILE, Plan, mode_name};
-use super::spu_pmu::{self, Counter, Fetch, GROUP_1, GROUP_2, SpuCounts, StallFeed};
+use super::spu_pmu::{self, Fetch, GROUP_1, GROUP_2, SpuCounts};
 
 /// A kernel that has not stopped after this many cycles is a failure.
 const CYCLE_BUDGET: u64 = 2_000_000;
@@ -128,15 +126,6 @@ pub(super) fn run_spu(
         unit.reset_stats();
 
         let cpu = EmulatedPmu::neoverse_v1_like();
-        let sink = RefCell::new(&cpu);
-        let Ok(counter) = Counter::with_gem5_defaults(&sink) else {
-            checks.check(
-                format_args!("spu{spu}_pmu_wiring"),
-                false,
-                format_args!("PMU event counter"),
-            );
-            return None;
-        };
         let mut pmu = match Pmu::new(&cpu) {
             Ok(pmu) => pmu,
             Err(e) => {
@@ -152,12 +141,19 @@ pub(super) fn run_spu(
             );
             return None;
         }
-        let stall = StallFeed::new(&cpu);
         let probes = SpuProbes::new();
-        let mut wiring = spu_pmu::attach_feeds(&probes, counter.feeds()).map(|_| ());
-        if stall.is_wanted() {
-            wiring = wiring.and(probes.issue_stall.add_object(&stall));
-        }
+        let observer = match spu_pmu::observer(&cpu, &probes) {
+            Ok(observer) => observer,
+            Err(e) => {
+                checks.check(
+                    format_args!("spu{spu}_pmu_wiring"),
+                    false,
+                    format_args!("{e}"),
+                );
+                return None;
+            }
+        };
+        let mut wiring = Ok(());
         if run == 0 {
             for listener in &extras.data_access {
                 wiring = wiring.and(probes.data_access.add_object(*listener));
@@ -191,7 +187,7 @@ pub(super) fn run_spu(
             let mut prof = Indented::new("  | ");
             match host.as_deref_mut() {
                 Some(meter) => match super::profile::sampled(plan.mode, || {
-                    meter.measure(|| run_to_stop(unit, &probes, &mut prof))
+                    meter.measure(|| run_to_stop(unit, &observer, &mut prof))
                 }) {
                     Ok((outcome, delta)) => {
                         host_delta = Some(delta);
@@ -202,14 +198,14 @@ pub(super) fn run_spu(
                         return None;
                     }
                 },
-                None => run_to_stop(unit, &probes, &mut prof),
+                None => run_to_stop(unit, &observer, &mut prof),
             }
         } else if plan.konata && plan.mode == Mode::Pipeline {
-            let (outcome, written) = run_logging_konata(unit, &probes);
+            let (outcome, written) = run_logging_konata(unit, &observer);
             konata = Some(written);
             outcome
         } else {
-            run_to_stop(unit, &probes, &mut Discard)
+            run_to_stop(unit, &observer, &mut Discard)
         };
         if extras.miscount && run == 0 {
             outln!("  --miscount: one INST_RETIRED added to SPU{spu}'s emulated PMU by hand");
@@ -442,14 +438,16 @@ fn cross_check(
     }
 }
 
-/// Runs until the SPU stops; prof_cp lines go to `prof`.
+/// Runs until the SPU stops; prof_cp lines go to `prof`. Never inlined: one copy per
+/// observer type, so the bare run's code does not depend on where its caller gets inlined.
+#[inline(never)]
 fn run_to_stop<W: core::fmt::Write>(
     unit: &mut SpuUnit,
-    probes: &SpuProbes<'_>,
+    observer: &impl SpuObserver,
     prof: &mut W,
 ) -> Result<(StopReason, Totals), RunFailure> {
     let outcome = unit
-        .run(CYCLE_BUDGET, probes, prof)
+        .run(CYCLE_BUDGET, observer, prof)
         .map_err(RunFailure::Model)?;
     let totals = Totals {
         cycles: outcome.cycles,
@@ -466,14 +464,14 @@ fn run_to_stop<W: core::fmt::Write>(
 /// the Konata viewer) to [`KONATA_FILE`] after every cycle.
 fn run_logging_konata(
     unit: &mut SpuUnit,
-    probes: &SpuProbes<'_>,
+    observer: &impl SpuObserver,
 ) -> (
     Result<(StopReason, Totals), RunFailure>,
     Result<usize, HostError>,
 ) {
     let mut file = match BufferedHostFile::create(KONATA_FILE) {
         Ok(file) => file,
-        Err(e) => return (run_to_stop(unit, probes, &mut Discard), Err(e)),
+        Err(e) => return (run_to_stop(unit, observer, &mut Discard), Err(e)),
     };
     let mut writer = KonataWriter::new();
     let mut totals = Totals::default();
@@ -481,7 +479,7 @@ fn run_logging_konata(
         if totals.cycles >= CYCLE_BUDGET {
             break Err(RunFailure::Budget);
         }
-        let step = match unit.run(1, probes, &mut Discard) {
+        let step = match unit.run(1, observer, &mut Discard) {
             Ok(step) => step,
             Err(e) => break Err(RunFailure::Model(e)),
         };

@@ -379,12 +379,16 @@ impl<B: PmuBackend> Pmu<B> {
 
     fn check_implemented(&self, event: Event) -> Result<(), Error> {
         // CPU_CYCLES is always countable on PMCCNTR; PMCEID says nothing about
-        // IMPLEMENTATION DEFINED events, which are taken on trust.
-        if event == Event::CPU_CYCLES || !event.is_common() || self.info.events.contains(event) {
-            Ok(())
-        } else {
-            Err(Error::EventNotImplemented(event))
+        // IMPLEMENTATION DEFINED events, which are taken on trust as long as their number
+        // fits the event field.
+        if event != Event::CPU_CYCLES && event.is_common() && !self.info.events.contains(event) {
+            return Err(Error::EventNotImplemented(event));
         }
+        let bits = self.info.version.event_bits();
+        if u32::from(event.number()) >> bits != 0 {
+            return Err(Error::EventTooWide { event, bits });
+        }
+        Ok(())
     }
 
     fn check_counter(&self, counter: Counter) -> Result<(), Error> {

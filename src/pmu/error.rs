@@ -16,6 +16,14 @@ pub enum Error {
     NoPmu(PmuVersion),
     /// PMCEID says the PMU does not implement this common event.
     EventNotImplemented(Event),
+    /// The event number does not fit the PMU's event field (PMEVTYPER.evtCount is 10 bits on
+    /// PMUv3, 16 from PMUv3p1): programming it would count another event.
+    EventTooWide {
+        /// The event asked for.
+        event: Event,
+        /// Bits of evtCount the PMU implements.
+        bits: u8,
+    },
     /// Every suitable counter is in use.
     NoFreeCounter,
     /// Event counter index >= PMCR.N.
@@ -39,6 +47,10 @@ impl fmt::Display for Error {
         match self {
             Self::NoPmu(v) => write!(f, "no usable PMUv3 (PMUVer: {v})"),
             Self::EventNotImplemented(e) => write!(f, "event {e} is not implemented by this PMU"),
+            Self::EventTooWide { event, bits } => write!(
+                f,
+                "event {event} does not fit this PMU's {bits}-bit event number field"
+            ),
             Self::NoFreeCounter => f.write_str("no free PMU counter"),
             Self::CounterOutOfRange(n) => {
                 write!(f, "event counter {n} does not exist (n >= PMCR.N)")

@@ -82,6 +82,13 @@ impl PmuVersion {
     pub const fn at_least(self, other: PmuVersion) -> bool {
         self.is_pmuv3() && self.pmuver() >= other.pmuver()
     }
+
+    /// Bits of PMEVTYPER.evtCount this version implements: 10 for PMUv3 (Armv8.0), 16 from
+    /// PMUv3p1 on. A wider event number would be cut to its low bits by the hardware and
+    /// count a different event.
+    pub const fn event_bits(self) -> u8 {
+        if self.at_least(Self::V3p1) { 16 } else { 10 }
+    }
 }
 
 impl fmt::Display for PmuVersion {

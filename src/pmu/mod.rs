@@ -50,7 +50,7 @@ pub use backend::{
 pub use counter::Counter;
 pub use detect::{PmuInfo, detect};
 pub use driver::Pmu;
-pub use emulated::{EmulatedConfig, EmulatedPmu};
+pub use emulated::{EVENT_INPUTS, EmulatedConfig, EmulatedPmu, EventInput, EventInputsFull};
 pub use error::Error;
 pub use event::{Event, EventSet, UnknownEvent};
 pub use group::{CounterGroup, GroupSnapshot};

@@ -11,7 +11,7 @@
 //!
 //! | point | argument | when |
 //! |---|---|---|
-//! | `Cycles` | `u64` cycles (1 per simulated cycle) | every cycle |
+//! | `Cycles` | `u64` cycles elapsed | every cycle (1), or once for a run of stalled cycles |
 //! | `RetiredInsts` | `u64` count (1) | an instruction completes at stage o |
 //! | `RetiredInstsPC` | `u64` pc | same |
 //! | `RetiredLoads` / `RetiredStores` / `RetiredBranches` | `u64` count (1) | a load / store / branch completes |
@@ -22,6 +22,15 @@
 //!
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
+//!
+//! Observers compose: `(a, b)` notifies `a` then `b`, with each one's methods inlined. The
+//! SPU's own emulated PMU needs no point at all: [`SpuPmuFeed`] is an observer that feeds
+//! the PMU's event inputs directly (gem5's mapping plus the stall events), and
+//! `(feed, &probes)` runs it next to the probe points' listeners.
+
+mod pmu_feed;
+
+pub use pmu_feed::SpuPmuFeed;
 
 use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
@@ -116,6 +125,88 @@ pub trait SpuObserver {
     /// Nothing issued this cycle.
     #[inline(always)]
     fn issue_stall(&self, _reason: StallReason) {}
+    /// `n` cycles elapsed in which nothing issued, for `reason`, and nothing else happened
+    /// (no instruction completed): what [`cycles`](Self::cycles)`(1)` then
+    /// [`issue_stall`](Self::issue_stall)`(reason)`, `n` times over, report. The pipeline's
+    /// stall skip reports such a run of cycles at once; the default reports it cycle by cycle.
+    #[inline(always)]
+    fn stalled_cycles(&self, reason: StallReason, n: u64) {
+        for _ in 0..n {
+            self.cycles(1);
+            self.issue_stall(reason);
+        }
+    }
+}
+
+/// A reference observes as what it refers to.
+impl<T: SpuObserver + ?Sized> SpuObserver for &T {
+    #[inline(always)]
+    fn is_listening(&self) -> bool {
+        (**self).is_listening()
+    }
+    #[inline(always)]
+    fn cycles(&self, n: u64) {
+        (**self).cycles(n);
+    }
+    #[inline(always)]
+    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
+        (**self).retired(instruction, executed, cycle);
+    }
+    #[inline(always)]
+    fn mispredict(&self) {
+        (**self).mispredict();
+    }
+    #[inline(always)]
+    fn issue(&self, event: IssueEvent) {
+        (**self).issue(event);
+    }
+    #[inline(always)]
+    fn issue_stall(&self, reason: StallReason) {
+        (**self).issue_stall(reason);
+    }
+    #[inline(always)]
+    fn stalled_cycles(&self, reason: StallReason, n: u64) {
+        (**self).stalled_cycles(reason, n);
+    }
+}
+
+/// Two observers composed at build time: every notification goes to the first, then to the
+/// second, both inlined into the model (no list, no indirect call).
+impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
+    #[inline(always)]
+    fn is_listening(&self) -> bool {
+        self.0.is_listening() || self.1.is_listening()
+    }
+    #[inline(always)]
+    fn cycles(&self, n: u64) {
+        self.0.cycles(n);
+        self.1.cycles(n);
+    }
+    #[inline(always)]
+    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
+        self.0.retired(instruction, executed, cycle);
+        self.1.retired(instruction, executed, cycle);
+    }
+    #[inline(always)]
+    fn mispredict(&self) {
+        self.0.mispredict();
+        self.1.mispredict();
+    }
+    #[inline(always)]
+    fn issue(&self, event: IssueEvent) {
+        self.0.issue(event);
+        self.1.issue(event);
+    }
+    #[inline(always)]
+    fn issue_stall(&self, reason: StallReason) {
+        self.0.issue_stall(reason);
+        self.1.issue_stall(reason);
+    }
+    #[inline(always)]
+    fn stalled_cycles(&self, reason: StallReason, n: u64) {
+        self.0.stalled_cycles(reason, n);
+        self.1.stalled_cycles(reason, n);
+    }
 }
 
 /// Emits nothing; the notifications compile away.
@@ -127,6 +218,8 @@ impl SpuObserver for NoProbes {
     fn is_listening(&self) -> bool {
         false
     }
+    #[inline(always)]
+    fn stalled_cycles(&self, _reason: StallReason, _n: u64) {}
 }
 
 /// A counting point (`u64` argument).
@@ -283,5 +376,17 @@ impl SpuObserver for SpuProbes<'_> {
     #[inline(always)]
     fn issue_stall(&self, reason: StallReason) {
         self.issue_stall.notify(&reason);
+    }
+
+    /// `Cycles` listeners get the `n` cycles in one notification, before the `n`
+    /// `IssueStall` notifications.
+    #[inline(always)]
+    fn stalled_cycles(&self, reason: StallReason, n: u64) {
+        self.cycles.notify(&n);
+        if self.issue_stall.has_listeners() {
+            for _ in 0..n {
+                self.issue_stall.notify(&reason);
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The reference model of the emulated PMUv3, written from the Arm ARM rules independently of
-//! `src/pmu/emulated.rs`: plain fields, one event at a time (so overflow, freeze-on-overflow
+//! `src/pmu/emulated/`: plain fields, one event at a time (so overflow, freeze-on-overflow
 //! and the /64 divider need no arithmetic shortcuts).
 //!
 //! Shared by the property test (`tests/pmu_property.rs`) and the `pmu` fuzz target

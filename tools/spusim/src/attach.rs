@@ -1,27 +1,25 @@
 //! `--pmu`, `--stack-distance`, `--din`: the probe framework's listeners on the SPU's probe
 //! points, as the demo firmware attaches them.
 //!
-//! Everything here lives for the whole process (leaked boxes), so the points register in a
-//! probe `Manager` and the PMU event counter attaches its feeds by name with
-//! `sync_attachments`, the framework's own path. The run goes through `SpuUnit` (both modes)
-//! in slices of [`SLICE_CYCLES`], after each of which the trace ring is drained into the din
-//! file, so a ring of [`TRACE_RING`] records never overflows (at most one LS access per
-//! cycle); a drop would still be reported, never hidden.
+//! The emulated PMU is fed by the library's `SpuPmuFeed` (gem5's point-to-event mapping and
+//! the stall events, straight into the PMU's event inputs), composed with the probe points
+//! that carry the other listeners. The listeners live for the whole process (leaked boxes).
+//! The run goes through `SpuUnit` (both modes) in slices of [`SLICE_CYCLES`], after each of
+//! which the trace ring is drained into the din file, so a ring of [`TRACE_RING`] records
+//! never overflows (at most one LS access per cycle); a drop would still be reported, never
+//! hidden.
 
-use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use pmprobe::pmu::Pmu;
 use pmprobe::pmu::{EmulatedPmu, Event};
+use pmprobe::probe::MutListener;
 use pmprobe::probe::listeners::DinRecord;
-use pmprobe::probe::listeners::{
-    DistanceHistograms, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
-};
-use pmprobe::probe::{Listener, Manager, MutListener};
+use pmprobe::probe::listeners::{DistanceHistograms, MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::probes::{SpuProbes, StallReason};
+use pmprobe::spu::probes::{SpuObserver, SpuPmuFeed, SpuProbes};
 use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
 
 use crate::engine::{End, IoFmt, Summary, drain_outbound_mailbox, write_mailbox};
@@ -109,15 +107,6 @@ impl DinFile {
     }
 }
 
-/// Feeds `IssueStall` into the emulated PMU's stall events.
-struct StallFeed(&'static EmulatedPmu);
-
-impl Listener<StallReason> for StallFeed {
-    fn notify(&self, reason: &StallReason) {
-        self.0.count(reason.pmu_event().number(), 1);
-    }
-}
-
 fn leak<T>(value: T) -> &'static T {
     Box::leak(Box::new(value))
 }
@@ -127,32 +116,19 @@ fn leak<T>(value: T) -> &'static T {
 pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
     let attachments: &Attachments = &options.attachments;
     let probes: &'static SpuProbes<'static> = leak(SpuProbes::new());
-    let mut manager: Manager<'static, 16> = Manager::new();
-    probes.register(&mut manager).map_err(attach_error)?;
 
     let cpu: &'static EmulatedPmu = leak(EmulatedPmu::neoverse_v1_like());
     let mut pmu = Pmu::new(cpu).map_err(attach_error)?;
-    if !attachments.pmu_events.is_empty() {
+    let feed = if attachments.pmu_events.is_empty() {
+        None
+    } else {
         for &event in &attachments.pmu_events {
             pmu.program(event)
                 .map_err(|error| Failure::Io(format!("--pmu: {event}: {error}")))?;
         }
         pmu.start().map_err(attach_error)?;
-        let sink = leak(RefCell::new(cpu));
-        let counter: &'static PmuEventCounter<'static, &'static EmulatedPmu, 8> =
-            leak(PmuEventCounter::with_gem5_defaults(sink).map_err(attach_error)?);
-        sync_registered(counter, &manager)?;
-        if attachments
-            .pmu_events
-            .iter()
-            .any(|e| matches!(*e, Event::STALL_FRONTEND | Event::STALL_BACKEND))
-        {
-            probes
-                .issue_stall
-                .add_object(leak(StallFeed(cpu)))
-                .map_err(attach_error)?;
-        }
-    }
+        Some(SpuPmuFeed::new(cpu).map_err(attach_error)?)
+    };
     let distances: Option<&'static Distances> = if attachments.stack_distance {
         let calculator = StackDistance::new(DISTANCE_LINE_BYTES).map_err(attach_error)?;
         let listener: &'static Distances = leak(MutListener::new(calculator));
@@ -169,10 +145,15 @@ pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result
         None => None,
     };
 
-    let summary = run_slices(unit, options, probes, out, || match din.as_mut() {
+    let between = || match din.as_mut() {
         Some(din) => din.drain(),
         None => Ok(()),
-    })?;
+    };
+    // The feed is part of the observer's type, so a run without --pmu carries none.
+    let summary = match feed {
+        Some(feed) => run_slices(unit, options, &(feed, probes), out, between)?,
+        None => run_slices(unit, options, probes, out, between)?,
+    };
 
     if let Some(din) = din {
         let path = din.path.clone();
@@ -211,32 +192,11 @@ pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result
     Ok(summary)
 }
 
-/// `sync_attachments` over the feeds whose points the SPU registers.
-fn sync_registered(
-    counter: &'static PmuEventCounter<'static, &'static EmulatedPmu, 8>,
-    manager: &Manager<'static, 16>,
-) -> Result<(), Failure> {
-    match counter.sync_attachments(manager) {
-        Ok(_) => Ok(()),
-        // `ActiveCycles` (gem5's name) is not an SPU point; every other failure is real.
-        Err(pmprobe::probe::listeners::PmuCounterError::Sync { report, error })
-            if report.failed == 1
-                && matches!(
-                    error,
-                    pmprobe::probe::ManagerError::UnknownPoint("ActiveCycles")
-                ) =>
-        {
-            Ok(())
-        }
-        Err(error) => Err(attach_error(error)),
-    }
-}
-
 /// Runs to the end in slices, calling `between` after each slice.
 fn run_slices(
     unit: &mut SpuUnit,
     options: &Options,
-    probes: &SpuProbes<'static>,
+    observer: &impl SpuObserver,
     out: &mut dyn Write,
     mut between: impl FnMut() -> Result<(), Failure>,
 ) -> Result<Summary, Failure> {
@@ -259,7 +219,7 @@ fn run_slices(
             };
         }
         let mut prof = IoFmt::new(&mut *out);
-        let outcome = unit.run(remaining.min(SLICE_CYCLES), probes, &mut prof);
+        let outcome = unit.run(remaining.min(SLICE_CYCLES), observer, &mut prof);
         // An output failure first: the model reports it only as "output failed".
         prof.take_error().map_err(Failure::stdout)?;
         let outcome = outcome.map_err(|error| Failure::Model(error.to_string()))?;

@@ -65,6 +65,9 @@ fn error_code(e: &pmprobe::pmu::Error) -> u64 {
         NotProgrammed(_) => 5,
         CounterBusy(_) => 6,
         Access(_) => 7,
+        EventTooWide { event, bits } => {
+            8 << 16 | u64::from(*bits) << 20 | u64::from(event.number())
+        }
     }
 }
 

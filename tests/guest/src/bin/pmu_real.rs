@@ -189,6 +189,14 @@ fn main() -> i32 {
         Err(Error::EventNotImplemented(Event::BR_MIS_PRED)),
     );
     t.check_eq(
+        "event_0xc001_too_wide_for_pmuv3",
+        pmu.program(Event::raw(0xC001)),
+        Err(Error::EventTooWide {
+            event: Event::raw(0xC001),
+            bits: 10,
+        }),
+    );
+    t.check_eq(
         "counter_6_out_of_range",
         pmu.program_on(Counter::Event(6), Event::INST_RETIRED, false),
         Err(Error::CounterOutOfRange(6)),

@@ -9,10 +9,16 @@
 //! PMCCFILTR / PMICFILTR against the current EL (Non-secure state, no EL3, as on QEMU `virt`);
 //! PMUSERENR gates EL0 accesses; SW_INCR counts PMSWINC writes; an overflow interrupt line.
 //!
-//! Events come from outside: [`EmulatedPmu::count`] for an event happening `n` times and
-//! [`EmulatedPmu::tick_cycles`] for the clock. State lives in `Cell`s so that the register
-//! accesses take `&self`, like real system registers.
+//! Events come from outside: [`EmulatedPmu::count`] for an event happening `n` times,
+//! [`EmulatedPmu::tick_cycles`] for the clock, and [`EventInput`]s, one event's wire into the
+//! PMU, for producers that feed an event often: counts fed through an input are applied
+//! lazily, yet every register read, the overflow flags and the interrupt line see them as if
+//! each occurrence had been counted on arrival (see [`EventInput`]). State lives in `Cell`s so
+//! that the register accesses take `&self`, like real system registers.
 #![forbid(unsafe_code)]
+
+mod config;
+mod inputs;
 
 use core::cell::Cell;
 
@@ -24,6 +30,9 @@ use super::regs::{
     INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS, PMCR_EL0, PMEVTYPER_EL0, PMSELR_EL0,
     SEL_CYCLE_COUNTER, USERENR_MASK, field_bits,
 };
+
+pub use config::EmulatedConfig;
+pub use inputs::{EVENT_INPUTS, EventInput, EventInputsFull};
 
 /// PMCR_EL0 bits used by the model.
 mod pmcr {
@@ -54,112 +63,6 @@ const EVTCOUNT: u64 = field_bits(PMEVTYPER_EL0::evtCount);
 /// PMSELR.SEL.
 const SEL: u64 = field_bits(PMSELR_EL0::SEL);
 
-/// What the emulated PMU implements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EmulatedConfig {
-    /// ID_AA64DFR0_EL1.PMUVer (1 = PMUv3, 4 = v3p1, 5 = v3p4, 6 = v3p5, 7 = v3p7, ...).
-    pub pmu_version: u8,
-    /// PMCR.N: number of event counters (0..=31; larger values are clamped to 31).
-    pub counters: u8,
-    /// PMCR.IMP.
-    pub implementer: u8,
-    /// PMCR.IDCODE.
-    pub idcode: u8,
-    /// MIDR_EL1 reported by the model.
-    pub midr: u64,
-    /// PMCEID0_EL0 (events 0x00..0x1F, and 0x4000..0x401F in the upper half).
-    pub ceid0: u64,
-    /// PMCEID1_EL0 (events 0x20..0x3F, and 0x4020..0x403F in the upper half).
-    pub ceid1: u64,
-    /// 64-bit event counters and PMCR.LP (FEAT_PMUv3p5).
-    pub long_event_counters: bool,
-    /// PMCR.FZO freeze-on-overflow (FEAT_PMUv3p7).
-    pub freeze_on_overflow: bool,
-    /// PMICNTR_EL0 / PMICFILTR_EL0 and the F0 bits (FEAT_PMUv3_ICNTR).
-    pub instruction_counter: bool,
-    /// EL2 is implemented (PMEVTYPER.NSH counts at EL2).
-    pub el2: bool,
-}
-
-impl EmulatedConfig {
-    /// What QEMU 7.2 reports for `-cpu cortex-a57`: PMUv3, N = 6, PMCR = 0x41013000,
-    /// PMCEID0 = 0x20101 (SW_INCR, INST_RETIRED, CPU_CYCLES), PMCEID1 = 0.
-    pub const fn qemu_cortex_a57() -> Self {
-        Self {
-            pmu_version: 1,
-            counters: 6,
-            implementer: 0x41,
-            idcode: 0x01,
-            midr: 0x411F_D070,
-            ceid0: 0x2_0101,
-            ceid1: 0,
-            long_event_counters: false,
-            freeze_on_overflow: false,
-            instruction_counter: false,
-            el2: true,
-        }
-    }
-
-    /// A Neoverse-V1-like core: PMUv3p5 with the PMUv3p7 freeze-on-overflow, N = 6, the common
-    /// events such a core implements (cache, TLB, branch, memory, stall events).
-    pub const fn neoverse_v1_like() -> Self {
-        Self {
-            pmu_version: 7,
-            counters: 6,
-            implementer: 0x41,
-            idcode: 0x40,
-            midr: 0x410F_D402,
-            // All of 0x00..=0x1F.
-            ceid0: 0xFFFF_FFFF,
-            // 0x20..=0x26, 0x29..=0x2B, 0x2D, 0x2F, 0x31, 0x34..=0x37, 0x39..=0x3F.
-            ceid1: 0xFEF2_AE7F,
-            long_event_counters: true,
-            freeze_on_overflow: true,
-            instruction_counter: false,
-            el2: true,
-        }
-    }
-
-    fn n(&self) -> u8 {
-        if self.counters > MAX_EVENT_COUNTERS {
-            MAX_EVENT_COUNTERS
-        } else {
-            self.counters
-        }
-    }
-
-    /// Bits of PMCNTEN/PMOVS/PMINTEN that exist: P[N-1:0], C, and F0 with ICNTR.
-    fn counter_mask(&self) -> u64 {
-        let events = (1u64 << self.n()) - 1;
-        let icntr = if self.instruction_counter {
-            1u64 << INSTRUCTION_COUNTER_BIT
-        } else {
-            0
-        };
-        events | (1u64 << CYCLE_COUNTER_BIT) | icntr
-    }
-
-    fn pmcr_writable(&self) -> u64 {
-        let mut mask = pmcr::E | pmcr::D | pmcr::X | pmcr::DP | pmcr::LC;
-        if self.long_event_counters {
-            mask |= pmcr::LP;
-        }
-        if self.freeze_on_overflow {
-            mask |= pmcr::FZO;
-        }
-        mask
-    }
-
-    fn evtcount_mask(&self) -> u64 {
-        // PMUv3 (v1) has evtCount[9:0]; PMUv3p1 widened it to [15:0].
-        if self.pmu_version == 1 {
-            field_bits(PMEVTYPER_EL0::evtCount_v3)
-        } else {
-            EVTCOUNT
-        }
-    }
-}
-
 /// The emulated PMUv3 (see the module documentation).
 #[derive(Debug)]
 pub struct EmulatedPmu {
@@ -179,6 +82,8 @@ pub struct EmulatedPmu {
     icfiltr: Cell<u64>,
     /// Clock cycles not yet counted by PMCCNTR while PMCR.D divides by 64.
     prescale: Cell<u64>,
+    /// The event inputs and what they hold back.
+    inputs: inputs::Inputs,
 }
 
 impl EmulatedPmu {
@@ -200,6 +105,7 @@ impl EmulatedPmu {
             icntr: Cell::new(0),
             icfiltr: Cell::new(0),
             prescale: Cell::new(0),
+            inputs: inputs::Inputs::new(),
         }
     }
 
@@ -218,12 +124,19 @@ impl EmulatedPmu {
         &self.config
     }
 
-    /// Sets the Exception level that following accesses and events happen at.
+    /// Sets the Exception level that following accesses and events happen at. Counts held
+    /// back by the event inputs happened at the previous level and are applied first.
     pub fn set_el(&self, el: ExceptionLevel) {
+        if el == self.el.get() {
+            return;
+        }
+        self.apply_pending();
         self.el.set(el);
+        self.rearm_inputs();
     }
 
-    /// The overflow interrupt request: PMCR.E && (PMINTEN & PMOVS) != 0.
+    /// The overflow interrupt request: PMCR.E && (PMINTEN & PMOVS) != 0. Exact at every
+    /// moment: an event input applies its counts when an overflow falls due.
     pub fn irq_line(&self) -> bool {
         self.pmcr.get() & pmcr::E != 0 && self.inten.get() & self.ovs.get() != 0
     }
@@ -254,23 +167,41 @@ impl EmulatedPmu {
     /// configuration does not implement (PMCEID) never counts. CPU_CYCLES is the clock, see
     /// [`tick_cycles`](Self::tick_cycles); SW_INCR only counts PMSWINC writes, so feeding it
     /// here has no effect, as on hardware. INST_RETIRED also advances PMICNTR when implemented.
+    ///
+    /// When an [`EventInput`] of `event` exists, the count goes through it (lazily).
     pub fn count(&self, event: u16, n: u64) {
-        if event == Event::CPU_CYCLES.number() {
-            self.tick_cycles(n);
-            return;
-        }
-        if event == Event::SW_INCR.number() {
-            return;
-        }
-        self.count_event_counters(event, n, u64::MAX);
-        if event == Event::INST_RETIRED.number() {
-            self.count_instruction_counter(n);
+        match self.input_of(event) {
+            Some(input) => input.add(n),
+            None => {
+                // Counts held back happened before this one.
+                self.apply_pending();
+                self.count_now(event, n);
+                self.rearm_inputs();
+            }
         }
     }
 
     /// `n` clock cycles at the current EL: PMCCNTR (divided by 64 when PMCR.D and not LC) and
-    /// the event counters programmed with CPU_CYCLES advance.
+    /// the event counters programmed with CPU_CYCLES advance. The same as
+    /// [`count`](Self::count) of CPU_CYCLES.
     pub fn tick_cycles(&self, n: u64) {
+        self.count(Event::CPU_CYCLES.number(), n);
+    }
+
+    /// Counts `event` `n` times now, with nothing held back by the inputs of other events
+    /// in between (the caller applied them).
+    fn count_now(&self, event: u16, n: u64) {
+        if event == Event::CPU_CYCLES.number() {
+            self.tick_now(n);
+        } else if event != Event::SW_INCR.number() {
+            self.count_event_counters(event, n, u64::MAX);
+            if event == Event::INST_RETIRED.number() {
+                self.count_instruction_counter(n);
+            }
+        }
+    }
+
+    fn tick_now(&self, n: u64) {
         self.count_event_counters(Event::CPU_CYCLES.number(), n, u64::MAX);
         let pmcr = self.pmcr.get();
         if !self.enabled(CYCLE_COUNTER_BIT) || !self.filter_allows(self.ccfiltr.get()) {
@@ -319,12 +250,7 @@ impl EmulatedPmu {
             return;
         }
         let long = self.long_event_counters_on();
-        let matching = |i: u8| {
-            which & (1 << i) != 0
-                && self.enabled(u32::from(i))
-                && self.evtyper_of(i) & EVTCOUNT == u64::from(event)
-                && self.filter_allows(self.evtyper_of(i))
-        };
+        let matching = |i: u8| which & (1 << i) != 0 && self.counts_event(i, event);
         // With FZO, counting stops at the first overflow: all counters of this event advance
         // together until the one closest to overflowing wraps.
         let mut steps = n;
@@ -345,6 +271,14 @@ impl EmulatedPmu {
                 self.ovs.set(self.ovs.get() | 1 << i);
             }
         }
+    }
+
+    /// Whether event counter `i` counts `event` now (enabled, programmed with it, not
+    /// filtered out at the current EL).
+    fn counts_event(&self, i: u8, event: u16) -> bool {
+        self.enabled(u32::from(i))
+            && self.evtyper_of(i) & EVTCOUNT == u64::from(event)
+            && self.filter_allows(self.evtyper_of(i))
     }
 
     fn frozen(&self) -> bool {
@@ -552,6 +486,7 @@ fn steps_to_overflow(value: u64, long: bool) -> u64 {
 }
 
 impl PmuBackend for EmulatedPmu {
+    /// Reads see every count fed so far: the inputs apply what they hold back first.
     fn read(&self, register: PmuRegister) -> Result<u64, AccessError> {
         el0_access_check(
             self.el.get(),
@@ -559,9 +494,12 @@ impl PmuBackend for EmulatedPmu {
             register,
             RegisterAccess::Read,
         )?;
+        self.apply_pending();
         self.read_raw(register)
     }
 
+    /// Counts fed before a write are applied under the state before it; the inputs' budgets
+    /// are recomputed after it.
     fn write(&self, register: PmuRegister, value: u64) -> Result<(), AccessError> {
         el0_access_check(
             self.el.get(),
@@ -569,7 +507,10 @@ impl PmuBackend for EmulatedPmu {
             register,
             RegisterAccess::Write,
         )?;
-        self.write_raw(register, value)
+        self.apply_pending();
+        let result = self.write_raw(register, value);
+        self.rearm_inputs();
+        result
     }
 
     fn current_el(&self) -> ExceptionLevel {
