@@ -116,6 +116,17 @@ pub trait SpuObserver {
     /// Nothing issued this cycle.
     #[inline(always)]
     fn issue_stall(&self, _reason: StallReason) {}
+    /// `n` cycles elapsed in which nothing issued, for `reason`, and nothing else happened
+    /// (no instruction completed): what [`cycles`](Self::cycles)`(1)` then
+    /// [`issue_stall`](Self::issue_stall)`(reason)`, `n` times over, report. The pipeline's
+    /// stall skip reports such a run of cycles at once; the default reports it cycle by cycle.
+    #[inline(always)]
+    fn stalled_cycles(&self, reason: StallReason, n: u64) {
+        for _ in 0..n {
+            self.cycles(1);
+            self.issue_stall(reason);
+        }
+    }
 }
 
 /// Emits nothing; the notifications compile away.
@@ -127,6 +138,8 @@ impl SpuObserver for NoProbes {
     fn is_listening(&self) -> bool {
         false
     }
+    #[inline(always)]
+    fn stalled_cycles(&self, _reason: StallReason, _n: u64) {}
 }
 
 /// A counting point (`u64` argument).

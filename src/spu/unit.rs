@@ -133,6 +133,12 @@ impl SpuUnit {
         self.pipeline.set_fast_forward(enabled);
     }
 
+    /// Turns the pipeline's skipping of stalled cycles on (the default) or off; the results
+    /// are the same either way (see [`Pipeline::set_stall_skip`]).
+    pub fn set_stall_skip(&mut self, enabled: bool) {
+        self.pipeline.set_stall_skip(enabled);
+    }
+
     /// The pipeline statistics.
     pub fn stats(&self) -> &Statistics {
         self.pipeline.stats()

@@ -191,6 +191,51 @@ impl FetchUnit {
         self.starve_reason
     }
 
+    /// How many cycles from now on [`cycle`](Self::cycle) would, with stage g full, do
+    /// nothing but move the line requests down the LS pipe and count the trigger's
+    /// invalidation down (the stall skip's horizon): 0 while a mispredict sequence runs, a
+    /// request waits in the queue, the predicted path buffer needs a refill or the hint
+    /// target arrived for a waiting branch; otherwise until a request leaves the pipe, a
+    /// hint fetch reaches its third stage or the invalidation is due.
+    pub(crate) fn idle_cycles(&self) -> u64 {
+        let hint_arrived = self.waiting_for_hint && self.hint.is_some_and(|h| h.loaded);
+        if self.mispredict_state != 0
+            || hint_arrived
+            || self.queue.head().is_some()
+            || !(self.path.half.valid || self.waiting_for_hint)
+        {
+            return 0;
+        }
+        let mut idle = self.invalidate_countdown.map_or(u64::MAX, u64::from);
+        for (stage, request) in self.ls_pipe.iter().enumerate() {
+            let Some(request) = request else { continue };
+            // It leaves the last stage in cycle `LS_PIPE_STAGES - stage` from now.
+            idle = idle.min((LS_PIPE_STAGES - 1 - stage) as u64);
+            if request.destination == Destination::Ilbh && stage < 2 {
+                // It reaches the third stage in cycle `2 - stage` from now.
+                idle = idle.min(1 - stage as u64);
+            }
+        }
+        idle
+    }
+
+    /// Moves on `cycles` idle cycles ([`idle_cycles`](Self::idle_cycles) allows them).
+    pub(crate) fn idle(&mut self, cycles: u64) {
+        if let Some(left) = self.invalidate_countdown.as_mut() {
+            *left = left.saturating_sub(u8::try_from(cycles).unwrap_or(u8::MAX));
+        }
+        if self.ls_pipe.iter().any(Option::is_some) {
+            let shift = usize::try_from(cycles).unwrap_or(LS_PIPE_STAGES);
+            let mut moved = [None; LS_PIPE_STAGES];
+            for (stage, request) in self.ls_pipe.iter().enumerate() {
+                if let Some(slot) = moved.get_mut(stage.saturating_add(shift)) {
+                    *slot = *request;
+                }
+            }
+            self.ls_pipe = moved;
+        }
+    }
+
     /// Stage o resolved a branch against the prediction: start the mispredict sequence.
     pub(crate) fn mispredict(&mut self, correct_pc: u32) {
         self.mispredict_state = 1;
