@@ -89,6 +89,17 @@ impl ExecPipes {
         self.rows[Self::index(cycle)][pipe & 1].seq
     }
 
+    /// The class whose unreleased target `register` is at `cycle`, if any.
+    #[inline(always)]
+    pub fn blocking(&self, register: u8, cycle: u64) -> Option<IClass> {
+        let index = usize::from(register);
+        if self.ready[index] > cycle {
+            Some(self.producer[index])
+        } else {
+            None
+        }
+    }
+
     /// The class whose unreleased target `register` is at `cycle` and the cycle it is
     /// released, if it is not yet.
     #[inline(always)]

@@ -160,9 +160,9 @@ impl FetchModel {
 
     /// Moves on `cycles` idle cycles ([`idle_cycles`](Self::idle_cycles) allows them).
     #[inline(always)]
-    pub(crate) fn idle(&mut self, cycles: u64) {
+    pub(crate) fn idle(&mut self, arch: &SpuState, cycles: u64) {
         if let FetchModel::Real { unit, .. } = self {
-            unit.idle(cycles);
+            unit.idle(arch, cycles);
         }
     }
 

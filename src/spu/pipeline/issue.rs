@@ -227,8 +227,19 @@ impl IssuePipes {
     /// The hazard that keeps `inflight` from issuing in `cycle`, if any.
     #[inline(always)]
     fn hazard(&self, inflight: &InFlight, cycle: u64, pipes: &ExecPipes) -> Option<StallReason> {
-        self.hazard_until(inflight, cycle, pipes)
-            .map(|(reason, _)| reason)
+        // The same tests as `hazard_until`, without the release cycle: this runs every cycle.
+        if cycle < self.stall_until {
+            return Some(StallReason::DpPipeline);
+        }
+        for &source in &inflight.sources {
+            if let Some(class) = pipes.blocking(source, cycle) {
+                return Some(StallReason::Dependency(class));
+            }
+        }
+        if inflight.class == IClass::Fp6 && self.fp_busy_at == cycle {
+            return Some(StallReason::FpResource);
+        }
+        None
     }
 
     /// The hazard that keeps `inflight` from issuing in `cycle`, if any, and the first cycle

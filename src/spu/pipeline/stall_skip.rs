@@ -69,7 +69,8 @@ impl Pipeline {
     }
 
     /// The stretch of [`skip_stalled_cycles`](Self::skip_stalled_cycles) after the cycle
-    /// `start`, up to cycle `last`, all stalled for `reason`.
+    /// `start`, up to cycle `last`, all stalled for `reason`: cycle by cycle while stage o may
+    /// still complete something (the rows issued up to `start`), then the rest at once.
     #[inline(never)]
     fn skip_until<O: SpuObserver, W: fmt::Write>(
         &mut self,
@@ -80,64 +81,58 @@ impl Pipeline {
         observer: &O,
         output: &mut W,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
-        while self.clock < last {
-            let idle = self.fetch.idle_cycles(self.issue.g_is_empty());
-            if idle == 0 {
-                break;
-            }
-            // Stage o has work only for the rows issued up to `start`.
-            let busy = (self.clock + 1..=last.min(start + O_STAGE))
-                .find(|&cycle| cycle >= O_STAGE && !self.exec.row_is_empty(cycle - O_STAGE));
-            let quiet_until = busy.map_or(last, |cycle| cycle - 1);
-            let quiet = (quiet_until - self.clock).min(idle);
-            if quiet > 0 {
-                self.stall_quietly(reason, quiet, observer);
-                continue;
-            }
-            // The next cycle completes something at stage o.
+        // Cycles fetch stays idle for from the next one on; only a completion can shorten it.
+        let mut fetch_idle = self.fetch.idle_cycles(self.issue.g_is_empty());
+        let busy_until = last.min(start + O_STAGE);
+        // Stalled cycles run one by one and not yet charged to the statistics.
+        let mut stalled = 0;
+        while self.clock < busy_until && fetch_idle > 0 {
             self.begin_cycle(observer);
             let now = self.clock;
-            let wrote_before = core::mem::take(&mut self.wrote_output);
-            let end = self.stage_o(arch, now, observer, output)?;
-            let wrote = self.wrote_output;
-            self.wrote_output |= wrote_before;
-            if end.is_some()
-                || wrote
-                || self.blocked != 0
-                || self.fetch.idle_cycles(self.issue.g_is_empty()) == 0
-            {
-                // Something beyond the state changed: issue and fetch decide again.
-                let end = match self.issue_and_fetch(arch, end, now, observer) {
-                    super::CycleEnd::End(reason) => Some(reason),
-                    super::CycleEnd::Continue => None,
-                };
-                return Ok((now - start, end));
+            if now >= O_STAGE && !self.exec.row_is_empty(now - O_STAGE) {
+                let wrote_before = core::mem::take(&mut self.wrote_output);
+                let end = self.stage_o(arch, now, observer, output)?;
+                let wrote = self.wrote_output;
+                self.wrote_output |= wrote_before;
+                fetch_idle = self.fetch.idle_cycles(self.issue.g_is_empty());
+                if end.is_some() || wrote || self.blocked != 0 || fetch_idle == 0 {
+                    // Something beyond the state changed: issue and fetch decide again.
+                    self.charge_stalls(reason, stalled);
+                    let end = match self.issue_and_fetch(arch, end, now, observer) {
+                        super::CycleEnd::End(reason) => Some(reason),
+                        super::CycleEnd::Continue => None,
+                    };
+                    return Ok((now - start, end));
+                }
             }
             self.exec.open_row(now);
             observer.issue_stall(reason);
-            self.stall_tail(reason, 1);
+            self.fetch.idle(arch, 1);
+            fetch_idle -= 1;
+            stalled += 1;
         }
+        // Stage o has nothing left to complete before `last`.
+        let quiet = (last.saturating_sub(self.clock)).min(fetch_idle);
+        if quiet > 0 {
+            self.exec.open_rows_after(self.clock, quiet);
+            self.clock += quiet;
+            self.stopped_by = None;
+            self.stats.cycles += quiet;
+            observer.stalled_cycles(reason, quiet);
+            self.fetch.idle(arch, quiet);
+            stalled += quiet;
+        }
+        self.charge_stalls(reason, stalled);
         Ok((self.clock - start, None))
     }
 
-    /// `cycles` cycles in which stage o completes nothing, stage j stalls for `reason` and
-    /// fetch is idle.
+    /// Charges `cycles` cycles stalled for `reason` run by the skip to the statistics.
     #[inline(always)]
-    fn stall_quietly<O: SpuObserver>(&mut self, reason: StallReason, cycles: u64, observer: &O) {
-        self.exec.open_rows_after(self.clock, cycles);
-        self.clock += cycles;
-        self.stopped_by = None;
-        self.stats.cycles += cycles;
-        observer.stalled_cycles(reason, cycles);
-        self.stall_tail(reason, cycles);
-    }
-
-    /// The issue and fetch part of `cycles` cycles stalled for `reason`.
-    #[inline(always)]
-    fn stall_tail(&mut self, reason: StallReason, cycles: u64) {
-        self.stats.count_stalls(reason, cycles);
-        self.last_issue = LastIssue::Stalled(reason);
-        self.fetch.idle(cycles);
-        self.stall_skipped += cycles;
+    fn charge_stalls(&mut self, reason: StallReason, cycles: u64) {
+        if cycles > 0 {
+            self.stats.count_stalls(reason, cycles);
+            self.last_issue = LastIssue::Stalled(reason);
+            self.stall_skipped += cycles;
+        }
     }
 }
