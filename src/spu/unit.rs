@@ -265,6 +265,13 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             pc: arch.pc(),
         });
     }
+    if !observer.is_listening() && max_cycles > 0 {
+        // Nothing to notify: the run loop that builds no report for ordinary instructions
+        // (the same outcome; with no cycles to run, the loop below reports a cycle limit).
+        return arch
+            .run_with_output(max_cycles, output)
+            .map_err(|_| ModelError::Output);
+    }
     while cycles < max_cycles {
         cycles += 1;
         observer.cycles(1);
