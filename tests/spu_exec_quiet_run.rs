@@ -1,8 +1,9 @@
 //! Instruction mode's quiet run loop (`SpuState::run_checkpoints`, behind `run`,
 //! `run_with_output` and `SpuUnit::run` with nothing listening) skips building the report of
-//! ordinary instructions. It must change nothing else: two SPUs, one run through the loop
+//! ordinary instructions. It must change nothing else: three SPUs, one run through the loop
 //! that reports every instruction (`SpuUnit::run` with a listener attached, which steps with
-//! `SpuState::step`) and one through the quiet loop, run the same programs in the same slices
+//! `SpuState::step`) and two through the quiet loop (`SpuUnit::run` with nothing listening,
+//! `SpuState::run_with_output`), run the same programs in the same slices
 //! and must agree after every slice on the outcome, the `prof_cp` lines and the whole
 //! architectural state (registers, PC, status, counters, profile counters, channels, the
 //! local store). The programs cover checkpoints, stops, channel waits, faults, illegal words
@@ -52,15 +53,29 @@ fn assert_same(quiet: &SpuUnit, reporting: &SpuUnit, what: &str) {
 fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
     let mut quiet = unit_with(source, Config::cell(), Mode::Instruction);
     let mut reporting = unit_with(source, Config::cell(), Mode::Instruction);
+    // The same loop reached directly: `SpuState::run_with_output` (`run_checkpoints`).
+    let mut direct = unit_with(source, Config::cell(), Mode::Instruction);
     let (mut text_quiet, mut text_reporting) = (String::new(), String::new());
+    let mut text_direct = String::new();
     let mut total = 0;
     for (round, &slice) in slices.iter().cycle().enumerate() {
         let what = format!("slice {round} ({slice} instructions) at {total}");
         let a = quiet.run(slice, &NoProbes, &mut text_quiet);
         let b = reporting.run(slice, &Listening, &mut text_reporting);
+        let c = direct.arch_mut().run_with_output(slice, &mut text_direct);
         assert_eq!(a, b, "{what}: outcome\n{source}");
+        assert_eq!(
+            a.as_ref().ok(),
+            c.as_ref().ok(),
+            "{what}: outcome, directly"
+        );
         assert_eq!(text_quiet, text_reporting, "{what}: prof_cp lines");
+        assert_eq!(
+            text_direct, text_reporting,
+            "{what}: prof_cp lines, directly"
+        );
         assert_same(&quiet, &reporting, &what);
+        assert_same(&direct, &reporting, &format!("{what}, directly"));
         let Ok(outcome) = a else { break };
         total += outcome.cycles;
         match outcome.end {
@@ -68,7 +83,9 @@ fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
             RunEnd::Blocked { channel } if channel == SPU_WR_OUT_MBOX => {
                 let x = quiet.arch_mut().channels_mut().outbound.pop();
                 let y = reporting.arch_mut().channels_mut().outbound.pop();
+                let z = direct.arch_mut().channels_mut().outbound.pop();
                 assert_eq!(x, y, "{what}: mailbox value");
+                assert_eq!(z, y, "{what}: mailbox value, directly");
             }
             RunEnd::Blocked { .. } => break,
             RunEnd::CycleLimit => {}

@@ -265,12 +265,24 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             pc: arch.pc(),
         });
     }
-    if !observer.is_listening() && max_cycles > 0 {
-        // Nothing to notify: the run loop that builds no report for ordinary instructions
-        // (the same outcome; with no cycles to run, the loop below reports a cycle limit).
-        return arch
-            .run_with_output(max_cycles, output)
-            .map_err(|_| ModelError::Output);
+    // Nothing to notify: the run loop that builds no report for ordinary instructions, back
+    // to the caller's loop after each checkpoint line (whose writer may attach a listener).
+    while max_cycles > cycles && !observer.is_listening() {
+        let (outcome, checkpoint) = arch.run_to_checkpoint(max_cycles - cycles);
+        cycles += outcome.cycles;
+        instructions += outcome.instructions;
+        end = outcome.end;
+        if let Some(checkpoint) = checkpoint {
+            writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+        }
+        if end != RunEnd::CycleLimit {
+            return Ok(RunOutcome {
+                end,
+                cycles,
+                instructions,
+                pc: arch.pc(),
+            });
+        }
     }
     while cycles < max_cycles {
         cycles += 1;

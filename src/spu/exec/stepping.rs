@@ -102,6 +102,38 @@ impl SpuState {
     where
         F: FnMut(&ProfileCheckpoint) -> Result<(), core::fmt::Error>,
     {
+        let mut total = RunOutcome {
+            end: RunEnd::CycleLimit,
+            cycles: 0,
+            instructions: 0,
+            pc: self.pc,
+        };
+        loop {
+            let (outcome, checkpoint) = self.run_to_checkpoint(max_instructions - total.cycles);
+            total = RunOutcome {
+                end: outcome.end,
+                cycles: total.cycles + outcome.cycles,
+                instructions: total.instructions.wrapping_add(outcome.instructions),
+                pc: outcome.pc,
+            };
+            let Some(checkpoint) = checkpoint else {
+                return Ok(total);
+            };
+            on_checkpoint(&checkpoint)?;
+            if total.end != RunEnd::CycleLimit || total.cycles >= max_instructions {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Steps like [`run`](Self::run), building no report for ordinary instructions, until
+    /// the SPU stops or blocks, `max_instructions` were attempted, or an instruction wrote a
+    /// `prof_cp` checkpoint, which comes back with the outcome so far (whose end is then the
+    /// cycle limit unless the SPU stopped or blocked too).
+    pub(crate) fn run_to_checkpoint(
+        &mut self,
+        max_instructions: u64,
+    ) -> (RunOutcome, Option<ProfileCheckpoint>) {
         let retired_before = self.retired;
         let mut attempts = 0u64;
         while attempts < max_instructions {
@@ -109,14 +141,21 @@ impl SpuState {
             let Some(executed) = self.step_quietly() else {
                 continue;
             };
-            if let Some(checkpoint) = &executed.profile {
-                on_checkpoint(checkpoint)?;
-            }
             if let Some(end) = Self::run_end(executed.status) {
-                return Ok(self.outcome(end, attempts, retired_before));
+                return (
+                    self.outcome(end, attempts, retired_before),
+                    executed.profile,
+                );
+            }
+            if executed.profile.is_some() {
+                let outcome = self.outcome(RunEnd::CycleLimit, attempts, retired_before);
+                return (outcome, executed.profile);
             }
         }
-        Ok(self.outcome(self.current_end(), attempts, retired_before))
+        (
+            self.outcome(self.current_end(), attempts, retired_before),
+            None,
+        )
     }
 
     /// Steps like [`run`](Self::run) and hands every [`Executed`] to `observer`, stopping
