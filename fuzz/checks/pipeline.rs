@@ -20,8 +20,10 @@
 //!   source register's last in-flight writer was released (`issue cycle + depth <= now`).
 //!   An instruction completes at stage o, after issue, so it also never retires earlier.
 //!
-//! Under ideal fetch the same run again with the pipeline's fast-forward on, in longer runs,
-//! must end with the same statistics, clock and architectural state.
+//! The same run again with the pipeline's shortcuts on (the skipping of stalled cycles, and
+//! under ideal fetch the fast-forward), in longer runs, once with nothing listening and once
+//! with a listener attached, must end with the same statistics, clock and architectural
+//! state.
 //!
 //! After the run, the architectural state (registers, PC, FPSCR, interrupt enable, local store,
 //! instruction count and, if the SPU stopped, the stop reason) equals instruction mode's on the same image, driven by
@@ -261,9 +263,10 @@ fn run_pipeline(
     if let Err(error) = pipeline.set_fetch(fetch) {
         panic!("set_fetch({fetch:?}): {error}");
     }
-    // The reference simulates every cycle (a one-cycle run could still skip a one-cycle
-    // repetition).
+    // The reference simulates every cycle one by one (a one-cycle run could still skip a
+    // one-cycle repetition).
     pipeline.set_fast_forward(false);
+    pipeline.set_stall_skip(false);
     let mut host = Host { next_mail: 0 };
     let mut scoreboard = Scoreboard::new();
     let mispredicts = Mispredicts::default();
@@ -325,22 +328,28 @@ fn run_pipeline(
     Some(PipelineRun { stopped, simulated })
 }
 
-/// Run lengths for [`run_fast_forward`] (cycled).
+/// Run lengths for [`run_with_shortcuts`] (cycled).
 const SLICES: [u64; 6] = [1, 7, 64, 500, 3, 2000];
 
-/// The reference run again under ideal fetch with the fast-forward on, in longer runs, with
-/// the same host actions, for `cycles` cycles (or until the SPU stopped for good).
-fn run_fast_forward(
+/// The reference run again with the shortcuts on (stall skip; fast-forward, which applies
+/// to ideal fetch with nothing listening), in longer runs, with the same host actions, for
+/// `cycles` cycles (or until the SPU stopped for good); `observer` listens or not.
+#[allow(clippy::too_many_arguments)]
+fn run_with_shortcuts<O: SpuObserver>(
     arch: &mut SpuState,
     pipeline: &mut Pipeline,
     words: &[u32],
     config: Config,
+    fetch: FetchKind,
     cycles: u64,
+    observer: &O,
 ) {
     fresh_spu(arch, words).expect("the image loaded once already");
     *pipeline = Pipeline::new();
     pipeline.set_config(config);
-    pipeline.set_fetch(FetchKind::Ideal).expect("ideal fetch");
+    pipeline
+        .set_fetch(fetch)
+        .expect("the fetch model of the reference");
     let mut host = Host { next_mail: 0 };
     let (mut simulated, mut resumes) = (0, 0);
     for &slice in SLICES.iter().cycle().take(4 * MAX_CYCLES as usize) {
@@ -348,9 +357,9 @@ fn run_fast_forward(
             break;
         }
         let outcome =
-            match pipeline.run(arch, slice.min(cycles - simulated), &NoProbes, &mut Discard) {
+            match pipeline.run(arch, slice.min(cycles - simulated), observer, &mut Discard) {
                 Ok(outcome) => outcome,
-                Err(error) => panic!("fast-forward, cycle {simulated}: model error: {error}"),
+                Err(error) => panic!("shortcuts, cycle {simulated}: model error: {error}"),
             };
         simulated += outcome.cycles;
         match outcome.end {
@@ -493,27 +502,46 @@ pub fn check(data: &[u8]) {
             else {
                 return;
             };
-            if fetch == FetchKind::Ideal {
+            let listening = Mispredicts::default();
+            for listen in [false, true] {
                 let (fast, fast_pipeline) = (&mut buffers.fast, &mut buffers.fast_pipeline);
-                run_fast_forward(fast, fast_pipeline, &words, config, run.simulated);
+                let cycles = run.simulated;
+                if listen {
+                    run_with_shortcuts(
+                        fast,
+                        fast_pipeline,
+                        &words,
+                        config,
+                        fetch,
+                        cycles,
+                        &listening,
+                    );
+                } else {
+                    run_with_shortcuts(
+                        fast,
+                        fast_pipeline,
+                        &words,
+                        config,
+                        fetch,
+                        cycles,
+                        &NoProbes,
+                    );
+                }
+                let label = format!("{fetch:?} fetch, shortcuts, listening: {listen}");
                 let reference = &buffers.pipeline;
                 assert_eq!(
                     fast_pipeline.stats(),
                     reference.stats(),
-                    "fast-forward: statistics"
+                    "{label}: statistics"
                 );
-                assert_eq!(
-                    fast_pipeline.clock(),
-                    reference.clock(),
-                    "fast-forward: clock"
-                );
+                assert_eq!(fast_pipeline.clock(), reference.clock(), "{label}: clock");
                 assert_eq!(
                     fast.cycle_count(),
                     pipelined.cycle_count(),
-                    "fast-forward: SPU cycles"
+                    "{label}: SPU cycles"
                 );
-                assert_eq!(fast.status(), pipelined.status(), "fast-forward: status");
-                compare_states(fast, pipelined, "fast-forward", "every cycle simulated");
+                assert_eq!(fast.status(), pipelined.status(), "{label}: status");
+                compare_states(fast, pipelined, &label, "every cycle simulated");
             }
             let functional = &mut buffers.functional;
             let retired = pipelined.instructions_retired();

@@ -133,6 +133,12 @@ impl SpuUnit {
         self.pipeline.set_fast_forward(enabled);
     }
 
+    /// Turns the pipeline's skipping of stalled cycles on (the default) or off; the results
+    /// are the same either way (see [`Pipeline::set_stall_skip`]).
+    pub fn set_stall_skip(&mut self, enabled: bool) {
+        self.pipeline.set_stall_skip(enabled);
+    }
+
     /// The pipeline statistics.
     pub fn stats(&self) -> &Statistics {
         self.pipeline.stats()
@@ -258,6 +264,25 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             instructions,
             pc: arch.pc(),
         });
+    }
+    // Nothing to notify: the run loop that builds no report for ordinary instructions, back
+    // to the caller's loop after each checkpoint line (whose writer may attach a listener).
+    while max_cycles > cycles && !observer.is_listening() {
+        let (outcome, checkpoint) = arch.run_to_checkpoint(max_cycles - cycles);
+        cycles += outcome.cycles;
+        instructions += outcome.instructions;
+        end = outcome.end;
+        if let Some(checkpoint) = checkpoint {
+            writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
+        }
+        if end != RunEnd::CycleLimit {
+            return Ok(RunOutcome {
+                end,
+                cycles,
+                instructions,
+                pc: arch.pc(),
+            });
+        }
     }
     while cycles < max_cycles {
         cycles += 1;

@@ -134,3 +134,49 @@ pub fn assert_same_architecture(a: &SpuUnit, b: &SpuUnit, what: &str) {
         );
     }
 }
+
+/// Asserts that two SPUs in pipeline mode agree on everything a run shows: statistics,
+/// architectural state, clock, last stall, the stopping instruction, the issue stages, every
+/// kept execution row with its dependency columns, and the trace frame (which also shows the
+/// real fetch unit's buffers, requests and LS pipe).
+pub fn assert_same_pipeline(a: &SpuUnit, b: &SpuUnit, what: &str) {
+    use pmprobe::spu::pipeline::{RING, write_frame};
+    assert_eq!(a.stats(), b.stats(), "{what}: statistics");
+    assert_same_architecture(a, b, what);
+    let (x, y) = (a.arch(), b.arch());
+    assert_eq!(x.status(), y.status(), "{what}: status");
+    assert_eq!(x.cycle_count(), y.cycle_count(), "{what}: SPU cycle count");
+    assert_eq!(
+        x.non_nop_instructions_retired(),
+        y.non_nop_instructions_retired(),
+        "{what}: non-NOP count"
+    );
+    assert_eq!(
+        x.profile_counters(),
+        y.profile_counters(),
+        "{what}: profile counters"
+    );
+    assert_eq!(x.channels(), y.channels(), "{what}: channels");
+    let (p, q) = (a.pipeline(), b.pipeline());
+    assert_eq!(p.clock(), q.clock(), "{what}: clock");
+    assert_eq!(p.last_stall(), q.last_stall(), "{what}: last stall");
+    assert_eq!(p.stopped_by(), q.stopped_by(), "{what}: stopped by");
+    for stage in 0..4 {
+        assert_eq!(
+            p.issue_pipes().stage(stage),
+            q.issue_pipes().stage(stage),
+            "{what}: issue stage {stage}"
+        );
+    }
+    for stage in 0..RING as u64 {
+        assert_eq!(
+            p.exec_stage(stage),
+            q.exec_stage(stage),
+            "{what}: execution stage {stage}"
+        );
+    }
+    let (mut frame_a, mut frame_b) = (String::new(), String::new());
+    write_frame(p, x, &mut frame_a).expect("a frame formats");
+    write_frame(q, y, &mut frame_b).expect("a frame formats");
+    assert_eq!(frame_a, frame_b, "{what}: trace frame");
+}

@@ -89,6 +89,33 @@ impl SpuState {
 
     /// Retirement bookkeeping shared by every retired instruction: the status leaves
     /// `Blocked` (a retried channel access went through), the counters and the clock advance.
+    /// [`execute`](Self::execute) without the report for an instruction that retires, leaves
+    /// the SPU running and is no checkpoint (`None`); for anything else the report
+    /// `execute` gives. The same effect on the SPU either way. The caller has checked that
+    /// the SPU is not stopped.
+    #[inline(always)]
+    pub(super) fn execute_quietly(&mut self, insn: &Instruction) -> Option<Executed> {
+        let pc = self.pc;
+        let fall_through = instruction_address(pc.wrapping_add(4));
+        let next_pc = match apply(self, insn, pc) {
+            Flow::Next | Flow::Load(_) | Flow::Store(_) => {
+                self.retire::<false>(0, false);
+                fall_through
+            }
+            Flow::Branch(target) => {
+                self.retire::<false>(0, false);
+                target
+            }
+            Flow::Nop => {
+                self.retire::<false>(0, true);
+                fall_through
+            }
+            unusual => return Some(self.finish_unusual::<false>(unusual, pc, insn.word, 0)),
+        };
+        self.pc = next_pc;
+        None
+    }
+
     #[inline(always)]
     fn retire<const AT_CYCLE: bool>(&mut self, cycle: u64, is_nop: bool) {
         self.status = Status::Running;

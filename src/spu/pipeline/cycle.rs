@@ -25,13 +25,31 @@ impl Pipeline {
         observer: &O,
         output: &mut W,
     ) -> Result<CycleEnd, ModelError> {
-        self.clock += 1;
+        self.begin_cycle(observer);
         let now = self.clock;
+        let end = self.stage_o(arch, now, observer, output)?;
+        Ok(self.issue_and_fetch(arch, end, now, observer))
+    }
+
+    /// The start of a cycle: the clock and the cycle count move on.
+    #[inline(always)]
+    pub(super) fn begin_cycle<O: SpuObserver>(&mut self, observer: &O) {
+        self.clock += 1;
         self.stopped_by = None;
         self.stats.cycles += 1;
         observer.cycles(1);
+    }
 
-        // 1. Execution pipes: stage o.
+    /// Step 1 of cycle `now`: stage o completes the instructions that entered `jj` five
+    /// cycles ago (or retries a blocked channel instruction). Returns the run end it causes.
+    #[inline(always)]
+    pub(super) fn stage_o<O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut SpuState,
+        now: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<Option<RunEnd>, ModelError> {
         let mut end = None;
         let blocked = core::mem::take(&mut self.blocked);
         if blocked != 0 {
@@ -49,7 +67,19 @@ impl Pipeline {
                 }
             }
         }
+        Ok(end)
+    }
 
+    /// Steps 2 and 3 of cycle `now`, after stage o (which brought the run `end`, if any):
+    /// stage j issues, then the issue stages advance and fetch fills stage g.
+    #[inline(always)]
+    pub(super) fn issue_and_fetch<O: SpuObserver>(
+        &mut self,
+        arch: &mut SpuState,
+        end: Option<RunEnd>,
+        now: u64,
+        observer: &O,
+    ) -> CycleEnd {
         // 2. Issue.
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
@@ -64,7 +94,7 @@ impl Pipeline {
         if let Some(reason) = end {
             // Nothing younger than a stopping instruction is on the path (fetch waited).
             self.flush();
-            return Ok(CycleEnd::End(reason));
+            return CycleEnd::End(reason);
         }
 
         // 3. Fetch.
@@ -73,7 +103,7 @@ impl Pipeline {
         let ls_in_stage_n = self.real_fetch && self.ls_in_stage_n(now);
         let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
         self.stats.ls_contention += u64::from(contended);
-        Ok(CycleEnd::Continue)
+        CycleEnd::Continue
     }
 
     /// Whether a load/store that contends with line fetches is in execution stage n at the

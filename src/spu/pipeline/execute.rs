@@ -100,6 +100,30 @@ impl ExecPipes {
         }
     }
 
+    /// The class whose unreleased target `register` is at `cycle` and the cycle it is
+    /// released, if it is not yet.
+    #[inline(always)]
+    pub fn blocking_until(&self, register: u8, cycle: u64) -> Option<(IClass, u64)> {
+        let index = usize::from(register);
+        let release = self.ready[index];
+        (release > cycle).then(|| (self.producer[index], release))
+    }
+
+    /// Opens the rows of the `count` cycles after `last` as bubbles, as `count` calls of
+    /// [`open_row`](Self::open_row) would (the stall skip: nothing issues in them).
+    pub fn open_rows_after(&mut self, last: u64, count: u64) {
+        for cycle in last + 1..=last + count.min(RING as u64) {
+            self.open_row(cycle);
+        }
+    }
+
+    /// Whether the row that entered `jj` in `cycle` holds only bubbles.
+    #[inline(always)]
+    pub fn row_is_empty(&self, cycle: u64) -> bool {
+        let [even, odd] = self.rows[Self::index(cycle)];
+        even.seq == 0 && odd.seq == 0
+    }
+
     /// The dependency column value of the article for an instruction that entered `jj` in
     /// `entered` and is looked at in `now`: its target, -1 for none or a bubble, 128 once
     /// released.

@@ -144,6 +144,28 @@ impl FetchModel {
         }
     }
 
+    /// How many cycles from now on [`step`](Self::step) would change nothing the stall skip
+    /// does not account for ([`idle`](Self::idle)), given whether issue stage g is free.
+    /// Ideal fetch fetches only into a free stage g; the real fetch unit
+    /// ([`FetchUnit::idle_cycles`]) also moves its line requests.
+    #[inline(always)]
+    pub(crate) fn idle_cycles(&self, g_free: bool) -> u64 {
+        match self {
+            _ if g_free => 0,
+            FetchModel::Ideal(_) => u64::MAX,
+            FetchModel::Real { restart: true, .. } => 0,
+            FetchModel::Real { unit, .. } => unit.idle_cycles(),
+        }
+    }
+
+    /// Moves on `cycles` idle cycles ([`idle_cycles`](Self::idle_cycles) allows them).
+    #[inline(always)]
+    pub(crate) fn idle(&mut self, arch: &SpuState, cycles: u64) {
+        if let FetchModel::Real { unit, .. } = self {
+            unit.idle(arch, cycles);
+        }
+    }
+
     /// Stage o completed every instruction up to fetch sequence number `seq`.
     #[inline(always)]
     pub(crate) fn completed_through(&mut self, seq: u64) {

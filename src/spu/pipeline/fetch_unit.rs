@@ -191,6 +191,75 @@ impl FetchUnit {
         self.starve_reason
     }
 
+    /// How many cycles from now on [`cycle`](Self::cycle) would, with stage g full, do only
+    /// its background work ([`background_cycle`](Self::background_cycle): the trigger's
+    /// invalidation counting down, line requests moving down the LS pipe and loading their
+    /// buffers), which [`idle`](Self::idle) runs (the stall skip's horizon): 0 while a
+    /// mispredict sequence runs, a request waits in the queue, the predicted path buffer
+    /// needs a refill or the hint target arrived for a waiting branch; while a branch waits
+    /// for its hint target, until a hint fetch leaves the LS pipe; otherwise unbounded.
+    #[inline]
+    pub(crate) fn idle_cycles(&self) -> u64 {
+        if self.mispredict_state != 0 || self.queue.head().is_some() {
+            return 0;
+        }
+        if !self.waiting_for_hint {
+            return if self.path.half.valid { u64::MAX } else { 0 };
+        }
+        if self.hint.is_some_and(|h| h.loaded) {
+            return 0;
+        }
+        let mut idle = u64::MAX;
+        for (stage, request) in self.ls_pipe.iter().enumerate() {
+            if request.is_some_and(|r| r.destination == Destination::Ilbh) {
+                // It loads ilbh in cycle `LS_PIPE_STAGES - stage` from now; the cycle after
+                // that follows the hint.
+                idle = idle.min((LS_PIPE_STAGES - stage) as u64);
+            }
+        }
+        idle
+    }
+
+    /// Runs `cycles` idle cycles ([`idle_cycles`](Self::idle_cycles) allows them): their
+    /// background work, one cycle at a time while there is any.
+    #[inline]
+    pub(crate) fn idle(&mut self, arch: &SpuState, cycles: u64) {
+        for _ in 0..cycles {
+            if self.invalidate_countdown.is_none() && self.ls_pipe.iter().all(Option::is_none) {
+                return;
+            }
+            self.background_cycle(arch);
+        }
+    }
+
+    /// The part of a cycle that goes on whatever issue does: the trigger's invalidation
+    /// counts down (the stale inline buffers go in the eighth cycle after the trigger), and
+    /// the LS pipe advances, its last stage loading its buffer.
+    #[inline(always)]
+    fn background_cycle(&mut self, arch: &SpuState) {
+        if let Some(left) = self.invalidate_countdown {
+            if left == 0 {
+                for (buffer, stale) in self.inline.iter_mut().zip(self.stale_buffers) {
+                    if stale {
+                        *buffer = [EMPTY_HALF; 2];
+                    }
+                }
+                self.stale_buffers = [false, false];
+                self.invalidate_countdown = None;
+            } else {
+                self.invalidate_countdown = Some(left - 1);
+            }
+        }
+        if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
+            self.load_line(arch, done);
+        }
+        self.ls_pipe.rotate_right(1);
+        if self.ls_pipe[2].is_some_and(|r| r.destination == Destination::Ilbh) {
+            // A newer hint's fetch reached stage 3: the old hint target is gone.
+            self.ilbh = [EMPTY_HALF; 2];
+        }
+    }
+
     /// Stage o resolved a branch against the prediction: start the mispredict sequence.
     pub(crate) fn mispredict(&mut self, correct_pc: u32) {
         self.mispredict_state = 1;
@@ -239,30 +308,9 @@ impl FetchUnit {
         {
             self.request_missing_half();
         }
-        // Set to 8 in the trigger cycle (before this point), so the buffers go in the
-        // eighth cycle after it.
-        if let Some(left) = self.invalidate_countdown {
-            if left == 0 {
-                for (buffer, stale) in self.inline.iter_mut().zip(self.stale_buffers) {
-                    if stale {
-                        *buffer = [EMPTY_HALF; 2];
-                    }
-                }
-                self.stale_buffers = [false, false];
-                self.invalidate_countdown = None;
-            } else {
-                self.invalidate_countdown = Some(left - 1);
-            }
-        }
-        // The LS pipe: the last stage loads its buffer, the others advance.
-        if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
-            self.load_line(arch, done);
-        }
-        self.ls_pipe.rotate_right(1);
-        if self.ls_pipe[2].is_some_and(|r| r.destination == Destination::Ilbh) {
-            // A newer hint's fetch reached stage 3: the old hint target is gone.
-            self.ilbh = [EMPTY_HALF; 2];
-        }
+        // The countdown is set to 8 in the trigger cycle (before this point), so the buffers
+        // go in the eighth cycle after it.
+        self.background_cycle(arch);
         if self.ls_pipe[1].is_none() && self.queue.head().is_some() {
             if ls_in_stage_n {
                 step.ls_contention = true;

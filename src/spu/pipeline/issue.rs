@@ -227,6 +227,7 @@ impl IssuePipes {
     /// The hazard that keeps `inflight` from issuing in `cycle`, if any.
     #[inline(always)]
     fn hazard(&self, inflight: &InFlight, cycle: u64, pipes: &ExecPipes) -> Option<StallReason> {
+        // The same tests as `hazard_until`, without the release cycle: this runs every cycle.
         if cycle < self.stall_until {
             return Some(StallReason::DpPipeline);
         }
@@ -239,6 +240,43 @@ impl IssuePipes {
             return Some(StallReason::FpResource);
         }
         None
+    }
+
+    /// The hazard that keeps `inflight` from issuing in `cycle`, if any, and the first cycle
+    /// in which that hazard may have cleared or changed, as long as nothing enters the
+    /// execution pipes meanwhile (the release cycles and the issue stall stay as they are).
+    #[inline(always)]
+    fn hazard_until(
+        &self,
+        inflight: &InFlight,
+        cycle: u64,
+        pipes: &ExecPipes,
+    ) -> Option<(StallReason, u64)> {
+        if cycle < self.stall_until {
+            return Some((StallReason::DpPipeline, self.stall_until));
+        }
+        for &source in &inflight.sources {
+            if let Some((class, release)) = pipes.blocking_until(source, cycle) {
+                return Some((StallReason::Dependency(class), release));
+            }
+        }
+        if inflight.class == IClass::Fp6 && self.fp_busy_at == cycle {
+            return Some((StallReason::FpResource, cycle + 1));
+        }
+        None
+    }
+
+    /// Why stage j will not issue in `cycle` and every cycle after it before the returned
+    /// one, provided that nothing issues meanwhile (the stall skip's horizon). `None` when
+    /// stage j is empty (its bubble's reason depends on fetch) or can issue in `cycle`.
+    #[inline(always)]
+    pub(crate) fn stall_until(&self, cycle: u64, pipes: &ExecPipes) -> Option<(StallReason, u64)> {
+        let [even, odd] = self.stages[J_STAGE];
+        let first = if even != 0 { even } else { odd };
+        if first == 0 {
+            return None;
+        }
+        self.hazard_until(self.window.at(first), cycle, pipes)
     }
 
     /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and

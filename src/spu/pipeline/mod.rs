@@ -49,6 +49,7 @@ mod inflight;
 mod issue;
 mod konata;
 mod sizes;
+mod stall_skip;
 mod stats;
 mod timing;
 mod trace;
@@ -212,6 +213,11 @@ pub struct Pipeline {
     wrote_output: bool,
     stats: Statistics,
     fast_forward: FastForward,
+    /// Stalled cycles are simulated one by one (off is stored, so that on is the reset
+    /// state, all-zero bits).
+    stall_skip_off: bool,
+    /// Stalled cycles the stall skip ran.
+    stall_skipped: u64,
 }
 
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
@@ -255,6 +261,8 @@ impl Pipeline {
             wrote_output: false,
             stats: Statistics::new(),
             fast_forward: FastForward::new(),
+            stall_skip_off: false,
+            stall_skipped: 0,
         }
     }
 
@@ -436,9 +444,11 @@ impl Pipeline {
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let mut cycles = 0;
         let fast_forward = until_output && self.fast_forward.enabled() && !self.real_fetch;
+        let skip_stalls = !self.stall_skip_off;
         self.fetch.take_loop_head();
         while cycles < budget {
             cycles += 1;
+            let dual_before = self.stats.dual_cycles;
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
@@ -447,6 +457,19 @@ impl Pipeline {
             }
             if fast_forward && let Some(head) = self.fetch.take_loop_head() {
                 cycles += self.loop_head_passed(arch, head, budget - cycles);
+            }
+            // After a dual issue the next group rarely stalls (a dual-issue stream would pay
+            // for the look at every cycle); a stretch that does start then is simulated.
+            if skip_stalls && self.stats.dual_cycles == dual_before {
+                let (ran, end) =
+                    self.skip_stalled_cycles(arch, budget - cycles, observer, output)?;
+                cycles += ran;
+                if end.is_some() {
+                    return Ok((cycles, end));
+                }
+                if until_output && core::mem::take(&mut self.wrote_output) {
+                    break;
+                }
             }
         }
         Ok((cycles, None))

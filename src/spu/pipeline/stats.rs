@@ -274,19 +274,26 @@ impl Statistics {
     }
 
     /// Counts one cycle in which nothing issued.
+    #[inline(always)]
     pub(crate) fn count_stall(&mut self, reason: StallReason) {
+        self.count_stalls(reason, 1);
+    }
+
+    /// Counts `cycles` cycles in which nothing issued, all for the same reason.
+    #[inline(always)]
+    pub(crate) fn count_stalls(&mut self, reason: StallReason, cycles: u64) {
         match reason {
-            StallReason::BranchMiss => self.branch_miss_stalls += 1,
-            StallReason::PrefetchMiss => self.prefetch_miss_stalls += 1,
+            StallReason::BranchMiss => self.branch_miss_stalls += cycles,
+            StallReason::PrefetchMiss => self.prefetch_miss_stalls += cycles,
             StallReason::Dependency(class) => {
-                self.dependency_stalls += 1;
-                self.dependency_by_class[class_index(class)] += 1;
+                self.dependency_stalls += cycles;
+                self.dependency_by_class[class_index(class)] += cycles;
             }
-            StallReason::FpResource => self.fp_resource_stalls += 1,
-            StallReason::HintTarget => self.hint_target_stalls += 1,
-            StallReason::DpPipeline => self.dp_pipeline_stalls += 1,
-            StallReason::Channel => self.channel_stalls += 1,
-            StallReason::Initialisation => self.initialisation_cycles += 1,
+            StallReason::FpResource => self.fp_resource_stalls += cycles,
+            StallReason::HintTarget => self.hint_target_stalls += cycles,
+            StallReason::DpPipeline => self.dp_pipeline_stalls += cycles,
+            StallReason::Channel => self.channel_stalls += cycles,
+            StallReason::Initialisation => self.initialisation_cycles += cycles,
         }
     }
 

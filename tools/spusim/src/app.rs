@@ -11,7 +11,7 @@ use crate::engine::{End, Engine, Summary};
 use crate::exit::{EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
 use crate::instruction_engine::InstructionEngine;
 use crate::options::{self, Command, Mode, Options};
-use crate::pipeline_engine::PipelineEngine;
+use crate::pipeline_engine::{PipelineEngine, Shortcuts};
 use crate::usage::USAGE;
 use crate::{attach, listing, outputs, source};
 
@@ -138,7 +138,10 @@ fn engine_for(options: &Options) -> Result<Box<dyn Engine>, Failure> {
                 settings.stats,
                 trace,
                 settings.konata.as_deref(),
-                settings.fast_forward,
+                Shortcuts {
+                    fast_forward: settings.fast_forward,
+                    stall_skip: settings.stall_skip,
+                },
             )?)
         }
     })

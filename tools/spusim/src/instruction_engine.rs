@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use pmprobe::spu::exec::{Executed, RunEnd, SpuState};
+use pmprobe::spu::exec::{ProfileCheckpoint, RunEnd, SpuState};
 
 use crate::engine::{End, Engine, Summary, drain_outbound_mailbox, write_mailbox};
 use crate::exit::Failure;
@@ -27,16 +27,13 @@ impl Engine for InstructionEngine {
                     spu.pc(),
                 ));
             }
-            let mut print = |executed: &Executed| -> Result<(), core::fmt::Error> {
-                if let Some(checkpoint) = executed.profile
-                    && let Err(error) = writeln!(out, "{checkpoint}")
-                {
+            let mut print = |checkpoint: &ProfileCheckpoint| -> Result<(), core::fmt::Error> {
+                writeln!(out, "{checkpoint}").map_err(|error| {
                     io_error = Some(error);
-                    return Err(core::fmt::Error);
-                }
-                Ok(())
+                    core::fmt::Error
+                })
             };
-            let outcome = spu.run_observed(remaining, &mut print);
+            let outcome = spu.run_checkpoints(remaining, &mut print);
             if let Some(error) = io_error.take() {
                 return Err(Failure::stdout(error));
             }

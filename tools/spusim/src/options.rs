@@ -73,6 +73,8 @@ pub struct PipelineOptions {
     /// Off with `--no-fast-forward`: simulate every cycle even where a loop iteration
     /// repeats an earlier one exactly (ideal fetch).
     pub fast_forward: bool,
+    /// Off with `--no-stall-skip`: simulate issue and fetch in every stalled cycle too.
+    pub stall_skip: bool,
 }
 
 impl Default for PipelineOptions {
@@ -87,6 +89,7 @@ impl Default for PipelineOptions {
             trace_to: u64::MAX,
             konata: None,
             fast_forward: true,
+            stall_skip: true,
         }
     }
 }
@@ -127,12 +130,13 @@ impl fmt::Display for UsageError {
 }
 
 /// Flags: options without a value.
-const FLAGS: [&str; 9] = [
+const FLAGS: [&str; 10] = [
     "-h",
     "--help",
     "--stack-distance",
     "--stats",
     "--no-fast-forward",
+    "--no-stall-skip",
     "--trace",
     "--timing",
     "--regs",
@@ -331,6 +335,7 @@ where
             "--din" => attachments.din = Some(args.file(&name, inline)?),
             "--stats" => pipeline.stats = true,
             "--no-fast-forward" => pipeline.fast_forward = false,
+            "--no-stall-skip" => pipeline.stall_skip = false,
             "--trace" => pipeline.trace = true,
             "--konata" => pipeline.konata = Some(args.file(&name, inline)?),
             "--trace-from" | "--trace-to" => {

@@ -1,6 +1,7 @@
 //! The `--mode pipeline` engine: the cycle-level model with the selected fetch model and
 //! configuration; `--stats` prints the `spu N stats print` block at the end (and how many
-//! cycles the model fast-forwarded), `--trace` prints frames, `--konata` writes a Kanata log.
+//! cycles the model fast-forwarded or skipped), `--trace` prints frames, `--konata` writes a
+//! Kanata log.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -33,6 +34,15 @@ impl KonataLog {
     }
 }
 
+/// The model's shortcuts to use (both give the results of simulating every cycle).
+#[derive(Clone, Copy, Debug)]
+pub struct Shortcuts {
+    /// Skip exact repetitions of loop iterations (ideal fetch).
+    pub fast_forward: bool,
+    /// Skip issue and fetch in stalled cycles.
+    pub stall_skip: bool,
+}
+
 /// Runs the pipeline model.
 pub struct PipelineEngine {
     pipeline: Box<Pipeline>,
@@ -44,18 +54,19 @@ pub struct PipelineEngine {
 
 impl PipelineEngine {
     /// A pipeline engine; `trace`: the cycles to print frames for; `konata`: the Kanata log to
-    /// create; `fast_forward`: let the model skip exact repetitions of loop iterations.
+    /// create; `shortcuts`: what the model may skip.
     pub fn new(
         config: Config,
         fetch: FetchKind,
         print_stats: bool,
         trace: Option<(u64, u64)>,
         konata: Option<&Path>,
-        fast_forward: bool,
+        shortcuts: Shortcuts,
     ) -> Result<Self, Failure> {
         let mut pipeline = Box::new(Pipeline::new());
         pipeline.set_config(config);
-        pipeline.set_fast_forward(fast_forward);
+        pipeline.set_fast_forward(shortcuts.fast_forward);
+        pipeline.set_stall_skip(shortcuts.stall_skip);
         pipeline
             .set_fetch(fetch)
             .map_err(|error| Failure::Model(error.to_string()))?;
@@ -171,6 +182,14 @@ impl PipelineEngine {
                 "(fast-forwarded {skipped} of the {} cycles: loop iterations that \
                  repeated an earlier one exactly; --no-fast-forward simulates each)",
                 self.pipeline.stats().cycles
+            )?;
+        }
+        let stalled = self.pipeline.skipped_stall_cycles();
+        if stalled > 0 {
+            writeln!(
+                out,
+                "(skipped issue and fetch in {stalled} stalled cycles, whose outcome was known \
+                 in advance; --no-stall-skip simulates each)"
             )?;
         }
         Ok(())

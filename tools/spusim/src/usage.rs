@@ -25,6 +25,10 @@ options:
   --no-fast-forward            simulate every cycle (by default, under ideal
                                fetch, loop iterations that exactly repeat an
                                earlier one are fast-forwarded: same results)
+  --no-stall-skip              simulate issue and fetch in every stalled cycle
+                               (by default, while an instruction waits for an
+                               operand and fetch is idle, those cycles are
+                               skipped exactly: same results)
   --timing                     print the static timing listing (spu_timing style)
                                of .text before running
   --pmu EVENT,...              count PMU events on an emulated PMUv3 (N = 6 + the

@@ -613,6 +613,53 @@ fn konata_log_retires_the_stop() {
     }
 }
 
+/// `text` without the notes on how the model got its results (lines in parentheses: what
+/// it fast-forwarded or skipped), which differ with the shortcuts while the results may not.
+fn without_notes(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with('('))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn stall_skip_changes_no_output() {
+    // By default the model skips issue and fetch in stalled cycles whose outcome is known;
+    // `--no-stall-skip` simulates each: the checkpoint lines, the statistics and the
+    // registers must come out the same, under both fetch models.
+    for name in ["demo_saxpy.s", "demo_dp.s", "bench_stall_loop.s"] {
+        for fetch in ["real", "ideal"] {
+            let args = [
+                "--fetch",
+                fetch,
+                "--stats",
+                "--regs",
+                "--max-cycles",
+                "300000",
+            ];
+            let fast = spusim(&[&args[..], &[program(name).as_str()]].concat());
+            let slow = spusim(&[&args[..], &["--no-stall-skip", program(name).as_str()]].concat());
+            let (fast, slow) = (stdout(&fast), stdout(&slow));
+            let note = "(skipped issue and fetch in ";
+            assert!(
+                fast.contains(note),
+                "{name}, {fetch}: nothing skipped\n{fast}"
+            );
+            assert!(
+                !slow.contains(note),
+                "{name}, {fetch}: --no-stall-skip ignored\n{slow}"
+            );
+            assert_eq!(
+                without_notes(&fast),
+                without_notes(&slow),
+                "{name}, {fetch}"
+            );
+        }
+    }
+    let help = stdout(&spusim(&["--help"]));
+    assert!(help.contains("--no-stall-skip"), "{help}");
+}
+
 #[test]
 fn fast_forward_changes_no_output() {
     // Under ideal fetch the model skips loop iterations that repeat an earlier one exactly;
@@ -633,13 +680,7 @@ fn fast_forward_changes_no_output() {
             !slow.contains(note),
             "{name}: --no-fast-forward ignored\n{slow}"
         );
-        let without_note = |text: &str| {
-            text.lines()
-                .filter(|line| !line.starts_with(note))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        assert_eq!(without_note(&fast), without_note(&slow), "{name}");
+        assert_eq!(without_notes(&fast), without_notes(&slow), "{name}");
     }
     let help = stdout(&spusim(&["--help"]));
     assert!(help.contains("--no-fast-forward"), "{help}");
