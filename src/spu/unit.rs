@@ -9,7 +9,6 @@
 use core::fmt;
 
 use super::exec::{ImageTooLarge, LocalStore, STEP_DECODE_CACHE_BYTES, SpuState, Status};
-use super::isa::decode;
 use super::pipeline::{
     Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
 };
@@ -287,10 +286,10 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
     while cycles < max_cycles {
         cycles += 1;
         observer.cycles(1);
-        let executed = arch.step();
+        let (executed, instruction) = arch.step_decoded();
         if executed.retired {
             instructions += 1;
-            if let Ok(instruction) = decode(executed.word) {
+            if let Some(instruction) = instruction {
                 observer.retired(&instruction, &executed, arch.cycle_count());
             }
             if let Some(checkpoint) = executed.profile {
