@@ -411,9 +411,12 @@ impl FetchUnit {
         // (ilbh1, then ilbh2); any other path, such as a mispredict's corrected address that
         // happens to lie in the hint target line, comes from the inline buffers, whose
         // destructive transfer is what requests the next line.
+        // Compared in place, copied once matched: on bare metal a half-line copy is a memcpy.
         for half in 0..2 {
-            let candidate = self.ilbh[half];
-            if self.on_hint_path && candidate.valid && candidate.address == wanted {
+            let matches =
+                self.on_hint_path && self.ilbh[half].valid && self.ilbh[half].address == wanted;
+            if matches {
+                let candidate = self.ilbh[half];
                 // After ilbh2 the path continues inline, with the line the trigger requested.
                 self.on_hint_path = half == 0;
                 self.path = PathBuffer {
@@ -428,8 +431,10 @@ impl FetchUnit {
         }
         for buffer in 0..2 {
             for half in 0..2 {
-                let candidate = self.inline[buffer][half];
-                if candidate.valid && candidate.address == wanted {
+                let matches =
+                    self.inline[buffer][half].valid && self.inline[buffer][half].address == wanted;
+                if matches {
+                    let candidate = self.inline[buffer][half];
                     self.on_hint_path = false;
                     self.inline[buffer][half].valid = false;
                     self.path = PathBuffer {
