@@ -2,9 +2,9 @@
 //! firmware, the other cores (started here) and what each core's PMU offers.
 
 use super::output::outln;
-use super::zero_slot::ZeroSlot;
 use pmprobe::pmu::{PmuBackend, PmuInfo, SysRegPmu, detect};
 use pmprobe::probe::sync::IrqSpinMutex;
+use pmprobe::rt::ZeroSlot;
 use pmprobe::rt::smp::{self, MAX_CORES};
 
 /// Each core's PMU as that core sees it, by core number.

@@ -14,6 +14,7 @@
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use pmprobe::probe::sync::IrqSpinMutex;
+use pmprobe::rt::ZeroSlot;
 use pmprobe::rt::semihosting;
 use pmprobe::rt::smp::{self, CoreId, MAX_CORES, StartError};
 use pmprobe::rt::timer;
@@ -27,7 +28,6 @@ use super::options::Options;
 use super::output::{capture, heading, outln};
 use super::plan::PLANS;
 use super::plan_run::{Attach, PlanOutcome, run_plan};
-use super::zero_slot::ZeroSlot;
 
 /// What one core did in the phase.
 pub struct CoreRow {

@@ -31,4 +31,3 @@ pub mod scenario;
 pub mod spu_pmu;
 pub mod spu_run;
 pub mod watch;
-pub mod zero_slot;

@@ -33,6 +33,7 @@ use aarch64_rt::RegisterState;
 use crate::arch::esr::Syndrome;
 use crate::hwdebug::SysRegDebug;
 use crate::hwdebug::{DebugExceptionContext, DebugMonitor, HwDebug, HwDebugError};
+use crate::rt::ZeroSlot;
 
 /// A core's monitor: the real debug registers, static listeners and PC events.
 pub type Monitor = DebugMonitor<'static, SysRegDebug>;
@@ -40,18 +41,15 @@ pub type Monitor = DebugMonitor<'static, SysRegDebug>;
 /// Cores with a monitor of their own: every core the runtime numbers.
 pub const MAX_CORES: usize = super::smp::MAX_CORES;
 
-/// One core's monitor, empty until [`enable`]. A one-element `heapless::Vec` rather than an
-/// `Option`: empty, it is all-zero bits (an `Option` of the monitor would write its `None` into
-/// a niche as non-zero bytes), so the slots land in `.bss` instead of the image.
-struct Slot(UnsafeCell<heapless::Vec<Monitor, 1>>);
+/// One core's monitor, empty until [`enable`]; a [`ZeroSlot`], so the slots land in `.bss`.
+struct Slot(UnsafeCell<ZeroSlot<Monitor>>);
 
 // SAFETY: slot k is only reached by core k, with debug exceptions, IRQs and FIQs masked
 // (`with_monitor`) or from its debug exception handler, which cannot run while `with_monitor`
 // does (see the module documentation): there is never more than one reference at a time.
 unsafe impl Sync for Slot {}
 
-static MONITORS: [Slot; MAX_CORES] =
-    [const { Slot(UnsafeCell::new(heapless::Vec::new())) }; MAX_CORES];
+static MONITORS: [Slot; MAX_CORES] = [const { Slot(UnsafeCell::new(ZeroSlot::new())) }; MAX_CORES];
 
 /// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
 fn this_core() -> usize {
@@ -122,10 +120,9 @@ pub fn enable() -> Result<(), DebugSetupError> {
         // SAFETY: this core's slot, with D, I and F masked (see `Slot`).
         let monitor = unsafe { &mut *slot.0.get() };
         if monitor.is_empty() {
-            // Cannot be refused: the slot is empty and holds one monitor.
-            let _ = monitor.push(DebugMonitor::new(HwDebug::new(SysRegDebug::new())?));
+            monitor.set(DebugMonitor::new(HwDebug::new(SysRegDebug::new())?));
         }
-        match monitor.first_mut() {
+        match monitor.get_mut() {
             Some(monitor) => monitor.debug().enable_debug_exceptions(),
             None => Ok(()),
         }
@@ -145,10 +142,7 @@ pub fn with_monitor<R>(f: impl FnOnce(&mut Monitor) -> R) -> Result<R, DebugSetu
     masked(|| {
         // SAFETY: this core's slot, with D, I and F masked (see `Slot`).
         let monitor = unsafe { &mut *slot.0.get() };
-        monitor
-            .first_mut()
-            .map(f)
-            .ok_or(DebugSetupError::NotEnabled)
+        monitor.get_mut().map(f).ok_or(DebugSetupError::NotEnabled)
     })
 }
 
@@ -163,7 +157,7 @@ pub(super) fn handle(state: &mut RegisterState) -> bool {
         return false;
     };
     // SAFETY: this core's slot, from its debug exception handler (see `Slot`).
-    let Some(monitor) = (unsafe { &mut *slot.0.get() }).first_mut() else {
+    let Some(monitor) = (unsafe { &mut *slot.0.get() }).get_mut() else {
         return false;
     };
     // SAFETY: ELR is the address of the instruction that raised the exception (a breakpoint

@@ -47,6 +47,9 @@ pub mod psci;
 pub mod semihosting;
 pub mod smp;
 pub mod timer;
+mod zero_slot;
+
+pub use zero_slot::ZeroSlot;
 
 /// Exit status after an unexpected exception (the report is printed first).
 pub const EXIT_EXCEPTION: u32 = 3;
