@@ -9,6 +9,7 @@
 use core::fmt;
 
 use super::exec::{ImageTooLarge, LocalStore, STEP_DECODE_CACHE_BYTES, SpuState, Status};
+use super::isa::decode;
 use super::pipeline::{
     Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
 };
@@ -286,10 +287,10 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
     while cycles < max_cycles {
         cycles += 1;
         observer.cycles(1);
-        let (executed, instruction) = arch.step_decoded();
+        let executed = arch.step();
         if executed.retired {
             instructions += 1;
-            if let Some(instruction) = instruction {
+            if let Ok(instruction) = decode(executed.word) {
                 observer.retired(&instruction, &executed, arch.cycle_count());
             }
             if let Some(checkpoint) = executed.profile {

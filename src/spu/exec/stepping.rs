@@ -3,7 +3,6 @@
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
-use crate::spu::isa::Instruction;
 
 impl SpuState {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
@@ -21,23 +20,6 @@ impl SpuState {
             // Copied out of the cache: executing needs the whole SPU mutably.
             Some(&insn) => self.execute_inner::<false>(&insn, 0),
             None => self.illegal_instruction(pc, word),
-        }
-    }
-
-    /// [`step`](Self::step), also handing back the decoded instruction (from the decode cache,
-    /// so an observer that wants it needs no second decode); `None` for an illegal word or a
-    /// stopped SPU, which execute nothing.
-    #[inline(always)]
-    pub fn step_decoded(&mut self) -> (Executed, Option<Instruction>) {
-        let pc = self.pc;
-        let word = self.local_store.load_word(pc);
-        if let Status::Stopped(_) = self.status {
-            return (self.not_executed(pc, word), None);
-        }
-        match self.decode_cache.decode(pc, word) {
-            // Copied out of the cache: executing needs the whole SPU mutably.
-            Some(&insn) => (self.execute_inner::<false>(&insn, 0), Some(insn)),
-            None => (self.illegal_instruction(pc, word), None),
         }
     }
 
