@@ -194,3 +194,61 @@ fn it_is_a_listener_of_memory_access_points() {
     point.notify(&access(2, 0x80, AccessKind::Write));
     assert_eq!(trace.with(|t| addresses(t)).unwrap(), [0x40, 0x80]);
 }
+
+/// A small xorshift, so the batches below vary without a dependency.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn a_batch_is_recorded_as_its_records_one_by_one_under_both_policies() {
+    for policy in [OverflowPolicy::DropNewest, OverflowPolicy::OverwriteOldest] {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        let mut batched: MemTrace<7> = MemTrace::new(policy);
+        let mut one_by_one: MemTrace<7> = MemTrace::new(policy);
+        let mut tick = 0;
+        for round in 0..300 {
+            let batch: Vec<MemAccess> = (0..next(&mut state) % 12)
+                .map(|_| {
+                    tick += 1;
+                    access(tick, next(&mut state) & 0xfff0, AccessKind::Read)
+                })
+                .collect();
+            let lost = batched.record_all(&batch);
+            let lost_one_by_one = batch.iter().filter(|a| !one_by_one.record(**a)).count();
+            assert_eq!(lost, lost_one_by_one, "{policy:?} round {round}");
+            assert!(
+                batched.iter().eq(one_by_one.iter()),
+                "{policy:?} round {round}"
+            );
+            assert_eq!(batched.dropped(), one_by_one.dropped());
+            // Drain some now and then, so the ring wraps at different places.
+            for _ in 0..next(&mut state) % 9 {
+                assert_eq!(batched.pop(), one_by_one.pop());
+            }
+        }
+        assert!(
+            batched.dropped() > 0,
+            "{policy:?}: the batches overflowed the ring"
+        );
+    }
+}
+
+#[test]
+fn a_point_hands_the_recorder_a_batch_through_its_mut_listener() {
+    let trace = MutListener::new(MemTrace::<4>::new(OverflowPolicy::DropNewest));
+    let point: ProbePoint<MemAccess, 2> = ProbePoint::new();
+    point.add_object(&trace).unwrap();
+    let batch: Vec<MemAccess> = (0..6)
+        .map(|i| access(i, 0x10 * i, AccessKind::Write))
+        .collect();
+    point.notify_all(&batch);
+    let (held, dropped) = trace
+        .with(|ring| (addresses(ring), ring.dropped()))
+        .unwrap();
+    assert_eq!(held, [0x00, 0x10, 0x20, 0x30]);
+    assert_eq!(dropped, 2);
+}

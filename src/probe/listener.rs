@@ -14,6 +14,16 @@ use core::cell::{Cell, RefCell};
 pub trait Listener<Arg> {
     /// Called once per [`ProbePoint::notify`](super::ProbePoint::notify) while attached.
     fn notify(&self, arg: &Arg);
+
+    /// Several notifications in one call, oldest first ([`ProbePoint::notify_all`](super::ProbePoint::notify_all)):
+    /// the same as `notify` for each of `args` in turn, which is what the default does.
+    /// Override it when a batch costs less than its notifications one by one (the memory
+    /// trace recorder copies the records in one go).
+    fn notify_all(&self, args: &[Arg]) {
+        for arg in args {
+            self.notify(arg);
+        }
+    }
 }
 
 /// How a [`ProbePoint`](super::ProbePoint) refers to a listener.
@@ -66,12 +76,30 @@ impl<'a, Arg, L: ?Sized + Listener<Arg> + 'a> ListenerRef<'a, Arg, L> {
             Self::Object(object) => object.notify(arg),
         }
     }
+
+    /// Delivers several notifications, oldest first (an object gets them in one
+    /// [`Listener::notify_all`] call).
+    #[inline]
+    pub fn call_all(&self, args: &[Arg]) {
+        match self {
+            Self::Function(function) => args.iter().for_each(function),
+            Self::Object(object) => object.notify_all(args),
+        }
+    }
 }
 
 /// A listener that wants `&mut self`; attach it through a [`MutListener`].
 pub trait ListenerMut<Arg> {
     /// Called once per notification.
     fn notify_mut(&mut self, arg: &Arg);
+
+    /// Several notifications in one call, oldest first: the same as `notify_mut` for each of
+    /// `args` in turn (the default). See [`Listener::notify_all`].
+    fn notify_mut_all(&mut self, args: &[Arg]) {
+        for arg in args {
+            self.notify_mut(arg);
+        }
+    }
 }
 
 /// Adapts a [`ListenerMut`] into a [`Listener`] with a `RefCell`.
@@ -120,6 +148,19 @@ impl<Arg, T: ListenerMut<Arg>> Listener<Arg> for MutListener<T> {
             Err(_) => self
                 .reentrant_drops
                 .set(self.reentrant_drops.get().saturating_add(1)),
+        }
+    }
+
+    /// One borrow for the whole batch; a re-entrant batch counts each of its notifications as
+    /// dropped.
+    fn notify_all(&self, args: &[Arg]) {
+        match self.inner.try_borrow_mut() {
+            Ok(mut inner) => inner.notify_mut_all(args),
+            Err(_) => self.reentrant_drops.set(
+                self.reentrant_drops
+                    .get()
+                    .saturating_add(u64::try_from(args.len()).unwrap_or(u64::MAX)),
+            ),
         }
     }
 }

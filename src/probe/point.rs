@@ -124,6 +124,33 @@ impl<'a, Arg, const N: usize, L: ?Sized + Listener<Arg> + 'a> ProbePoint<'a, Arg
         }
     }
 
+    /// Notifies every attached listener of each of `args`, oldest first, with one call per
+    /// listener ([`Listener::notify_all`]): each listener hears the whole batch before the
+    /// next one hears any of it. The rules for adding and removing listeners are
+    /// [`notify`](Self::notify)'s, with the batch as one notification. An empty batch
+    /// notifies nobody.
+    #[inline(always)]
+    pub fn notify_all(&self, args: &[Arg]) {
+        if self.active.get() != 0 && !args.is_empty() {
+            self.notify_listeners_all(args);
+        }
+    }
+
+    fn notify_listeners_all(&self, args: &[Arg]) {
+        let end = self.end.get();
+        let depth = self.depth.get();
+        self.depth.set(depth.wrapping_add(1));
+        for slot in self.slots.iter().take(end) {
+            if let Some(listener) = slot.get() {
+                listener.call_all(args);
+            }
+        }
+        self.depth.set(depth);
+        if depth == 0 && self.end.get() != self.active.get() {
+            self.compact();
+        }
+    }
+
     fn notify_listeners(&self, arg: &Arg) {
         // Listeners added from now on land at or after `end` and wait for the next notify.
         let end = self.end.get();

@@ -108,6 +108,10 @@ impl<Arg, L: ?Sized + Listener<Arg>> Listener<Arg> for &L {
     fn notify(&self, arg: &Arg) {
         (**self).notify(arg);
     }
+    #[inline(always)]
+    fn notify_all(&self, args: &[Arg]) {
+        (**self).notify_all(args);
+    }
 }
 
 /// A plain function is a listener of its argument type.

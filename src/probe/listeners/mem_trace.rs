@@ -172,6 +172,30 @@ impl<const N: usize> MemTrace<N> {
         false
     }
 
+    /// Appends `accesses` in order, as [`record`](Self::record) for each would; returns how
+    /// many records were lost to the overflow policy. The ring's room is checked once for
+    /// the batch, and under [`OverflowPolicy::DropNewest`] the records that do not fit are
+    /// counted at once.
+    pub fn record_all(&mut self, accesses: &[MemAccess]) -> usize {
+        let room = N - self.records.len();
+        let (fits, rest) = accesses.split_at(accesses.len().min(room));
+        for &access in fits {
+            // Cannot fail: `fits` is no longer than the room left.
+            let _ = self.records.push_back(access);
+        }
+        if self.policy == OverflowPolicy::DropNewest {
+            // Every one of the rest meets a full ring and is the one dropped.
+            let lost = u64::try_from(rest.len()).unwrap_or(u64::MAX);
+            self.dropped = self.dropped.saturating_add(lost);
+            return rest.len();
+        }
+        let mut lost = 0;
+        for &access in rest {
+            lost += usize::from(!self.record(access));
+        }
+        lost
+    }
+
     /// The held records, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &MemAccess> + '_ {
         self.records.iter()
@@ -227,6 +251,10 @@ impl<const N: usize> MemTrace<N> {
 impl<const N: usize> ListenerMut<MemAccess> for MemTrace<N> {
     fn notify_mut(&mut self, access: &MemAccess) {
         self.record(*access);
+    }
+
+    fn notify_mut_all(&mut self, accesses: &[MemAccess]) {
+        self.record_all(accesses);
     }
 }
 

@@ -49,6 +49,20 @@ fn empty_loop() {
     }
 }
 
+/// Records per batch in the batched measurements, and how many records they make in all.
+const BATCH: usize = 32;
+const BATCHED_RECORDS: u64 = ITERATIONS / BATCH as u64 * BATCH as u64;
+
+/// `BATCHED_RECORDS` records in batches of `BATCH`, each batch handed to `notify` (the batch is
+/// built once: the SPU writes its records as it runs, not per notification).
+#[inline(never)]
+fn batch_loop<F: Fn(&[MemAccess])>(notify: F) {
+    let batch: [MemAccess; BATCH] = core::array::from_fn(|i| access(i as u64, 64));
+    for _ in 0..BATCHED_RECORDS / BATCH as u64 {
+        notify(black_box(&batch));
+    }
+}
+
 #[inline(never)]
 fn event_loop<F: Fn(u64)>(event: F) {
     for i in 0..ITERATIONS {
@@ -125,8 +139,13 @@ fn main() -> i32 {
     };
     let mut measure = |what: &str, per_event: u64, f: &dyn Fn()| {
         let total = count(&mut pmu, counter, f).unwrap_or(0);
+        if per_event == 0 {
+            // Asked for the plain total (the batched measurements subtract their own baseline).
+            return total;
+        }
         let hundredths = total.saturating_sub(baseline) * 100 / (ITERATIONS * per_event);
         pmprobe::println!("observer_bench: {:>8}  {what}", Hundredths(hundredths));
+        total
     };
     pmprobe::println!(
         "observer_bench: INST_RETIRED, -icount shift=0, {ITERATIONS} events minus an empty loop: instructions per event"
@@ -242,6 +261,28 @@ fn main() -> i32 {
         measure("memory trace: a record dropped (ring full)", 1, &|| {
             event_loop(|i| full.notify(&access(i, 64)))
         });
+
+        // The same recorders handed a batch of 32 records at a time (`notify_all`, as the
+        // SPU's instruction mode does when only `DataAccess` listens): per record.
+        trace.with(|ring| ring.clear());
+        let empty = measure("", 0, &|| batch_loop(|_| {}));
+        let kept_in_batches = measure("", 0, &|| batch_loop(|records| data.notify_all(records)));
+        let dropped_in_batches = measure("", 0, &|| batch_loop(|records| full.notify_all(records)));
+        let per_record =
+            |total: u64| Hundredths(total.saturating_sub(empty) * 100 / BATCHED_RECORDS);
+        pmprobe::println!(
+            "observer_bench: {:>8}  memory trace, batches of {BATCH} (notify_all): a record kept (ring not full)",
+            per_record(kept_in_batches)
+        );
+        pmprobe::println!(
+            "observer_bench: {:>8}  memory trace, batches of {BATCH}: a record dropped (ring full)",
+            per_record(dropped_in_batches)
+        );
+        let kept = trace.with(|ring| ring.len()).unwrap_or(0);
+        t.check(
+            "trace_kept_every_batched_record",
+            kept == BATCHED_RECORDS as usize,
+        );
 
         let distances = DISTANCES.borrow(cs);
         let Ok(calculator) = StackDistance::new(16) else {
