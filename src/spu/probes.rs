@@ -34,7 +34,7 @@ pub use pmu_feed::SpuPmuFeed;
 
 use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
-use crate::spu::exec::Executed;
+use crate::spu::exec::{CompletedBatch, Executed};
 use crate::spu::isa::IClass;
 use crate::spu::isa::Instruction;
 
@@ -100,7 +100,15 @@ pub struct IssueEvent {
     pub dual: bool,
 }
 
-/// What the SPU reports to observers. Every method has an empty default.
+/// What the SPU reports to observers. Every method but [`completed`](Self::completed) has an
+/// empty default.
+///
+/// Instruction mode runs up to [`COMPLETED_BATCH`](crate::spu::exec::COMPLETED_BATCH) instructions at a time and then hands them
+/// to [`completed`](Self::completed), whose default tells the observer about them as running
+/// them one by one would (`cycles(1)`, then `retired` with the cycle count after the
+/// instruction). Observers cannot reach the SPU, so hearing a few instructions late changes
+/// nothing they can see; a run never goes past a `prof_cp` line, a stop or a channel wait
+/// before its observers have heard of everything before it.
 pub trait SpuObserver {
     /// Whether any notification can have an effect now. A model may skip every notification
     /// of a run when this is `false` at its start (it asks again after anything that could
@@ -116,6 +124,14 @@ pub trait SpuObserver {
     /// An instruction completed; `executed` is its functional effect, `cycle` the current cycle.
     #[inline(always)]
     fn retired(&self, _instruction: &Instruction, _executed: &Executed, _cycle: u64) {}
+    /// Instruction mode: the instructions of `batch` completed, one per cycle. The default
+    /// reports each as [`cycles`](Self::cycles)`(1)` then [`retired`](Self::retired).
+    /// An observer that can take the batch at once overrides it; a composed pair `(a, b)`
+    /// gives `a` the whole batch, then `b`.
+    #[inline(always)]
+    fn completed(&self, batch: &CompletedBatch<'_>) {
+        completed_one_by_one(self, batch);
+    }
     /// A branch resolved against its prediction.
     #[inline(always)]
     fn mispredict(&self) {}
@@ -138,6 +154,19 @@ pub trait SpuObserver {
     }
 }
 
+/// What [`SpuObserver::completed`] does by default: `observer.cycles(1)` then
+/// `observer.retired(..)` for each instruction of `batch`, oldest first. For observers that
+/// override `completed` and sometimes need the plain way.
+#[inline(always)]
+pub fn completed_one_by_one<O: SpuObserver + ?Sized>(observer: &O, batch: &CompletedBatch<'_>) {
+    for (index, record) in batch.records().iter().enumerate() {
+        observer.cycles(1);
+        if let Some(instruction) = batch.instruction(record) {
+            observer.retired(&instruction, &record.executed(), batch.cycle_after(index));
+        }
+    }
+}
+
 /// A reference observes as what it refers to.
 impl<T: SpuObserver + ?Sized> SpuObserver for &T {
     #[inline(always)]
@@ -151,6 +180,10 @@ impl<T: SpuObserver + ?Sized> SpuObserver for &T {
     #[inline(always)]
     fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
         (**self).retired(instruction, executed, cycle);
+    }
+    #[inline(always)]
+    fn completed(&self, batch: &CompletedBatch<'_>) {
+        (**self).completed(batch);
     }
     #[inline(always)]
     fn mispredict(&self) {
@@ -186,6 +219,13 @@ impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
     fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
         self.0.retired(instruction, executed, cycle);
         self.1.retired(instruction, executed, cycle);
+    }
+    /// The whole batch to the first, then to the second (each hears its notifications in
+    /// order; see [`completed`](SpuObserver::completed)).
+    #[inline(always)]
+    fn completed(&self, batch: &CompletedBatch<'_>) {
+        self.0.completed(batch);
+        self.1.completed(batch);
     }
     #[inline(always)]
     fn mispredict(&self) {
@@ -360,6 +400,29 @@ impl SpuObserver for SpuProbes<'_> {
         }
         if self.retired_branches.has_listeners() && instruction.is_branch() {
             self.retired_branches.notify(&1);
+        }
+    }
+
+    /// One by one while any point but `DataAccess` has a listener. Otherwise only the
+    /// `DataAccess` listeners can hear anything, and each gets the batch's accesses in one
+    /// [`notify_all`](crate::probe::Listener::notify_all) call; a listener one of them
+    /// attaches to another point meanwhile hears from the next batch on.
+    #[inline(always)]
+    fn completed(&self, batch: &CompletedBatch<'_>) {
+        let others = [
+            &self.cycles,
+            &self.retired_insts,
+            &self.retired_insts_pc,
+            &self.retired_loads,
+            &self.retired_stores,
+            &self.retired_branches,
+        ]
+        .iter()
+        .any(|point| point.has_listeners());
+        if others {
+            completed_one_by_one(self, batch);
+        } else {
+            self.data_access.notify_all(batch.accesses());
         }
     }
 

@@ -8,8 +8,10 @@
 
 use core::fmt;
 
-use super::exec::{ImageTooLarge, LocalStore, STEP_DECODE_CACHE_BYTES, SpuState, Status};
-use super::isa::decode;
+use super::exec::{
+    BATCH_RECORDS_BYTES, BatchEnd, BatchRecords, ImageTooLarge, LocalStore,
+    STEP_DECODE_CACHE_BYTES, SpuState, Status,
+};
 use super::pipeline::{
     Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
 };
@@ -56,6 +58,8 @@ pub struct SpuUnit {
     arch: SpuState,
     mode: Mode,
     pipeline: Pipeline,
+    /// Instruction mode's batch of completed instructions for observers.
+    batch: BatchRecords,
 }
 
 impl SpuUnit {
@@ -65,6 +69,7 @@ impl SpuUnit {
             arch: SpuState::new(id),
             mode: Mode::Pipeline,
             pipeline: Pipeline::new(),
+            batch: BatchRecords::new(),
         }
     }
 
@@ -166,7 +171,13 @@ impl SpuUnit {
             Mode::Pipeline => self
                 .pipeline
                 .run(&mut self.arch, max_cycles, observer, output),
-            Mode::Instruction => run_functional(&mut self.arch, max_cycles, observer, output),
+            Mode::Instruction => run_functional(
+                &mut self.arch,
+                &mut self.batch,
+                max_cycles,
+                observer,
+                output,
+            ),
         }
     }
 }
@@ -182,6 +193,8 @@ pub struct Footprint {
     pub architectural_state: usize,
     /// The decodes instruction mode's [`step`](SpuState::step) reuses.
     pub step_decode_cache: usize,
+    /// Instruction mode's batch of completed instructions, for observers.
+    pub instruction_batch: usize,
     /// The pipeline's record of every instruction in flight.
     pub instruction_window: usize,
     /// The execution pipes' rows and the register scoreboard.
@@ -201,11 +214,12 @@ pub struct Footprint {
 
 impl Footprint {
     /// The parts with their names as `docs/spu-footprint.md` lists them, `total` last.
-    pub const fn rows(&self) -> [(&'static str, usize); 10] {
+    pub const fn rows(&self) -> [(&'static str, usize); 11] {
         [
             ("local store", self.local_store),
             ("architectural state", self.architectural_state),
             ("step decode cache", self.step_decode_cache),
+            ("instruction-mode batch", self.instruction_batch),
             ("instruction window", self.instruction_window),
             ("execution pipes", self.execution_pipes),
             ("fetch decode cache", self.fetch_decode_cache),
@@ -227,6 +241,7 @@ impl SpuUnit {
         let parts = local_store
             + architectural_state
             + step_decode_cache
+            + BATCH_RECORDS_BYTES
             + part_bytes::WINDOW
             + part_bytes::EXEC_PIPES
             + part_bytes::FETCH_DECODE_CACHE
@@ -236,6 +251,7 @@ impl SpuUnit {
             local_store,
             architectural_state,
             step_decode_cache,
+            instruction_batch: BATCH_RECORDS_BYTES,
             instruction_window: part_bytes::WINDOW,
             execution_pipes: part_bytes::EXEC_PIPES,
             fetch_decode_cache: part_bytes::FETCH_DECODE_CACHE,
@@ -250,6 +266,7 @@ impl SpuUnit {
 /// Instruction mode: one instruction per cycle, with the same probe points.
 fn run_functional<O: SpuObserver, W: fmt::Write>(
     arch: &mut SpuState,
+    records: &mut BatchRecords,
     max_cycles: u64,
     observer: &O,
     output: &mut W,
@@ -284,13 +301,32 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             });
         }
     }
+    // Observers hear of the instructions in batches the interpreter ran just before (see
+    // `SpuState::run_completed`).
     while cycles < max_cycles {
+        let cycle_before = arch.cycle_count();
+        let budget = usize::try_from(max_cycles - cycles).unwrap_or(usize::MAX);
+        let (counts, batch_end) = arch.run_completed(budget, records);
+        let batch = arch.completed_batch(records, counts, cycle_before);
+        if !batch.is_empty() {
+            observer.completed(&batch);
+        }
+        // A batch holds at most COMPLETED_BATCH records.
+        let completed = counts.written() as u64;
+        cycles += completed;
+        instructions += completed;
+        let Some(BatchEnd {
+            executed,
+            instruction,
+        }) = batch_end
+        else {
+            continue;
+        };
         cycles += 1;
         observer.cycles(1);
-        let executed = arch.step();
         if executed.retired {
             instructions += 1;
-            if let Ok(instruction) = decode(executed.word) {
+            if let Some(instruction) = instruction {
                 observer.retired(&instruction, &executed, arch.cycle_count());
             }
             if let Some(checkpoint) = executed.profile {

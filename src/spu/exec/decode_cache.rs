@@ -54,6 +54,19 @@ impl DecodeCache {
         Some(slot)
     }
 
+    /// The decode of `word` at `pc` if the cache holds it, else `word` decoded afresh (the
+    /// cache is left alone); `None` if the word is illegal.
+    #[inline(always)]
+    pub(super) fn lookup(&self, pc: u32, word: u32) -> Option<Instruction> {
+        match self
+            .slots
+            .get((pc >> 2) as usize & (DECODE_CACHE_SLOTS - 1))
+        {
+            Some(slot) if slot.word == word => Some(*slot),
+            _ => decode(word).ok(),
+        }
+    }
+
     #[inline(never)]
     fn fill(slot: &mut Instruction, word: u32) -> Option<()> {
         *slot = decode(word).ok()?;

@@ -117,7 +117,7 @@ impl SpuState {
     }
 
     #[inline(always)]
-    fn retire<const AT_CYCLE: bool>(&mut self, cycle: u64, is_nop: bool) {
+    pub(super) fn retire<const AT_CYCLE: bool>(&mut self, cycle: u64, is_nop: bool) {
         self.status = Status::Running;
         self.retired = self.retired.wrapping_add(1);
         self.retired_non_nop = self.retired_non_nop.wrapping_add(u64::from(!is_nop));

@@ -39,6 +39,7 @@
 //! [`ProfileCounters`]; the modelled channels are listed on [`Channels`].
 
 mod channels;
+mod completed;
 mod decode_cache;
 mod execute;
 mod float_double;
@@ -70,6 +71,8 @@ pub use channels::{
     OUTBOUND_MAILBOX_CAPACITY, SPU_RD_IN_MBOX, SPU_RD_SRR0, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
     SPU_WR_SRR0,
 };
+pub(crate) use completed::{BatchEnd, BatchRecords};
+pub use completed::{COMPLETED_BATCH, Completed, CompletedBatch};
 pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 pub use outcome::{
     ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status, StopReason,
@@ -83,5 +86,7 @@ pub(crate) use run_ahead::RunAhead;
 pub(crate) use shadow::{STORES_AHEAD, ShadowState};
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
 
+/// Bytes of instruction mode's batch of completed instructions (for the footprint table).
+pub(crate) const BATCH_RECORDS_BYTES: usize = size_of::<completed::BatchRecords>();
 /// Bytes of the decode cache [`SpuState::step`] keeps (for the footprint table).
 pub(crate) const STEP_DECODE_CACHE_BYTES: usize = size_of::<decode_cache::DecodeCache>();

@@ -44,7 +44,7 @@ impl SpuState {
 
     #[cold]
     #[inline(never)]
-    fn illegal_instruction(&mut self, pc: u32, word: u32) -> Executed {
+    pub(super) fn illegal_instruction(&mut self, pc: u32, word: u32) -> Executed {
         self.status = Status::Stopped(StopReason::Fault(Fault {
             pc,
             word,

@@ -1,10 +1,10 @@
 //! The SPU's events straight into its emulated PMU: an observer with no listener list.
 #![forbid(unsafe_code)]
 
-use super::{SpuObserver, StallReason};
+use super::{SpuObserver, StallReason, completed_one_by_one};
 use crate::pmu::{EmulatedPmu, Event, EventInput, EventInputsFull};
 use crate::probe::listeners::AccessKind;
-use crate::spu::exec::Executed;
+use crate::spu::exec::{CompletedBatch, Executed};
 use crate::spu::isa::Instruction;
 
 /// Feeds an [`EmulatedPmu`] from an SPU's notifications, as hardware wires events into its
@@ -127,6 +127,32 @@ impl SpuObserver for SpuPmuFeed<'_> {
         }
         if instruction.is_branch() {
             self.branches.add(1);
+        }
+    }
+
+    /// One add per event for the whole batch when no counter of these events overflows in
+    /// it; otherwise one by one, so that an overflow falls between the same two events as
+    /// when the instructions come one at a time.
+    #[inline(always)]
+    fn completed(&self, batch: &CompletedBatch<'_>) {
+        // A batch holds at most COMPLETED_BATCH records.
+        let n = batch.len() as u64;
+        let (loads, stores, branches) = (batch.loads(), batch.stores(), batch.branches());
+        let fits = n < self.cycles.headroom()
+            && n < self.instructions.headroom()
+            && loads < self.loads.headroom()
+            && stores < self.stores.headroom()
+            && loads + stores < self.memory.headroom()
+            && branches < self.branches.headroom();
+        if fits {
+            self.cycles.add(n);
+            self.instructions.add(n);
+            self.loads.add(loads);
+            self.stores.add(stores);
+            self.memory.add(loads + stores);
+            self.branches.add(branches);
+        } else {
+            completed_one_by_one(self, batch);
         }
     }
 

@@ -1,0 +1,345 @@
+//! Running a batch of instructions ahead of their observers.
+//!
+//! Instruction mode with observers attached has to tell them about every instruction, and
+//! the observers are generic (each observer type gets its own copy of the loop). If that
+//! loop held the interpreter too, every observer type would carry a copy of it (14–16 KiB
+//! each), and if it called a step function per instruction, the call and the report would
+//! cost more than the observers. [`SpuState::run_completed`] is the middle way: one
+//! (non-generic) interpreter loop executes up to [`COMPLETED_BATCH`] ordinary instructions
+//! and writes a compact [`Completed`] record for each, and the observers get the batch
+//! ([`CompletedBatch`]). Nothing an observer can do reaches the SPU (observers get no access
+//! to it), so telling them a few instructions late changes nothing they see.
+
+use super::AccessKind;
+use super::decode_cache::DecodeCache;
+use super::flow::{Flow, instruction_address};
+use super::instructions::apply;
+use super::outcome::{Executed, LsAccess, Status};
+use super::state::SpuState;
+use crate::probe::listeners::MemAccess;
+use crate::spu::isa::Instruction;
+
+/// Instructions instruction mode runs at most before its observers hear of them (one
+/// [`CompletedBatch`]).
+pub const COMPLETED_BATCH: usize = 128;
+
+/// [`Completed::flags`] bits.
+const READ: u8 = 1;
+const WRITE: u8 = 2;
+const TAKEN: u8 = 4;
+const NOP: u8 = 8;
+const BRANCH: u8 = 16;
+
+/// One instruction that retired in instruction mode and left the SPU running, without a
+/// profiling checkpoint: what its [`Executed`] report says, in 20 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completed {
+    pc: u32,
+    word: u32,
+    /// The LS address of its load or store, the target of its taken branch, else 0.
+    address: u32,
+    flags: u8,
+}
+
+impl Completed {
+    /// A record to fill a batch with before running.
+    pub(crate) const EMPTY: Completed = Completed {
+        pc: 0,
+        word: 0,
+        address: 0,
+        flags: 0,
+    };
+
+    /// Its address.
+    #[inline(always)]
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+
+    /// The instruction word.
+    #[inline(always)]
+    pub fn word(&self) -> u32 {
+        self.word
+    }
+
+    /// The address of the next instruction (a taken branch's target).
+    #[inline(always)]
+    pub fn next_pc(&self) -> u32 {
+        if self.flags & TAKEN != 0 {
+            self.address
+        } else {
+            instruction_address(self.pc.wrapping_add(4))
+        }
+    }
+
+    /// The LS data access of a load or store.
+    #[inline(always)]
+    pub fn access(&self) -> Option<LsAccess> {
+        let kind = if self.flags & READ != 0 {
+            AccessKind::Read
+        } else if self.flags & WRITE != 0 {
+            AccessKind::Write
+        } else {
+            return None;
+        };
+        Some(LsAccess {
+            address: self.address,
+            size: 16,
+            kind,
+        })
+    }
+
+    /// Whether it is a branch instruction ([`Instruction::is_branch`]), taken or not.
+    #[inline(always)]
+    pub fn is_branch(&self) -> bool {
+        self.flags & BRANCH != 0
+    }
+
+    /// The report [`SpuState::step`] gave for it.
+    #[inline(always)]
+    pub fn executed(&self) -> Executed {
+        Executed::retired_running(
+            self.pc,
+            self.word,
+            self.next_pc(),
+            self.flags & TAKEN != 0,
+            self.access(),
+            self.flags & NOP != 0,
+        )
+    }
+}
+
+/// Instructions that completed one per cycle in instruction mode, oldest first, as its
+/// observers hear of them ([`SpuObserver::completed`](crate::spu::probes::SpuObserver::completed)).
+pub struct CompletedBatch<'a> {
+    records: &'a [Completed],
+    accesses: &'a [MemAccess],
+    decodes: &'a DecodeCache,
+    cycle_before: u64,
+    loads: u32,
+    stores: u32,
+    branches: u32,
+}
+
+impl<'a> CompletedBatch<'a> {
+    /// The records.
+    #[inline(always)]
+    pub fn records(&self) -> &'a [Completed] {
+        self.records
+    }
+
+    /// The LS data accesses of the batch's loads and stores, oldest first, as the
+    /// `DataAccess` probe point reports them (`tick` is the cycle count after the access).
+    #[inline(always)]
+    pub fn accesses(&self) -> &'a [MemAccess] {
+        self.accesses
+    }
+
+    /// How many instructions (and cycles) the batch holds.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether it holds none.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The SPU's cycle count after the `index`-th instruction of the batch (0-based): the
+    /// `cycle` argument [`SpuObserver::retired`](crate::spu::probes::SpuObserver::retired)
+    /// gets for it.
+    #[inline(always)]
+    pub fn cycle_after(&self, index: usize) -> u64 {
+        // A batch holds at most COMPLETED_BATCH records.
+        self.cycle_before.wrapping_add(index as u64).wrapping_add(1)
+    }
+
+    /// The decoded instruction of `record` (`None` cannot happen for a record of a batch).
+    #[inline(always)]
+    pub fn instruction(&self, record: &Completed) -> Option<Instruction> {
+        self.decodes.lookup(record.pc, record.word)
+    }
+
+    /// How many of the instructions are loads.
+    #[inline(always)]
+    pub fn loads(&self) -> u64 {
+        u64::from(self.loads)
+    }
+
+    /// How many are stores.
+    #[inline(always)]
+    pub fn stores(&self) -> u64 {
+        u64::from(self.stores)
+    }
+
+    /// How many are branches, taken or not.
+    #[inline(always)]
+    pub fn branches(&self) -> u64 {
+        u64::from(self.branches)
+    }
+}
+
+/// What ended a batch early: the step that was not an ordinary completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BatchEnd {
+    /// The step's report, as [`SpuState::step`] gives it.
+    pub(crate) executed: Executed,
+    /// The instruction, unless the word was illegal.
+    pub(crate) instruction: Option<Instruction>,
+}
+
+/// Where [`SpuState::run_completed`] writes a batch: a record per instruction and a
+/// [`MemAccess`] per load or store (6 KiB, kept with the SPU rather than on the stack of
+/// every run).
+#[derive(Clone)]
+pub(crate) struct BatchRecords {
+    records: [Completed; COMPLETED_BATCH],
+    accesses: [MemAccess; COMPLETED_BATCH],
+}
+
+impl BatchRecords {
+    /// Room for a batch.
+    pub(crate) const fn new() -> Self {
+        const NO_ACCESS: MemAccess = MemAccess {
+            tick: 0,
+            pc: 0,
+            address: 0,
+            size: 0,
+            kind: AccessKind::Read,
+        };
+        Self {
+            records: [Completed::EMPTY; COMPLETED_BATCH],
+            accesses: [NO_ACCESS; COMPLETED_BATCH],
+        }
+    }
+}
+
+/// Counts a batch keeps as it runs.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct BatchCounts {
+    written: usize,
+    /// Loads, stores and branches, one byte each from the least significant (a batch holds
+    /// fewer than 256 instructions): one add per instruction keeps all three.
+    packed: u32,
+}
+
+/// [`BatchCounts::packed`] units.
+const ONE_LOAD: u32 = 1;
+const ONE_STORE: u32 = 1 << 8;
+const ONE_BRANCH: u32 = 1 << 16;
+
+impl BatchCounts {
+    /// Records written.
+    pub(crate) fn written(&self) -> usize {
+        self.written
+    }
+}
+
+impl SpuState {
+    /// Steps like [`step`](Self::step) up to `records.len()` times (at most `max`), writing a
+    /// [`Completed`] record for each instruction that retires and leaves the SPU running
+    /// without a checkpoint. The first step that is anything else (a checkpoint, stop, halt,
+    /// channel wait, fault, illegal word, a stopped SPU) ends the batch and comes back as its
+    /// report. The effect on the SPU is that of as many `step`s; the clock advances by one
+    /// per retired instruction.
+    #[inline(never)]
+    pub(crate) fn run_completed(
+        &mut self,
+        max: usize,
+        batch: &mut BatchRecords,
+    ) -> (BatchCounts, Option<BatchEnd>) {
+        let mut counts = BatchCounts::default();
+        let accesses = &mut batch.accesses;
+        for slot in batch.records.iter_mut().take(max) {
+            let pc = self.pc;
+            let word = self.local_store.load_word(pc);
+            if let Status::Stopped(_) = self.status {
+                let executed = self.not_executed(pc, word);
+                let end = BatchEnd {
+                    executed,
+                    instruction: None,
+                };
+                return (counts, Some(end));
+            }
+            let Some(&instruction) = self.decode_cache.decode(pc, word) else {
+                let executed = self.illegal_instruction(pc, word);
+                let end = BatchEnd {
+                    executed,
+                    instruction: None,
+                };
+                return (counts, Some(end));
+            };
+            let fall_through = instruction_address(pc.wrapping_add(4));
+            let (branch, one_branch) = if instruction.is_branch() {
+                (BRANCH, ONE_BRANCH)
+            } else {
+                (0, 0)
+            };
+            let (next_pc, address, flags, counted) = match apply(self, &instruction, pc) {
+                Flow::Next => (fall_through, 0, branch, one_branch),
+                Flow::Nop => (fall_through, 0, branch | NOP, one_branch),
+                Flow::Load(address) => (fall_through, address, READ, ONE_LOAD),
+                Flow::Store(address) => (fall_through, address, WRITE, ONE_STORE),
+                Flow::Branch(target) => (target, target, branch | TAKEN, one_branch),
+                unusual => {
+                    let executed = self.finish_unusual::<false>(unusual, pc, word, 0);
+                    let end = BatchEnd {
+                        executed,
+                        instruction: Some(instruction),
+                    };
+                    return (counts, Some(end));
+                }
+            };
+            counts.packed += counted;
+            self.retire::<false>(0, flags & NOP != 0);
+            self.pc = next_pc;
+            if flags & (READ | WRITE) != 0 {
+                // One access per record at most: the index stays below the batch length.
+                let index = ((counts.packed & 0xff) + ((counts.packed >> 8) & 0xff)) as usize;
+                if let Some(access) = accesses.get_mut(index.wrapping_sub(1)) {
+                    *access = MemAccess {
+                        tick: self.cycles,
+                        pc: u64::from(pc),
+                        address: u64::from(address),
+                        size: 16,
+                        kind: if flags & READ != 0 {
+                            AccessKind::Read
+                        } else {
+                            AccessKind::Write
+                        },
+                    };
+                }
+            }
+            *slot = Completed {
+                pc,
+                word,
+                address,
+                flags,
+            };
+            counts.written += 1;
+        }
+        (counts, None)
+    }
+
+    /// The batch of the first `counts.written()` records of `records`, run by
+    /// [`run_completed`](Self::run_completed) from cycle count `cycle_before`.
+    pub(crate) fn completed_batch<'a>(
+        &'a self,
+        batch: &'a BatchRecords,
+        counts: BatchCounts,
+        cycle_before: u64,
+    ) -> CompletedBatch<'a> {
+        let accesses = (counts.packed & 0xff) + ((counts.packed >> 8) & 0xff);
+        CompletedBatch {
+            records: batch.records.get(..counts.written).unwrap_or(&[]),
+            accesses: batch.accesses.get(..accesses as usize).unwrap_or(&[]),
+            decodes: &self.decode_cache,
+            cycle_before,
+            loads: counts.packed & 0xff,
+            stores: (counts.packed >> 8) & 0xff,
+            branches: counts.packed >> 16,
+        }
+    }
+}
