@@ -252,10 +252,15 @@ impl SpuState {
     ) -> (BatchCounts, Option<BatchEnd>) {
         let mut counts = BatchCounts::default();
         let accesses = &mut batch.accesses;
+        // The records' retirements are counted when the batch ends (or before a step whose
+        // ending reads the counters); until then the clock stands at the batch's start.
+        let mut nops = 0u64;
+        let cycle_before = self.cycles;
         for slot in batch.records.iter_mut().take(max) {
             let pc = self.pc;
             let word = self.local_store.load_word(pc);
             if let Status::Stopped(_) = self.status {
+                self.count_retired(counts.written as u64, nops);
                 let executed = self.not_executed(pc, word);
                 let end = BatchEnd {
                     executed,
@@ -264,6 +269,7 @@ impl SpuState {
                 return (counts, Some(end));
             }
             let Some(&instruction) = self.decode_cache.decode(pc, word) else {
+                self.count_retired(counts.written as u64, nops);
                 let executed = self.illegal_instruction(pc, word);
                 let end = BatchEnd {
                     executed,
@@ -284,6 +290,7 @@ impl SpuState {
                 Flow::Store(address) => (fall_through, address, WRITE, ONE_STORE),
                 Flow::Branch(target) => (target, target, branch | TAKEN, one_branch),
                 unusual => {
+                    self.count_retired(counts.written as u64, nops);
                     let executed = self.finish_unusual::<false>(unusual, pc, word, 0);
                     let end = BatchEnd {
                         executed,
@@ -293,14 +300,16 @@ impl SpuState {
                 }
             };
             counts.packed += counted;
-            self.retire::<false>(0, flags & NOP != 0);
+            nops += u64::from(flags & NOP != 0);
+            // A retried channel access that went through leaves `Blocked`, as in `execute`.
+            self.status = Status::Running;
             self.pc = next_pc;
             if flags & (READ | WRITE) != 0 {
                 // One access per record at most: the index stays below the batch length.
                 let index = ((counts.packed & 0xff) + ((counts.packed >> 8) & 0xff)) as usize;
                 if let Some(access) = accesses.get_mut(index.wrapping_sub(1)) {
                     *access = MemAccess {
-                        tick: self.cycles,
+                        tick: cycle_before.wrapping_add(counts.written as u64 + 1),
                         pc: u64::from(pc),
                         address: u64::from(address),
                         size: 16,
@@ -320,6 +329,7 @@ impl SpuState {
             };
             counts.written += 1;
         }
+        self.count_retired(counts.written as u64, nops);
         (counts, None)
     }
 

@@ -89,31 +89,40 @@ impl SpuState {
 
     /// Retirement bookkeeping shared by every retired instruction: the status leaves
     /// `Blocked` (a retried channel access went through), the counters and the clock advance.
-    /// [`execute`](Self::execute) without the report for an instruction that retires, leaves
-    /// the SPU running and is no checkpoint (`None`); for anything else the report
-    /// `execute` gives. The same effect on the SPU either way. The caller has checked that
-    /// the SPU is not stopped.
+    /// Executes `insn` at the PC like [`execute`](Self::execute) but leaves the counting to
+    /// the caller: an instruction that retires, leaves the SPU running and is no checkpoint
+    /// moves the PC on and comes back as `Ok(is_nop)`, uncounted (the retirement counters,
+    /// the clock and the profile counters have not moved; [`count_retired`](Self::count_retired)
+    /// adds them, as many as the caller held back, in one go). Anything else comes back as
+    /// `Err(flow)` with nothing of its ending done: the caller first counts what it held back,
+    /// then has [`finish_unusual`](Self::finish_unusual) finish the step, since checkpoints
+    /// read the counters. The caller has checked that the SPU is not stopped.
     #[inline(always)]
-    pub(super) fn execute_quietly(&mut self, insn: &Instruction) -> Option<Executed> {
+    pub(super) fn execute_uncounted(&mut self, insn: &Instruction) -> Result<bool, Flow> {
         let pc = self.pc;
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let next_pc = match apply(self, insn, pc) {
-            Flow::Next | Flow::Load(_) | Flow::Store(_) => {
-                self.retire::<false>(0, false);
-                fall_through
-            }
-            Flow::Branch(target) => {
-                self.retire::<false>(0, false);
-                target
-            }
-            Flow::Nop => {
-                self.retire::<false>(0, true);
-                fall_through
-            }
-            unusual => return Some(self.finish_unusual::<false>(unusual, pc, insn.word, 0)),
+        let (next_pc, is_nop) = match apply(self, insn, pc) {
+            Flow::Next | Flow::Load(_) | Flow::Store(_) => (fall_through, false),
+            Flow::Branch(target) => (target, false),
+            Flow::Nop => (fall_through, true),
+            unusual => return Err(unusual),
         };
+        // A retried channel access that went through leaves `Blocked`, as in `execute`.
+        self.status = Status::Running;
         self.pc = next_pc;
-        None
+        Ok(is_nop)
+    }
+
+    /// Counts `instructions` ordinary retirements (`nops` of them NOP-class) that
+    /// [`execute_uncounted`](Self::execute_uncounted) held back, one cycle each: what
+    /// `retire` would have counted for each of them.
+    #[inline(always)]
+    pub(super) fn count_retired(&mut self, instructions: u64, nops: u64) {
+        let non_nop = instructions.wrapping_sub(nops);
+        self.retired = self.retired.wrapping_add(instructions);
+        self.retired_non_nop = self.retired_non_nop.wrapping_add(non_nop);
+        self.cycles = self.cycles.wrapping_add(instructions);
+        self.profile.count_many(instructions, non_nop);
     }
 
     #[inline(always)]

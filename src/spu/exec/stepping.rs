@@ -1,8 +1,19 @@
 //! Fetch, decode and execute loops: [`SpuState::step`] and [`SpuState::run`].
 
+use super::flow::Flow;
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
+
+/// What [`SpuState::step_quietly`] did.
+enum Quiet {
+    /// An ordinary instruction retired (not counted yet).
+    Retired { is_nop: bool },
+    /// `flow` came from the instruction `word` at `pc`; its step is not finished.
+    Unusual { flow: Flow, pc: u32, word: u32 },
+    /// An illegal word, or the SPU was stopped: `step`'s report.
+    Report(Executed),
+}
 
 impl SpuState {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
@@ -23,22 +34,27 @@ impl SpuState {
         }
     }
 
-    /// [`step`](Self::step) for the run loops that only want to hear about the unusual: an
-    /// instruction that retires, leaves the SPU running and writes no `prof_cp` line is
-    /// executed without building its [`Executed`] report, and `None` comes back; anything
-    /// else (checkpoint, stop, halt, channel wait, fault, illegal word, a stopped SPU) comes
-    /// back as `step` reports it. The effect on the SPU is `step`'s in every case.
+    /// [`step`](Self::step) for the run loops that only want to hear about the unusual,
+    /// counting left to the caller: an instruction that retires, leaves the SPU running and
+    /// writes no `prof_cp` line is executed without its report and without being counted,
+    /// and `Quiet::Retired` comes back (the caller counts it with `count_retired`); an
+    /// instruction whose ending needs the counters up to date comes back as `Quiet::Unusual`
+    /// (the caller counts what it held back, then finishes it with `finish_unusual`); an
+    /// illegal word or a stopped SPU comes back as `step` reports it.
     #[inline(always)]
-    fn step_quietly(&mut self) -> Option<Executed> {
+    fn step_quietly(&mut self) -> Quiet {
         let pc = self.pc;
         let word = self.local_store.load_word(pc);
         if let Status::Stopped(_) = self.status {
-            return Some(self.not_executed(pc, word));
+            return Quiet::Report(self.not_executed(pc, word));
         }
         match self.decode_cache.decode(pc, word) {
             // Copied out of the cache: executing needs the whole SPU mutably.
-            Some(&insn) => self.execute_quietly(&insn),
-            None => Some(self.illegal_instruction(pc, word)),
+            Some(&insn) => match self.execute_uncounted(&insn) {
+                Ok(is_nop) => Quiet::Retired { is_nop },
+                Err(flow) => Quiet::Unusual { flow, pc, word },
+            },
+            None => Quiet::Report(self.illegal_instruction(pc, word)),
         }
     }
 
@@ -136,10 +152,30 @@ impl SpuState {
     ) -> (RunOutcome, Option<ProfileCheckpoint>) {
         let retired_before = self.retired;
         let mut attempts = 0u64;
+        // Ordinary retirements are counted in one go before anything that reads the
+        // counters and when the loop ends: every attempt since `counted_to` retired one,
+        // `held_nops` of them NOP-class.
+        let (mut counted_to, mut held_nops) = (0u64, 0u64);
         while attempts < max_instructions {
             attempts += 1;
-            let Some(executed) = self.step_quietly() else {
-                continue;
+            let executed = match self.step_quietly() {
+                Quiet::Retired { is_nop } => {
+                    if is_nop {
+                        held_nops += 1;
+                    }
+                    continue;
+                }
+                Quiet::Unusual { flow, pc, word } => {
+                    // This attempt is not one of the ordinary retirements.
+                    self.count_retired(attempts - 1 - counted_to, held_nops);
+                    (counted_to, held_nops) = (attempts, 0);
+                    self.finish_unusual::<false>(flow, pc, word, 0)
+                }
+                Quiet::Report(executed) => {
+                    self.count_retired(attempts - 1 - counted_to, held_nops);
+                    (counted_to, held_nops) = (attempts, 0);
+                    executed
+                }
             };
             if let Some(end) = Self::run_end(executed.status) {
                 return (
@@ -152,6 +188,7 @@ impl SpuState {
                 return (outcome, executed.profile);
             }
         }
+        self.count_retired(attempts - counted_to, held_nops);
         (
             self.outcome(self.current_end(), attempts, retired_before),
             None,
