@@ -5,8 +5,18 @@
 //! Checks: nothing panics; every next PC is word aligned and inside the local store; every
 //! reported data access is quadword aligned and inside the local store. The host side is
 //! played along: blocked channels get inbound mail and have their outbound mailboxes drained,
-//! stops are resumed a few times.
-use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status, StopReason};
+//! stops are resumed a few times. Then the same image runs in an `SpuUnit`'s instruction mode
+//! with an observer, in runs of a length taken from the input: the observer, told of the
+//! instructions in batches, must hear what stepping says (`cycles(1)`, then `retired` with the
+//! cycle count after each retired instruction), with the same outcome and state after every
+//! run, up to the first stop or channel wait.
+use std::cell::RefCell;
+
+use pmprobe::spu::exec::{Executed, LS_SIZE, Quadword, SpuState, Status, StopReason};
+use pmprobe::spu::isa::{Instruction, decode};
+use pmprobe::spu::pipeline::RunEnd;
+use pmprobe::spu::probes::SpuObserver;
+use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 const MAX_STEPS: u32 = 4096;
 /// Stops (`stop`, halts) resumed before giving up: zero-filled memory is all `stop 0`.
@@ -23,12 +33,23 @@ pub fn check(data: &[u8]) {
     if spu.load_program_words(&words, 0).is_err() {
         return;
     }
-    // Seed a few registers from the image so addresses and counts vary.
+    seed_registers(&mut spu, &words);
+    step_checked(&mut spu);
+    let run = data.first().map_or(1, |&b| u64::from(b % 70) + 1);
+    batched_as_stepped(&words, run);
+}
+
+/// Seeds a few registers from the image so addresses and counts vary.
+fn seed_registers(spu: &mut SpuState, words: &[u32]) {
     for (index, chunk) in words.chunks(4).take(16).enumerate() {
         let mut lanes = [0u32; 4];
         lanes[..chunk.len()].copy_from_slice(chunk);
         spu.set_register(2 + index as u8, Quadword::from_words(lanes));
     }
+}
+
+/// Steps `spu`, checking every step's report and playing the host.
+fn step_checked(spu: &mut SpuState) {
     let mut mailbox_value = 0u32;
     let mut resumes = 0u32;
     for step in 0..MAX_STEPS {
@@ -63,6 +84,97 @@ pub fn check(data: &[u8]) {
                 }
                 spu.resume();
             }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Heard {
+    Cycles(u64),
+    Retired(Instruction, Executed, u64),
+}
+
+/// Writes down every notification (the default `completed`: one by one).
+#[derive(Default)]
+struct Recorder(RefCell<Vec<Heard>>);
+
+impl SpuObserver for Recorder {
+    fn cycles(&self, n: u64) {
+        self.0.borrow_mut().push(Heard::Cycles(n));
+    }
+    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
+        self.0
+            .borrow_mut()
+            .push(Heard::Retired(*instruction, *executed, cycle));
+    }
+}
+
+/// `words` in an `SpuUnit`'s instruction mode with a `Recorder`, `run` cycles per call, against
+/// stepping a copy one instruction at a time, until the SPU stops or waits or `MAX_STEPS`.
+fn batched_as_stepped(words: &[u32], run: u64) {
+    let mut unit = Box::new(SpuUnit::new(0));
+    let mut stepped = Box::new(SpuState::new(0));
+    if unit.load_program_words(words, 0).is_err() || stepped.load_program_words(words, 0).is_err() {
+        return;
+    }
+    unit.set_mode(Mode::Instruction);
+    seed_registers(unit.arch_mut(), words);
+    seed_registers(&mut stepped, words);
+    let recorder = Recorder::default();
+    let mut expected = Vec::new();
+    let mut total = 0;
+    while total < u64::from(MAX_STEPS) {
+        let outcome = unit
+            .run(run, &recorder, &mut Discard)
+            .expect("instruction mode has no model error");
+        let mut end = RunEnd::CycleLimit;
+        let mut cycles = 0;
+        while end == RunEnd::CycleLimit && cycles < run {
+            cycles += 1;
+            expected.push(Heard::Cycles(1));
+            let executed = stepped.step();
+            if executed.retired {
+                let instruction = decode(executed.word).expect("a retired word decodes");
+                expected.push(Heard::Retired(instruction, executed, stepped.cycle_count()));
+            }
+            match executed.status {
+                Status::Running => {}
+                Status::Blocked { channel } => end = RunEnd::Blocked { channel },
+                Status::Stopped(reason) => end = RunEnd::Stopped(reason),
+            }
+        }
+        assert_eq!(
+            (outcome.end, outcome.cycles),
+            (end, cycles),
+            "at cycle {total}"
+        );
+        assert!(
+            *recorder.0.borrow() == expected,
+            "notifications up to cycle {total}"
+        );
+        let arch = unit.arch();
+        assert_eq!(
+            (
+                arch.pc(),
+                arch.status(),
+                arch.cycle_count(),
+                arch.instructions_retired()
+            ),
+            (
+                stepped.pc(),
+                stepped.status(),
+                stepped.cycle_count(),
+                stepped.instructions_retired()
+            ),
+            "state at cycle {total}"
+        );
+        assert!(
+            arch.registers() == stepped.registers(),
+            "registers at cycle {total}"
+        );
+        total += outcome.cycles;
+        if end != RunEnd::CycleLimit {
+            break;
         }
     }
 }

@@ -7,11 +7,13 @@
 //! - Points `P0`, `P1` (`u64`, 3 listeners) and `P2` (`u32`, for type mismatches); listeners:
 //!   three functions, two objects and one object that removes itself when notified (removal
 //!   from inside a callback). Add/remove directly or connect/disconnect through a manager of
-//!   capacity 2 (register/unregister by name); notify; clear; typed look-up.
+//!   capacity 2 (register/unregister by name); notify; notify_all with a batch of 0 to 3;
+//!   clear; typed look-up.
 //!   Expected: the model's answer, typed errors past capacity (`CapacityExceeded`,
 //!   `TooManyPoints`), `DuplicateListener`, `NotAttached`, `DuplicatePoint`, `UnknownPoint`,
 //!   `WrongArgumentType`, `WrongPointType`; a notification calls exactly the attached
-//!   listeners, in attachment order, once each.
+//!   listeners, in attachment order, once each (a batch: each listener the whole batch before
+//!   the next).
 //! - A PC event queue of capacity 4 with eight events (user events that keep or remove
 //!   themselves, break events with and without self-removal) at a few PCs: schedule, remove,
 //!   service, equal_range, dump. Expected: the model's entries in (pc, scheduling) order after
@@ -85,7 +87,10 @@ impl Listener<u64> for SelfRemover {
     fn notify(&self, point: &u64) {
         called(SELF_REMOVER);
         let point = &points().u64_points[*point as usize];
-        assert_eq!(point.remove_object(&REMOVER), Ok(()), "self-removal");
+        // In a batch (`notify_all`) it hears the rest of the batch after removing itself.
+        if point.is_attached(ListenerRef::Object(&REMOVER)) {
+            assert_eq!(point.remove_object(&REMOVER), Ok(()), "self-removal");
+        }
     }
 }
 static REMOVER: SelfRemover = SelfRemover;
@@ -311,7 +316,7 @@ pub fn check(data: &[u8]) {
     let mut model = Model::default();
 
     for (step, op) in data.chunks_exact(2).enumerate() {
-        let (code, arg) = (op[0] % 12, op[1]);
+        let (code, arg) = (op[0] % 13, op[1]);
         let point_index = usize::from(arg & 1);
         let id = (arg >> 1) % LISTENERS;
         let name = usize::from(arg >> 4) % NAMES.len();
@@ -333,6 +338,23 @@ pub fn check(data: &[u8]) {
                 let calls = CALLS.with(|calls| calls.borrow().clone());
                 assert_eq!(calls, model.listeners[point_index], "{}", at("notify"));
                 model.listeners[point_index].retain(|&l| l != SELF_REMOVER);
+            }
+            12 => {
+                // A batch of 0 to 3 notifications: each listener attached when it starts hears
+                // all of it, in attachment order (the self-remover too, after removing itself).
+                let batch = [point_index as u64; 3];
+                let batch = &batch[..usize::from((arg >> 1) % 4)];
+                CALLS.with(|calls| calls.borrow_mut().clear());
+                p.u64_points[point_index].notify_all(batch);
+                let calls = CALLS.with(|calls| calls.borrow().clone());
+                let expected: Vec<u8> = model.listeners[point_index]
+                    .iter()
+                    .flat_map(|&l| std::iter::repeat_n(l, batch.len()))
+                    .collect();
+                assert_eq!(calls, expected, "{}", at("notify_all"));
+                if !batch.is_empty() {
+                    model.listeners[point_index].retain(|&l| l != SELF_REMOVER);
+                }
             }
             3 => {
                 let actual = register(&mut manager, name);
