@@ -130,10 +130,8 @@ impl FetchModel {
                     unit.restart(arch.pc());
                     *restart = false;
                 }
-                let step = unit.cycle(arch, g_free, ls_in_stage_n, decoded);
-                if let Some(group) = step.group {
-                    issue.enter(group);
-                } else if g_free {
+                let step = unit.cycle(arch, issue, ls_in_stage_n, decoded);
+                if !step.fed && g_free {
                     issue.bubbles[0] = unit.starve_reason();
                 }
                 if step.invalidate_issue {

@@ -49,7 +49,7 @@ use super::fetch_buffers::{
     Destination, EMPTY_HALF, HALF_BYTES, HALF_WORDS, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES,
     LineRequest, PathBuffer, RequestQueue,
 };
-use super::inflight::Group;
+use super::issue::IssuePipes;
 use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
 use crate::spu::probes::StallReason;
 
@@ -87,8 +87,8 @@ pub struct FetchUnit {
 /// What the fetch unit did in one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FetchStep {
-    /// A group for issue stage g.
-    pub group: Option<Group>,
+    /// A group went into issue stage g.
+    pub fed: bool,
     /// Mispredict state 5: the issue pipes must be invalidated.
     pub invalidate_issue: bool,
     /// A line request was kept out of the LS pipe by a load/store (LS contention).
@@ -282,11 +282,12 @@ impl FetchUnit {
     /// One cycle of the fetch side, in reverse pipeline order: feed stage g, refill the
     /// predicted path buffer, load buffers from the LS pipe, advance the LS pipe and admit a
     /// request, then the mispredict sequence. `g_free`: stage g can take a group;
-    /// `ls_in_stage_n`: a (contending) load/store is in execution stage n.
+    /// `ls_in_stage_n`: a (contending) load/store is in execution stage n. A group goes
+    /// straight into `issue`'s stage g.
     pub(crate) fn cycle(
         &mut self,
         arch: &SpuState,
-        g_free: bool,
+        issue: &mut IssuePipes,
         ls_in_stage_n: bool,
         decoded: &mut DecodeCache,
     ) -> FetchStep {
@@ -295,9 +296,9 @@ impl FetchUnit {
             self.waiting_for_hint = false;
             self.follow_hint();
         }
-        if self.mispredict_state == 0 && g_free && !self.waiting_for_hint {
-            step.group = self.feed_group(decoded);
-            if step.group.is_some() && !self.waiting_for_hint {
+        if self.mispredict_state == 0 && issue.g_is_empty() && !self.waiting_for_hint {
+            step.fed = self.feed_group(decoded, issue);
+            if step.fed && !self.waiting_for_hint {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
         }
@@ -345,19 +346,26 @@ impl FetchUnit {
         step
     }
 
-    /// Takes the next fetch group from the predicted path buffer.
-    fn feed_group(&mut self, decoded: &mut DecodeCache) -> Option<Group> {
+    /// Moves the next fetch group from the predicted path buffer into issue stage g (empty),
+    /// in address order; whether there was one. Each instruction is copied once, from the
+    /// decode cache into the issue window (a group built and handed over by value was three
+    /// copies of two 72-byte records, each a `memcpy` call on bare metal).
+    fn feed_group(&mut self, decoded: &mut DecodeCache, issue: &mut IssuePipes) -> bool {
         if !self.path.half.valid && !self.refill_path() {
-            return None;
+            return false;
         }
         let base = self.path.half.address;
-        let mut group: Group = [None, None];
         let mut offset = self.path.offset;
+        let mut fed = false;
         loop {
             let index = (offset / 4) as usize;
-            let word = *self.path.half.words.get(index)?;
+            let Some(&word) = self.path.half.words.get(index) else {
+                return fed;
+            };
             let pc = base + offset;
-            let mut inflight = decoded.get(pc, word).inflight;
+            let slot = ((pc >> 2) & 1) as usize;
+            let inflight = issue.enter_slot(slot, &decoded.get(pc, word).inflight);
+            fed = true;
             // No oracle here: fetch goes on after a channel instruction (only an illegal
             // word serializes), predicting the next address.
             inflight.serializing = inflight.illegal;
@@ -367,10 +375,6 @@ impl FetchUnit {
             let hinted = self.hint.filter(|hint| hint.branch == pc);
             if let Some(hint) = hinted {
                 inflight.predicted_next = hint.target;
-            }
-            let slot = ((pc >> 2) & 1) as usize;
-            if let Some(place) = group.get_mut(slot) {
-                *place = Some(inflight);
             }
             offset += 4;
             if hinted.is_some() {
@@ -388,7 +392,7 @@ impl FetchUnit {
                     self.waiting_for_hint = true;
                     self.starve_reason = StallReason::HintTarget;
                 }
-                return Some(group);
+                return true;
             }
             if slot == 1 || offset >= HALF_BYTES {
                 break;
@@ -400,7 +404,7 @@ impl FetchUnit {
             self.path.half.valid = false;
             self.refill_path();
         }
-        Some(group)
+        fed
     }
 
     /// Moves the next inline half-line into the predicted path buffer (destructively).
