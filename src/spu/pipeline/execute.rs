@@ -150,7 +150,8 @@ impl ExecPipes {
         for cycle in row + 1..=now {
             self.rows[Self::index(cycle)] = [BUBBLE; 2];
         }
-        self.ready = [0; 256];
+        // Only registers 0-127 are ever written (entries 128-255 stay 0, "no register").
+        self.ready[..128].fill(0);
         let oldest = now.saturating_sub(RING as u64 - 1);
         for cycle in oldest..=now {
             for slot in self.rows[Self::index(cycle)] {

@@ -146,8 +146,31 @@ impl IssuePipes {
         self.last_seq += 1;
         let seq = self.last_seq;
         let record = self.window.at_mut(seq);
-        *record = *inflight;
-        record.seq = seq;
+        // Field by field: a whole-record assignment is a `memcpy` call on bare metal.
+        let InFlight {
+            pc,
+            instruction,
+            predicted_next,
+            class,
+            target,
+            sources,
+            registers,
+            serializing,
+            illegal,
+            seq: _,
+        } = *inflight;
+        *record = InFlight {
+            pc,
+            instruction,
+            predicted_next,
+            class,
+            target,
+            sources,
+            registers,
+            serializing,
+            illegal,
+            seq,
+        };
         record
     }
 
