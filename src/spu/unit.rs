@@ -304,10 +304,9 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
     // Observers hear of the instructions in batches the interpreter ran just before (see
     // `SpuState::run_completed`).
     while cycles < max_cycles {
-        let cycle_before = arch.cycle_count();
         let budget = usize::try_from(max_cycles - cycles).unwrap_or(usize::MAX);
         let (counts, batch_end) = arch.run_completed(budget, records);
-        let batch = arch.completed_batch(records, counts, cycle_before);
+        let batch = arch.completed_batch(records, counts);
         if !batch.is_empty() {
             observer.completed(&batch);
         }

@@ -219,6 +219,8 @@ impl BatchRecords {
 /// Counts a batch keeps as it runs.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct BatchCounts {
+    /// The SPU's cycle count when the batch started.
+    cycle_before: u64,
     written: usize,
     /// Loads, stores and branches, one byte each from the least significant (a batch holds
     /// fewer than 256 instructions): one add per instruction keeps all three.
@@ -235,6 +237,11 @@ impl BatchCounts {
     pub(crate) fn written(&self) -> usize {
         self.written
     }
+
+    /// Loads and stores among them (each wrote a `MemAccess`).
+    fn accesses(&self) -> usize {
+        ((self.packed & 0xff) + ((self.packed >> 8) & 0xff)) as usize
+    }
 }
 
 impl SpuState {
@@ -250,12 +257,14 @@ impl SpuState {
         max: usize,
         batch: &mut BatchRecords,
     ) -> (BatchCounts, Option<BatchEnd>) {
-        let mut counts = BatchCounts::default();
-        let accesses = &mut batch.accesses;
         // The records' retirements are counted when the batch ends (or before a step whose
         // ending reads the counters); until then the clock stands at the batch's start.
+        let mut counts = BatchCounts {
+            cycle_before: self.cycles,
+            ..BatchCounts::default()
+        };
+        let accesses = &mut batch.accesses;
         let mut nops = 0u64;
-        let cycle_before = self.cycles;
         for slot in batch.records.iter_mut().take(max) {
             let pc = self.pc;
             let word = self.local_store.load_word(pc);
@@ -306,10 +315,9 @@ impl SpuState {
             self.pc = next_pc;
             if flags & (READ | WRITE) != 0 {
                 // One access per record at most: the index stays below the batch length.
-                let index = ((counts.packed & 0xff) + ((counts.packed >> 8) & 0xff)) as usize;
-                if let Some(access) = accesses.get_mut(index.wrapping_sub(1)) {
+                if let Some(access) = accesses.get_mut(counts.accesses().wrapping_sub(1)) {
                     *access = MemAccess {
-                        tick: cycle_before.wrapping_add(counts.written as u64 + 1),
+                        tick: counts.cycle_before.wrapping_add(counts.written as u64 + 1),
                         pc: u64::from(pc),
                         address: u64::from(address),
                         size: 16,
@@ -334,19 +342,17 @@ impl SpuState {
     }
 
     /// The batch of the first `counts.written()` records of `records`, run by
-    /// [`run_completed`](Self::run_completed) from cycle count `cycle_before`.
+    /// [`run_completed`](Self::run_completed).
     pub(crate) fn completed_batch<'a>(
         &'a self,
         batch: &'a BatchRecords,
         counts: BatchCounts,
-        cycle_before: u64,
     ) -> CompletedBatch<'a> {
-        let accesses = (counts.packed & 0xff) + ((counts.packed >> 8) & 0xff);
         CompletedBatch {
             records: batch.records.get(..counts.written).unwrap_or(&[]),
-            accesses: batch.accesses.get(..accesses as usize).unwrap_or(&[]),
+            accesses: batch.accesses.get(..counts.accesses()).unwrap_or(&[]),
             decodes: &self.decode_cache,
-            cycle_before,
+            cycle_before: counts.cycle_before,
             loads: counts.packed & 0xff,
             stores: (counts.packed >> 8) & 0xff,
             branches: counts.packed >> 16,
