@@ -8,78 +8,20 @@
 //! which hand `DataAccess` listeners a batch's accesses at once when no other point listens,
 //! must report the same accesses; a listener attached meanwhile hears from the next batch.
 
+#[path = "../fuzz/checks/observed.rs"]
+mod observed;
 mod spu_pipeline_support;
 
 use std::cell::{Cell, RefCell};
-use std::fmt::Write as _;
 
+use observed::{Recorder, step_by_step};
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::MemAccess;
-use pmprobe::spu::exec::{COMPLETED_BATCH, Executed, SPU_WR_OUT_MBOX, SpuState, Status};
-use pmprobe::spu::isa::{Instruction, decode};
-use pmprobe::spu::pipeline::{Config, RunEnd, RunOutcome};
-use pmprobe::spu::probes::{SpuObserver, SpuProbes};
+use pmprobe::spu::exec::{COMPLETED_BATCH, SPU_WR_OUT_MBOX, Status};
+use pmprobe::spu::pipeline::{Config, RunEnd};
+use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
 use spu_pipeline_support::{assert_same_architecture, random_program, unit_with};
-
-#[derive(Clone, Debug, PartialEq)]
-enum Heard {
-    Cycles(u64),
-    Retired(Instruction, Executed, u64),
-}
-
-/// Writes down every notification.
-#[derive(Default)]
-struct Recorder(RefCell<Vec<Heard>>);
-
-impl SpuObserver for Recorder {
-    fn cycles(&self, n: u64) {
-        self.0.borrow_mut().push(Heard::Cycles(n));
-    }
-    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
-        self.0
-            .borrow_mut()
-            .push(Heard::Retired(*instruction, *executed, cycle));
-    }
-}
-
-/// What instruction mode promises, one `step` at a time.
-fn step_by_step(
-    spu: &mut SpuState,
-    max: u64,
-    heard: &mut Vec<Heard>,
-    text: &mut String,
-) -> RunOutcome {
-    let (mut cycles, mut instructions) = (0, 0);
-    let mut end = RunEnd::CycleLimit;
-    if let Status::Stopped(reason) = spu.status() {
-        end = RunEnd::Stopped(reason);
-    }
-    while end == RunEnd::CycleLimit && cycles < max {
-        cycles += 1;
-        heard.push(Heard::Cycles(1));
-        let executed = spu.step();
-        if executed.retired {
-            instructions += 1;
-            let instruction = decode(executed.word).expect("a retired word decodes");
-            heard.push(Heard::Retired(instruction, executed, spu.cycle_count()));
-            if let Some(checkpoint) = executed.profile {
-                writeln!(text, "{checkpoint}").unwrap();
-            }
-        }
-        match executed.status {
-            Status::Running => {}
-            Status::Blocked { channel } => end = RunEnd::Blocked { channel },
-            Status::Stopped(reason) => end = RunEnd::Stopped(reason),
-        }
-    }
-    RunOutcome {
-        end,
-        cycles,
-        instructions,
-        pc: spu.pc(),
-    }
-}
 
 /// Runs `source` both ways in slices of the given lengths (cycled) until the SPU stops or
 /// `limit` instructions were attempted, draining the outbound mailbox when it blocks on it.

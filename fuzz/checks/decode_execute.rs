@@ -10,12 +10,12 @@
 //! instructions in batches, must hear what stepping says (`cycles(1)`, then `retired` with the
 //! cycle count after each retired instruction), with the same outcome and state after every
 //! run, up to the first stop or channel wait.
-use std::cell::RefCell;
+#[path = "observed.rs"]
+mod observed;
 
-use pmprobe::spu::exec::{Executed, LS_SIZE, Quadword, SpuState, Status, StopReason};
-use pmprobe::spu::isa::{Instruction, decode};
+use observed::{Recorder, step_by_step};
+use pmprobe::spu::exec::{LS_SIZE, Quadword, SpuState, Status, StopReason};
 use pmprobe::spu::pipeline::RunEnd;
-use pmprobe::spu::probes::SpuObserver;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 const MAX_STEPS: u32 = 4096;
@@ -88,27 +88,6 @@ fn step_checked(spu: &mut SpuState) {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Heard {
-    Cycles(u64),
-    Retired(Instruction, Executed, u64),
-}
-
-/// Writes down every notification (the default `completed`: one by one).
-#[derive(Default)]
-struct Recorder(RefCell<Vec<Heard>>);
-
-impl SpuObserver for Recorder {
-    fn cycles(&self, n: u64) {
-        self.0.borrow_mut().push(Heard::Cycles(n));
-    }
-    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
-        self.0
-            .borrow_mut()
-            .push(Heard::Retired(*instruction, *executed, cycle));
-    }
-}
-
 /// `words` in an `SpuUnit`'s instruction mode with a `Recorder`, `run` cycles per call, against
 /// stepping a copy one instruction at a time, until the SPU stops or waits or `MAX_STEPS`.
 fn batched_as_stepped(words: &[u32], run: u64) {
@@ -127,27 +106,8 @@ fn batched_as_stepped(words: &[u32], run: u64) {
         let outcome = unit
             .run(run, &recorder, &mut Discard)
             .expect("instruction mode has no model error");
-        let mut end = RunEnd::CycleLimit;
-        let mut cycles = 0;
-        while end == RunEnd::CycleLimit && cycles < run {
-            cycles += 1;
-            expected.push(Heard::Cycles(1));
-            let executed = stepped.step();
-            if executed.retired {
-                let instruction = decode(executed.word).expect("a retired word decodes");
-                expected.push(Heard::Retired(instruction, executed, stepped.cycle_count()));
-            }
-            match executed.status {
-                Status::Running => {}
-                Status::Blocked { channel } => end = RunEnd::Blocked { channel },
-                Status::Stopped(reason) => end = RunEnd::Stopped(reason),
-            }
-        }
-        assert_eq!(
-            (outcome.end, outcome.cycles),
-            (end, cycles),
-            "at cycle {total}"
-        );
+        let reference = step_by_step(&mut stepped, run, &mut expected, &mut String::new());
+        assert_eq!(outcome, reference, "at cycle {total}");
         assert!(
             *recorder.0.borrow() == expected,
             "notifications up to cycle {total}"
@@ -173,7 +133,7 @@ fn batched_as_stepped(words: &[u32], run: u64) {
             "registers at cycle {total}"
         );
         total += outcome.cycles;
-        if end != RunEnd::CycleLimit {
+        if outcome.end != RunEnd::CycleLimit {
             break;
         }
     }
