@@ -7,6 +7,11 @@
 
 use core::fmt::Debug;
 
+#[cfg(target_arch = "aarch64")]
+mod meter;
+#[cfg(target_arch = "aarch64")]
+pub use meter::{Hundredths, InstructionMeter};
+
 /// Collects the results of one guest program's checks.
 pub struct Checks {
     program: &'static str,

@@ -19,9 +19,7 @@
 use core::cell::RefCell;
 use core::hint::black_box;
 
-use pmprobe::pmu::SysRegPmu;
-use pmprobe::pmu::{Counter as PmuCounter, Event, Pmu};
-use pmprobe::pmu::{EmulatedPmu, EventInput, PmuBackend, PmuRegister};
+use pmprobe::pmu::{EmulatedPmu, Event, EventInput, PmuBackend, PmuRegister};
 use pmprobe::probe::listeners::{
     AccessKind, MemAccess, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
 };
@@ -30,6 +28,7 @@ use pmprobe::probe::{Listener, MutListener, ProbePoint};
 use pmprobe::spu::exec::{Executed, LsAccess};
 use pmprobe::spu::isa::decode;
 use pmprobe::spu::probes::{SpuObserver, SpuPmuFeed, StallReason};
+use pmprobe_guest::{Hundredths, InstructionMeter};
 
 pmprobe::entry!(main);
 
@@ -70,26 +69,6 @@ fn event_loop<F: Fn(u64)>(event: F) {
     }
 }
 
-/// Instructions retired by `f`.
-fn count(pmu: &mut Pmu<SysRegPmu>, counter: PmuCounter, f: impl FnOnce()) -> Option<u64> {
-    let before = pmu.read(counter).ok()?;
-    f();
-    let after = pmu.read(counter).ok()?;
-    Some(after.wrapping_sub(before))
-}
-
-/// `value` hundredths as `whole.hundredths`, right-aligned to the width.
-struct Hundredths(u64);
-
-impl core::fmt::Display for Hundredths {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let (whole, fraction) = (self.0 / 100, self.0 % 100);
-        let digits = whole.checked_ilog10().unwrap_or(0) as usize + 1;
-        let padding = f.width().unwrap_or(0).saturating_sub(digits + 3);
-        write!(f, "{:padding$}{whole}.{fraction:02}", "")
-    }
-}
-
 /// A Neoverse-V1-like PMU counting every event `SpuPmuFeed` drives (the demo's preset has 6
 /// event counters: the last four events are left to the first six's overflow checks).
 fn counting_pmu() -> EmulatedPmu {
@@ -124,21 +103,15 @@ fn access(i: u64, lines: u64) -> MemAccess {
 
 fn main() -> i32 {
     let mut t = pmprobe_guest::Checks::new("observer_bench");
-    let Ok(mut pmu) = Pmu::new(SysRegPmu::new()) else {
-        t.check("pmu_detected", false);
+    let Some(mut meter) = InstructionMeter::start(&mut t) else {
         return t.finish();
     };
-    let Ok(counter) = pmu.program(Event::INST_RETIRED) else {
-        t.check("inst_retired_programmed", false);
-        return t.finish();
-    };
-    t.check("pmu_started", pmu.start().is_ok());
-    let Some(baseline) = count(&mut pmu, counter, empty_loop) else {
+    let Some(baseline) = meter.count(empty_loop) else {
         t.check("pmu_read", false);
         return t.finish();
     };
     let mut measure = |what: &str, per_event: u64, f: &dyn Fn()| {
-        let total = count(&mut pmu, counter, f).unwrap_or(0);
+        let total = meter.count(f).unwrap_or(0);
         if per_event == 0 {
             // Asked for the plain total (the batched measurements subtract their own baseline).
             return total;

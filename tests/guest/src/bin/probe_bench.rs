@@ -18,9 +18,8 @@ use core::cell::Cell;
 use core::hint::black_box;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use pmprobe::pmu::SysRegPmu;
-use pmprobe::pmu::{Counter as PmuCounter, Event, Pmu};
 use pmprobe::probe::{Listener, ProbePoint, StaticProbePoint};
+use pmprobe_guest::{Hundredths, InstructionMeter};
 
 pmprobe::entry!(main);
 
@@ -98,30 +97,9 @@ fn notify_loop<F: Fn(&u64)>(notify: F) {
     }
 }
 
-/// Instructions retired by `f`.
-fn count(pmu: &mut Pmu<SysRegPmu>, counter: PmuCounter, f: impl FnOnce()) -> Option<u64> {
-    let before = pmu.read(counter).ok()?;
-    f();
-    let after = pmu.read(counter).ok()?;
-    Some(after.wrapping_sub(before))
-}
-
 /// A per-notification figure in hundredths of an instruction.
 fn per_notification(total: u64, baseline: u64) -> u64 {
     total.saturating_sub(baseline) * 100 / ITERATIONS
-}
-
-/// `value` hundredths as `whole.hundredths`.
-struct Hundredths(u64);
-
-impl core::fmt::Display for Hundredths {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let (whole, fraction) = (self.0 / 100, self.0 % 100);
-        let digits = whole.checked_ilog10().unwrap_or(0) as usize + 1;
-        // Right-aligned to the requested width, like a number.
-        let padding = f.width().unwrap_or(0).saturating_sub(digits + 3);
-        write!(f, "{:padding$}{whole}.{fraction:02}", "")
-    }
 }
 
 /// Figures of one listener count, hundredths of an instruction per notification.
@@ -141,18 +119,12 @@ fn static_set<const K: usize>(counters: &[Counter; 16]) -> impl Fn(&u64) + '_ {
 
 fn main() -> i32 {
     let mut t = pmprobe_guest::Checks::new("probe_bench");
-    let Ok(mut pmu) = Pmu::new(SysRegPmu::new()) else {
-        t.check("pmu_detected", false);
+    let Some(mut meter) = InstructionMeter::start(&mut t) else {
         return t.finish();
     };
-    let Ok(counter) = pmu.program(Event::INST_RETIRED) else {
-        t.check("inst_retired_programmed", false);
-        return t.finish();
-    };
-    t.check("pmu_started", pmu.start().is_ok());
 
     let counters: [Counter; 16] = core::array::from_fn(|_| Counter(Cell::new(0)));
-    let Some(baseline) = count(&mut pmu, counter, empty_loop) else {
+    let Some(baseline) = meter.count(empty_loop) else {
         t.check("pmu_read", false);
         return t.finish();
     };
@@ -168,7 +140,9 @@ fn main() -> i32 {
                 && typed_point.add_object(object).is_ok();
         }
         let mut measure = |notify: &dyn Fn()| {
-            count(&mut pmu, counter, notify).map_or(0, |total| per_notification(total, baseline))
+            meter
+                .count(notify)
+                .map_or(0, |total| per_notification(total, baseline))
         };
         row.fn_point = measure(&|| notify_loop(|arg| fn_point.notify(arg)));
         row.dyn_point = measure(&|| notify_loop(|arg| dyn_point.notify(arg)));
