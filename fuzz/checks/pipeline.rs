@@ -20,8 +20,8 @@
 //!   source register's last in-flight writer was released (`issue cycle + depth <= now`).
 //!   An instruction completes at stage o, after issue, so it also never retires earlier.
 //!
-//! The same run again with the pipeline's shortcuts on (the skipping of stalled cycles, and
-//! under ideal fetch the fast-forward), in longer runs, once with nothing listening and once
+//! The same run again with the pipeline's shortcuts on (the skipping of stalled cycles and
+//! the fast-forward, under either fetch model), in longer runs, once with nothing listening and once
 //! with a listener attached, must end with the same statistics, clock and architectural
 //! state.
 //!
@@ -332,7 +332,7 @@ fn run_pipeline(
 const SLICES: [u64; 6] = [1, 7, 64, 500, 3, 2000];
 
 /// The reference run again with the shortcuts on (stall skip; fast-forward, which applies
-/// to ideal fetch with nothing listening), in longer runs, with the same host actions, for
+/// with nothing listening), in longer runs, with the same host actions, for
 /// `cycles` cycles (or until the SPU stopped for good); `observer` listens or not.
 #[allow(clippy::too_many_arguments)]
 fn run_with_shortcuts<O: SpuObserver>(

@@ -62,6 +62,8 @@ mod run_ahead;
 mod shadow;
 mod state;
 mod stepping;
+#[cfg(not(feature = "spu-lean"))]
+mod trial;
 
 /// The direction of an [`LsAccess`]: the probe framework's access kind, whose `Read` and
 /// `Write` an SPU load and store report (they are never `InstructionFetch`).
@@ -85,6 +87,8 @@ pub(crate) use run_ahead::RunAhead;
 #[cfg(feature = "spu-lean")]
 pub(crate) use shadow::{STORES_AHEAD, ShadowState};
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
+#[cfg(not(feature = "spu-lean"))]
+pub(crate) use trial::Journal;
 
 /// Bytes of instruction mode's batch of completed instructions (for the footprint table).
 pub(crate) const BATCH_RECORDS_BYTES: usize = size_of::<completed::BatchRecords>();

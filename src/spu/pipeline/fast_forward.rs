@@ -1,5 +1,5 @@
 //! Fast-forward: skipping the cycle-by-cycle simulation of exact repetitions of a loop,
-//! under ideal fetch with no probe listener.
+//! with no probe listener attached.
 //!
 //! Under ideal fetch the timing from a cycle on depends only on the timing state (what the
 //! issue stages and the execution pipes hold, the register release times, the issue stalls)
@@ -24,18 +24,27 @@
 //! `if` taken every other time) is compared over 2, 3, ... passes, while that span holds at
 //! most [`MAX_REPETITION`] instructions.
 //!
+//! Under the real fetch unit (`fast_forward_real.rs`) the same holds with the fetch unit's
+//! state (buffers, line requests, hint, mispredict state) part of the timing state: its
+//! behaviour depends on that state, on the timing state and on the code in the local store,
+//! never on the values computed, as long as the path stays the predicted one. There is no
+//! shadow there: a repetition completes its instructions on trial and is taken back whole
+//! when one leaves the predicted path or stores into the code fetch reads.
+//!
 //! The result is the same as simulating every cycle: the same statistics, architectural
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
 
 use super::decode_cache::{Decoded, EMPTY_DECODED};
 use super::execute::ExecPipes;
+use super::fast_forward_real::FetchReads;
 use super::fetch::FetchModel;
+use super::fetch_unit::FetchUnit;
 use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
 use super::stats::Statistics;
 use super::window::Effect;
 use super::{LastIssue, Pipeline};
-use crate::spu::exec::{SpuState, Status};
+use crate::spu::exec::{Journal, SpuState, Status};
 use crate::spu::isa::IClass;
 use crate::spu::probes::StallReason;
 
@@ -55,8 +64,10 @@ struct TimingState {
     last_issue: LastIssue,
     /// Cycles since the architectural state's last completion.
     arch_lag: u64,
-    /// The shadow's PC and fetch's starve reason.
+    /// The shadow's PC and fetch's starve reason (ideal fetch).
     fetch: (u32, StallReason),
+    /// The fetch unit (real fetch).
+    unit: UnitState,
     /// Address and word of the instructions of age 1 ..= `TRACKED` (zeros past the oldest
     /// one referenced).
     records: [(u32, u32); TRACKED],
@@ -74,9 +85,23 @@ impl TimingState {
             last_issue: LastIssue::Issued,
             arch_lag: 0,
             fetch: (0, StallReason::Initialisation),
+            unit: UnitState::None,
             records: [(0, 0); TRACKED],
         }
     }
+}
+
+/// The real fetch unit's state in a [`TimingState`]. An explicit tag rather than an `Option`:
+/// `None` is then all-zero bits (an `Option` would mark it in a niche of the unit's fields),
+/// so a new pipeline stays in `.bss`.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(u8)]
+// No heap to box into; the fast-forward keeps the room for the unit either way.
+#[allow(clippy::large_enum_variant)]
+enum UnitState {
+    /// Ideal fetch.
+    None = 0,
+    Real(FetchUnit) = 1,
 }
 
 /// Where a timing state was taken: the counters the next pass is compared against.
@@ -101,6 +126,10 @@ pub(crate) struct FastForward {
     path: [Decoded; MAX_REPETITION],
     /// The first and the last quadword address holding them.
     code: (u32, u32),
+    /// Real fetch: where a store would change what fetch reads in a repetition.
+    pub(super) fetch_reads: FetchReads,
+    /// Real fetch: what a repetition on trial overwrote.
+    pub(super) journal: Journal<{ 2 * MAX_REPETITION }>,
     /// Passes over the head to let go by before comparing again, and the mismatches in a
     /// row (the wait doubles with each, so code that never repeats pays little).
     wait: u32,
@@ -125,6 +154,8 @@ impl FastForward {
             scratch: TimingState::new(),
             path: [EMPTY_DECODED; MAX_REPETITION],
             code: (0, 0),
+            fetch_reads: FetchReads::NONE,
+            journal: Journal::new(),
             wait: 0,
             mismatches: 0,
             skipped: 0,
@@ -141,6 +172,17 @@ impl FastForward {
         self.head = None;
         self.wait = 0;
         self.mismatches = 0;
+    }
+
+    /// The fetch sequence number of the last instruction fetched before the anchor.
+    pub(super) fn anchor_last_seq(&self) -> u64 {
+        self.anchor.last_seq
+    }
+
+    /// Cycles between the clock and the architectural state's last completion at the
+    /// anchor (the same at every pass of a repetition).
+    pub(super) fn arch_lag(&self) -> u64 {
+        self.state.arch_lag
     }
 
     pub(super) fn set_enabled(&mut self, enabled: bool) {
@@ -211,7 +253,11 @@ impl Pipeline {
             }
             return 0;
         }
-        if !self.read_path(arch, n as usize) {
+        let path_read = match self.fetch {
+            FetchModel::Ideal(_) => self.read_path(arch, n as usize),
+            FetchModel::Real { .. } => self.read_path_real(arch, n as usize),
+        };
+        if !path_read {
             self.mismatch(arch);
             return 0;
         }
@@ -221,7 +267,10 @@ impl Pipeline {
         let before = self.fast_forward.anchor.stats;
         let after = self.stats;
         let times = budget / cycles;
-        let done = self.repeat(arch, n as usize, cycles, times);
+        let done = match self.fetch {
+            FetchModel::Ideal(_) => self.repeat(arch, n as usize, cycles, times),
+            FetchModel::Real { .. } => self.repeat_real(arch, n as usize, cycles, times),
+        };
         // A loop head the shadow ran past is not one fetch met.
         self.fetch.take_loop_head();
         if done > 0 {
@@ -266,27 +315,33 @@ impl Pipeline {
         }
     }
 
+    /// Whether the counters show one repetition of `n` completions since the anchor, in a
+    /// non-zero number of cycles.
+    pub(super) fn one_repetition_since_anchor(&self, arch: &SpuState, n: usize) -> bool {
+        let anchor = &self.fast_forward.anchor;
+        let cycles = self.clock.saturating_sub(anchor.clock);
+        let stats_step = self.stats.cycles.wrapping_sub(anchor.stats.cycles);
+        let completed = self
+            .stats
+            .instructions
+            .wrapping_sub(anchor.stats.instructions);
+        cycles != 0
+            && stats_step == cycles
+            && completed == n as u64
+            && arch.instructions_retired().wrapping_sub(anchor.retired) == n as u64
+    }
+
     /// Reads the repetition's `n` instructions (fetched since the anchor) from the window;
     /// `false` if one is gone, has no recorded effect or is no longer in the local store, or
     /// the counters do not show one repetition of `n` completions.
     fn read_path(&mut self, arch: &SpuState, n: usize) -> bool {
+        if !self.one_repetition_since_anchor(arch, n) {
+            return false;
+        }
         let ff = &mut self.fast_forward;
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return false;
         };
-        let cycles = self.clock.saturating_sub(ff.anchor.clock);
-        let stats_step = self.stats.cycles.wrapping_sub(ff.anchor.stats.cycles);
-        let completed = self
-            .stats
-            .instructions
-            .wrapping_sub(ff.anchor.stats.instructions);
-        if cycles == 0
-            || stats_step != cycles
-            || completed != n as u64
-            || arch.instructions_retired().wrapping_sub(ff.anchor.retired) != n as u64
-        {
-            return false;
-        }
         let mut code = (u32::MAX, 0);
         for (offset, entry) in ff.path[..n].iter_mut().enumerate() {
             let seq = ff.anchor.last_seq + 1 + offset as u64;
@@ -310,32 +365,16 @@ impl Pipeline {
     /// (see the module documentation); returns how many completed. The timing state is moved
     /// on by the caller.
     fn repeat(&mut self, arch: &mut SpuState, n: usize, cycles: u64, times: u64) -> u64 {
-        let FetchModel::Ideal(fetch) = &mut self.fetch else {
-            return 0;
-        };
-        // The oldest instruction not completed: in a row that reaches stage o after now, or
-        // in the issue stages.
-        let now = self.clock;
-        let unfinished_rows = (0..O_STAGE).map(|back| self.exec.row(now.wrapping_sub(back)));
-        let Some(mut oldest) = unfinished_rows
-            .chain(self.issue.stages.iter().copied())
-            .flatten()
-            .filter(|&seq| seq != 0)
-            .min()
+        // Every instruction in flight completes from its recorded effect (the shadow checks
+        // the ones it adds).
+        let Some(mut oldest) = self.oldest_in_flight(arch, |seq| self.issue.effect(seq).is_some())
         else {
             return 0;
         };
-        // Every instruction in flight from there on completes from its recorded effect, in
-        // order from the architectural PC (the shadow checks the ones it adds).
-        let mut expected_pc = arch.pc();
-        for seq in oldest..=self.issue.last_seq() {
-            match self.issue.record(seq) {
-                Some(record) if record.pc == expected_pc && self.issue.effect(seq).is_some() => {
-                    expected_pc = record.predicted_next;
-                }
-                _ => return 0,
-            }
-        }
+        let FetchModel::Ideal(fetch) = &mut self.fetch else {
+            return 0;
+        };
+        let now = self.clock;
         let arch_lag = self.fast_forward.state.arch_lag;
         let code = self.fast_forward.code;
         let path = &self.fast_forward.path[..n];
@@ -371,6 +410,35 @@ impl Pipeline {
     }
 }
 
+impl Pipeline {
+    /// The oldest instruction not completed (in a row that reaches stage o after now, or in
+    /// the issue stages), if every instruction in flight from there on follows from the
+    /// architectural PC in order, along the predicted path, and `ready` accepts it.
+    pub(super) fn oldest_in_flight(
+        &self,
+        arch: &SpuState,
+        ready: impl Fn(u64) -> bool,
+    ) -> Option<u64> {
+        let now = self.clock;
+        let unfinished_rows = (0..O_STAGE).map(|back| self.exec.row(now.wrapping_sub(back)));
+        let oldest = unfinished_rows
+            .chain(self.issue.stages.iter().copied())
+            .flatten()
+            .filter(|&seq| seq != 0)
+            .min()?;
+        let mut expected_pc = arch.pc();
+        for seq in oldest..=self.issue.last_seq() {
+            match self.issue.record(seq) {
+                Some(record) if record.pc == expected_pc && ready(seq) => {
+                    expected_pc = record.predicted_next;
+                }
+                _ => return None,
+            }
+        }
+        Some(oldest)
+    }
+}
+
 /// Which timing state [`capture`] writes.
 #[derive(Clone, Copy)]
 enum Slot {
@@ -380,15 +448,21 @@ enum Slot {
 use Slot::{Remembered, Scratch};
 
 /// Writes the pipeline's timing state into the remembered or the scratch state; `false` if
-/// it is not one a fast-forward can start from (real fetch, a blocked channel instruction,
-/// fetch waiting or holding run-ahead instructions, a stopped SPU, an instruction referenced
-/// that the window no longer holds).
+/// it is not one a fast-forward can start from (a blocked channel instruction, ideal fetch
+/// waiting or holding run-ahead instructions, the real fetch unit about to restart, a stopped
+/// SPU, an instruction referenced that the window no longer holds).
 fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
-    let FetchModel::Ideal(fetch) = &pipeline.fetch else {
-        return false;
-    };
-    let Some(fetch_state) = fetch.steady() else {
-        return false;
+    let (fetch_state, unit) = match &pipeline.fetch {
+        FetchModel::Ideal(fetch) => match fetch.steady() {
+            Some(fetch_state) => (fetch_state, None),
+            None => return false,
+        },
+        FetchModel::Real {
+            unit,
+            restart: false,
+            ..
+        } => ((0, unit.starve_reason()), Some(unit)),
+        FetchModel::Real { .. } => return false,
     };
     if pipeline.blocked != 0 || !matches!(arch.status(), Status::Running) {
         return false;
@@ -431,6 +505,12 @@ fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
     into.last_issue = pipeline.last_issue;
     into.arch_lag = now.wrapping_sub(arch.cycle_count());
     into.fetch = fetch_state;
+    if let Some(unit) = unit {
+        match &mut into.unit {
+            UnitState::Real(copy) => copy.clone_from(unit),
+            other => *other = UnitState::Real(unit.clone()),
+        }
+    }
     if oldest > TRACKED as u64 {
         return false;
     }

@@ -180,13 +180,14 @@ impl FetchModel {
         }
     }
 
-    /// The loop head the ideal fetch passed in the last cycle (the target of a backward
-    /// taken branch it fetched), once.
+    /// The loop head fetch passed in the last cycle (ideal fetch: the target of a backward
+    /// taken branch it fetched; the real fetch unit: the target of a hinted backward branch
+    /// it predicted taken), once.
     #[inline(always)]
     pub(crate) fn take_loop_head(&mut self) -> Option<u32> {
         match self {
             FetchModel::Ideal(ideal) => ideal.take_loop_head(),
-            FetchModel::Real { .. } => None,
+            FetchModel::Real { unit, .. } => unit.take_loop_head(),
         }
     }
 

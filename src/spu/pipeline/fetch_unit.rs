@@ -54,7 +54,7 @@ use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
 use crate::spu::probes::StallReason;
 
 /// The real fetch unit's state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FetchUnit {
     queue: RequestQueue,
     ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
@@ -82,6 +82,9 @@ pub struct FetchUnit {
     mispredict_state: u8,
     redirect: u32,
     starve_reason: StallReason,
+    /// The target of a backward branch predicted taken that went to stage g since the
+    /// fast-forward last asked (a loop head the predicted path passed).
+    passed_loop_head: Option<u32>,
 }
 
 /// What the fetch unit did in one cycle.
@@ -118,6 +121,7 @@ impl FetchUnit {
             mispredict_state: 0,
             redirect: 0,
             starve_reason: StallReason::Initialisation,
+            passed_loop_head: None,
         }
     }
 
@@ -179,6 +183,31 @@ impl FetchUnit {
             destination: Destination::Ilbh,
             stale: false,
         });
+    }
+
+    /// The loop head the predicted path passed since the last call (the target of a hinted
+    /// backward branch that went to stage g), once.
+    #[inline(always)]
+    pub(crate) fn take_loop_head(&mut self) -> Option<u32> {
+        self.passed_loop_head.take()
+    }
+
+    /// The half-lines the unit holds (valid or not: the words stay) or will load: its
+    /// buffers, its line requests, where the predicted path goes on and, in a mispredict
+    /// sequence, the corrected address. Repeats are possible.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
+    pub(crate) fn halves_referenced(&self) -> impl Iterator<Item = u32> + '_ {
+        let held = self.inline.iter().flatten().chain(&self.ilbh);
+        let held = held
+            .chain(core::iter::once(&self.path.half))
+            .map(|half| half.address);
+        let requested = self.queue.iter().chain(self.ls_pipe.iter().flatten());
+        let requested = requested.flat_map(|request| [request.line, request.line + HALF_BYTES]);
+        let ahead = core::iter::once(self.next_half)
+            .chain((self.mispredict_state != 0).then_some(self.redirect));
+        held.chain(requested)
+            .chain(ahead)
+            .map(|address| address & !(HALF_BYTES - 1))
     }
 
     /// Whether issue is held by the mispredict sequence.
@@ -378,6 +407,9 @@ impl FetchUnit {
             let hinted = self.hint.filter(|hint| hint.branch == pc);
             if let Some(hint) = hinted {
                 inflight.predicted_next = hint.target;
+                if hint.target <= pc {
+                    self.passed_loop_head = Some(hint.target);
+                }
             }
             offset += 4;
             if hinted.is_some() {

@@ -174,6 +174,13 @@ impl IssuePipes {
         record
     }
 
+    /// Takes back the instructions appended after `seq` (a fast-forward's repetition that
+    /// did not happen); their records are left to be overwritten.
+    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
+    pub(crate) fn forget_fetched_after(&mut self, seq: u64) {
+        self.last_seq = seq;
+    }
+
     /// Puts the appended instruction `seq` into `slot` (0 even, 1 odd) of stage g.
     #[inline(always)]
     pub(crate) fn place(&mut self, slot: usize, seq: u64) {

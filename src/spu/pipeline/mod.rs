@@ -27,10 +27,11 @@
 //! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! Under ideal fetch with no probe listener attached, the fast-forward (`fast_forward.rs`)
-//! skips the cycle-by-cycle simulation of loop iterations that exactly repeat an earlier one
-//! (same timing state, same instructions on the same path): their instructions still execute,
-//! and every figure comes out as if each cycle had been simulated.
+//! With no probe listener attached, the fast-forward (`fast_forward.rs`, and
+//! `fast_forward_real.rs` for the real fetch unit) skips the cycle-by-cycle simulation of loop
+//! iterations that exactly repeat an earlier one (same timing state, fetch state and
+//! instructions on the same path): their instructions still execute, and every figure comes
+//! out as if each cycle had been simulated.
 
 mod config;
 mod cycle;
@@ -41,6 +42,8 @@ mod fast_forward;
 #[cfg(feature = "spu-lean")]
 #[path = "no_fast_forward.rs"]
 mod fast_forward;
+#[cfg(not(feature = "spu-lean"))]
+mod fast_forward_real;
 mod fetch;
 mod fetch_buffers;
 mod fetch_unit;
@@ -443,7 +446,7 @@ impl Pipeline {
         until_output: bool,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let mut cycles = 0;
-        let fast_forward = until_output && self.fast_forward.enabled() && !self.real_fetch;
+        let fast_forward = until_output && self.fast_forward.enabled();
         let skip_stalls = !self.stall_skip_off;
         self.fetch.take_loop_head();
         while cycles < budget {

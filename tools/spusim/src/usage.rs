@@ -22,9 +22,9 @@ options:
                                after the preset), e.g. spu/pipe/FPD/stall=0,
                                spu/feature/dp-dual=TRUE
   --stats                      print the pipeline statistics at the end
-  --no-fast-forward            simulate every cycle (by default, under ideal
-                               fetch, loop iterations that exactly repeat an
-                               earlier one are fast-forwarded: same results)
+  --no-fast-forward            simulate every cycle (by default, loop iterations
+                               that exactly repeat an earlier one are
+                               fast-forwarded: same results)
   --no-stall-skip              simulate issue and fetch in every stalled cycle
                                (by default, while an instruction waits for an
                                operand and fetch is idle, those cycles are

@@ -17,68 +17,98 @@ fn quadword_address(address: u32) -> u32 {
     address & LS_ADDRESS_MASK & !0xf
 }
 
+// The four addressing forms, shared by the loads, the stores and `store_address`.
+
+/// `lqa`/`stqa`: an absolute word address.
+#[inline(always)]
+fn a_form(insn: &Instruction) -> u32 {
+    word_offset(insn.imm)
+}
+
+/// `lqr`/`stqr`: a word address relative to the PC.
+#[inline(always)]
+fn r_form(insn: &Instruction, pc: u32) -> u32 {
+    pc.wrapping_add(word_offset(insn.imm))
+}
+
+/// `lqd`/`stqd`: RA plus a quadword offset.
+#[inline(always)]
+fn d_form(spu: &impl Machine, insn: &Instruction) -> u32 {
+    spu.ra(insn)
+        .preferred_word()
+        .wrapping_add((insn.imm as u32).wrapping_shl(4))
+}
+
+/// `lqx`/`stqx`: RA plus RB.
+#[inline(always)]
+fn x_form(spu: &impl Machine, insn: &Instruction) -> u32 {
+    spu.ra(insn)
+        .preferred_word()
+        .wrapping_add(spu.rb(insn).preferred_word())
+}
+
+/// The (aligned, wrapped) address a store instruction at `pc` would write in `spu`'s
+/// current state; `None` for any other instruction.
+#[inline(always)]
+#[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
+pub(in super::super) fn store_address(
+    spu: &impl Machine,
+    insn: &Instruction,
+    pc: u32,
+) -> Option<u32> {
+    use crate::spu::isa::Mnemonic as M;
+    let address = match insn.mnemonic {
+        M::Stqa => a_form(insn),
+        M::Stqr => r_form(insn, pc),
+        M::Stqd => d_form(spu, insn),
+        M::Stqx => x_form(spu, insn),
+        _ => return None,
+    };
+    Some(quadword_address(address))
+}
+
 #[inline(always)]
 pub(super) fn lqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    load(spu, insn.rt, word_offset(insn.imm))
+    load(spu, insn.rt, a_form(insn))
 }
 
 #[inline(always)]
 pub(super) fn lqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    load(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+    load(spu, insn.rt, r_form(insn, pc))
 }
 
 #[inline(always)]
 pub(super) fn lqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    load(
-        spu,
-        insn.rt,
-        spu.ra(insn)
-            .preferred_word()
-            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
-    )
+    let address = d_form(spu, insn);
+    load(spu, insn.rt, address)
 }
 
 #[inline(always)]
 pub(super) fn lqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    load(
-        spu,
-        insn.rt,
-        spu.ra(insn)
-            .preferred_word()
-            .wrapping_add(spu.rb(insn).preferred_word()),
-    )
+    let address = x_form(spu, insn);
+    load(spu, insn.rt, address)
 }
 
 #[inline(always)]
 pub(super) fn stqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    store(spu, insn.rt, word_offset(insn.imm))
+    store(spu, insn.rt, a_form(insn))
 }
 
 #[inline(always)]
 pub(super) fn stqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    store(spu, insn.rt, pc.wrapping_add(word_offset(insn.imm)))
+    store(spu, insn.rt, r_form(insn, pc))
 }
 
 #[inline(always)]
 pub(super) fn stqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    store(
-        spu,
-        insn.rt,
-        spu.ra(insn)
-            .preferred_word()
-            .wrapping_add((insn.imm as u32).wrapping_shl(4)),
-    )
+    let address = d_form(spu, insn);
+    store(spu, insn.rt, address)
 }
 
 #[inline(always)]
 pub(super) fn stqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    store(
-        spu,
-        insn.rt,
-        spu.ra(insn)
-            .preferred_word()
-            .wrapping_add(spu.rb(insn).preferred_word()),
-    )
+    let address = x_form(spu, insn);
+    store(spu, insn.rt, address)
 }
 
 #[inline(always)]

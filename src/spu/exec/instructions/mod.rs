@@ -37,6 +37,9 @@ mod load_store;
 mod multiply;
 mod shift_rotate;
 
+#[cfg(not(feature = "spu-lean"))]
+pub(super) use load_store::store_address;
+
 use super::flow::{Flow, instruction_address};
 use super::machine::Machine;
 use super::outcome::FaultKind;
