@@ -17,7 +17,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 status=0
 for program in bench_stall_loop bench_dual_issue demo_saxpy demo_chain demo_dp; do
-  for mode in "--fetch real" "--fetch ideal --no-fast-forward" "--fetch ideal" "--mode instruction"; do
+  for mode in "--fetch real" "--fetch real --no-fast-forward" "--fetch ideal --no-fast-forward" "--fetch ideal" "--mode instruction"; do
     extra="--stats --regs"
     if [ "$mode" = "--mode instruction" ]; then extra="--regs"; fi
     # shellcheck disable=SC2086 # the mode and the flags are several words on purpose
