@@ -13,8 +13,8 @@
 //! reinterpreted by the host FPU.
 
 use super::float_exact::Exact;
-pub use super::float_single_exact::SP_MAX;
-use super::float_single_exact::SingleExact;
+use super::float_single_host as host;
+pub use super::float_single_host::SP_MAX;
 
 /// Decodes an SP bit pattern into an exact value (exponent field 0 reads as zero).
 pub(crate) fn unpack(bits: u32) -> Exact {
@@ -54,51 +54,37 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
 /// `a + b` (`fa`).
 #[inline]
 pub fn add(a: u32, b: u32) -> u32 {
-    SingleExact::unpack(a)
-        .add(SingleExact::unpack(b))
-        .pack_truncating()
+    host::add(a, b)
 }
 
 /// `a - b` (`fs`).
 #[inline]
 pub fn sub(a: u32, b: u32) -> u32 {
-    SingleExact::unpack(a)
-        .add(SingleExact::unpack(b).negate())
-        .pack_truncating()
+    host::sub(a, b)
 }
 
 /// `a × b` (`fm`).
 #[inline]
 pub fn mul(a: u32, b: u32) -> u32 {
-    SingleExact::unpack(a)
-        .mul(SingleExact::unpack(b))
-        .pack_truncating()
+    host::mul(a, b)
 }
 
 /// `a × b + c`, fused (`fma`).
 #[inline]
 pub fn mul_add(a: u32, b: u32, c: u32) -> u32 {
-    SingleExact::unpack(a)
-        .mul(SingleExact::unpack(b))
-        .add(SingleExact::unpack(c))
-        .pack_truncating()
+    host::mul_add(a, b, c)
 }
 
 /// `a × b - c`, fused (`fms`).
 #[inline]
 pub fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    SingleExact::unpack(a)
-        .mul(SingleExact::unpack(b))
-        .add(SingleExact::unpack(c).negate())
-        .pack_truncating()
+    host::mul_sub(a, b, c)
 }
 
 /// `c - a × b`, fused (`fnms`).
 #[inline]
 pub fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    SingleExact::unpack(c)
-        .add(SingleExact::unpack(a).mul(SingleExact::unpack(b)).negate())
-        .pack_truncating()
+    host::negative_mul_sub(a, b, c)
 }
 
 /// Ordering key: zero for any exponent-0 value, else the sign-magnitude value as an integer.
@@ -269,7 +255,7 @@ mod tests {
     }
 
     // The 128-bit general model ([`Exact`]) with the formulas these operations used before
-    // the 64-bit core: the reference the core must match bit for bit.
+    // the binary64 arithmetic: the reference it must match bit for bit.
     fn reference_add(a: u32, b: u32) -> u32 {
         pack_truncating(unpack(a).add(unpack(b)))
     }
@@ -313,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn sixty_four_bit_core_matches_the_general_model() {
+    fn binary64_arithmetic_matches_the_general_model() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..1_000_000 {
             let (a, b, c) = (

@@ -23,7 +23,7 @@
 //!   `Machine` (`machine.rs`: what an instruction reads and writes) and report a `Flow`
 //!   (`flow.rs`);
 //! - the element arithmetic the instructions use: `ops_integer.rs`, `ops_shift.rs`,
-//!   `permute.rs`, `float_single.rs` (with `float_single_exact.rs`), `float_double.rs` (with
+//!   `permute.rs`, `float_single.rs` (with `float_single_host.rs`), `float_double.rs` (with
 //!   `float_exact.rs`);
 //! - `profile.rs` the `prof_cp` checkpoints ([`ProfileCounters`]);
 //! - for the pipeline's ideal fetch: `run_ahead.rs` (its shadow executes instructions early),
@@ -45,7 +45,7 @@ mod execute;
 mod float_double;
 mod float_exact;
 mod float_single;
-mod float_single_exact;
+mod float_single_host;
 mod flow;
 mod instructions;
 mod local_store;

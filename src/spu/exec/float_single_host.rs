@@ -1,0 +1,151 @@
+//! The SPU's single-precision arithmetic (`fa`, `fs`, `fm` and the fused multiply-adds)
+//! through the host's binary64: one hardware operation per lane where an exact integer
+//! model needs a few dozen instructions.
+//!
+//! An SP operand with exponent field 1..=255 is `1.f × 2^(e - 127)` (255 is an ordinary
+//! exponent on the SPU, the extended range), which binary64 holds exactly; field 0 is zero
+//! (no denormals) and widens to `0.0`. A product of two
+//! such values has at most 48 significant bits, so binary64 multiplication is exact. From an
+//! exact binary64 result the SP result is its top 24 significant bits (truncation is
+//! chopping the rest), with the SPU's range: below the smallest normal `+0`, beyond the
+//! extended range the largest magnitude with the sign. A sum (or a fused product-sum) may
+//! round in binary64; the error-free transformation *TwoSum* gives the rounding error
+//! exactly (under round-to-nearest, which Rust's floating point always uses), and that is
+//! enough to truncate the exact sum (see `truncated_sum`).
+//!
+//! The unit tests of `float_single` compare these with a 128-bit exact model over a million
+//! edge-biased operand triples.
+
+/// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
+pub const SP_MAX: u32 = 0x7fff_ffff;
+
+/// The exact binary64 value of an SP operand.
+#[inline(always)]
+fn widen(bits: u32) -> f64 {
+    if (bits >> 23) & 0xff == 0 {
+        return 0.0;
+    }
+    // Exponent and fraction move up to binary64's fields, the exponent rebiased.
+    let sign = u64::from(bits >> 31) << 63;
+    let magnitude = (u64::from(bits & 0x7fff_ffff) << 29) + ((1023 - 127) << 52);
+    f64::from_bits(sign | magnitude)
+}
+
+/// `a + b` truncated into the SP format, for `a` and `b` exact binary64 values of SP
+/// operands or of a product of two.
+///
+/// The binary64 sum `sum` may be rounded; TwoSum gives its error exactly, `a + b = sum +
+/// error` with `|error|` at most half a binary64 unit. If `sum` lies between two values of
+/// the SP grid (its 29 bits below the SP fraction are not all zero), it is at least a whole
+/// binary64 unit from either, so `a + b` truncates the same. If `sum` is on the grid and the
+/// error points toward zero, `a + b` lies just below it in magnitude and truncates to the
+/// grid value below: one SP unit less, which subtracting one from the fraction at bit 29
+/// gives (across a power of two too).
+#[inline(always)]
+fn truncated_sum(a: f64, b: f64) -> u32 {
+    let sum = a + b;
+    let b_part = sum - a;
+    let error = (a - (sum - b_part)) + (b - b_part);
+    let bits = sum.to_bits();
+    let on_grid = bits & ((1 << 29) - 1) == 0;
+    // `error` is non-zero only if `sum` is (the sum of two values on the grid of the
+    // smaller one's unit cannot round to zero).
+    let toward_zero = error != 0.0 && (error < 0.0) != (sum < 0.0);
+    if on_grid && toward_zero {
+        narrow(f64::from_bits(bits - (1 << 29)))
+    } else {
+        narrow(sum)
+    }
+}
+
+/// An exact binary64 value truncated into the SP format.
+#[inline(always)]
+fn narrow(value: f64) -> u32 {
+    let bits = value.to_bits();
+    let sign = (bits >> 32) as u32 & 0x8000_0000;
+    // Zero has exponent field 0 and lands below the normal range: `+0`.
+    let biased = ((bits >> 52) & 0x7ff) as i32 - 1023 + 127;
+    if biased > 255 {
+        return sign | SP_MAX;
+    }
+    if biased < 1 {
+        return 0;
+    }
+    sign | ((biased as u32) << 23) | ((bits >> 29) as u32 & 0x007f_ffff)
+}
+
+/// `a + b` (`fa`).
+#[inline(always)]
+pub(super) fn add(a: u32, b: u32) -> u32 {
+    truncated_sum(widen(a), widen(b))
+}
+
+/// `a - b` (`fs`).
+#[inline(always)]
+pub(super) fn sub(a: u32, b: u32) -> u32 {
+    truncated_sum(widen(a), -widen(b))
+}
+
+/// `a × b` (`fm`): always exact.
+#[inline(always)]
+pub(super) fn mul(a: u32, b: u32) -> u32 {
+    narrow(widen(a) * widen(b))
+}
+
+/// `a × b + c` (`fma`).
+#[inline(always)]
+pub(super) fn mul_add(a: u32, b: u32, c: u32) -> u32 {
+    truncated_sum(widen(a) * widen(b), widen(c))
+}
+
+/// `a × b - c` (`fms`).
+#[inline(always)]
+pub(super) fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
+    truncated_sum(widen(a) * widen(b), -widen(c))
+}
+
+/// `c - a × b` (`fnms`).
+#[inline(always)]
+pub(super) fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
+    truncated_sum(widen(c), -(widen(a) * widen(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ONE: u32 = 0x3f80_0000;
+    const THREE: u32 = 0x4040_0000;
+
+    #[test]
+    fn sums_products_zeros_and_the_range_ends() {
+        assert_eq!(add(ONE, ONE), 0x4000_0000);
+        assert_eq!(mul(THREE, 0x3eaa_aaab), ONE, "1/3 x 3 truncated");
+        assert_eq!(mul_add(ONE, THREE, ONE), 0x4080_0000);
+        // Exponent field 0 is zero, whatever the fraction; every zero result is +0.
+        assert_eq!(mul(0x0000_1234, THREE), 0);
+        assert_eq!(sub(ONE, ONE), 0);
+        assert_eq!(add(0x8000_0000, 0x8000_0000), 0);
+        // Extended range and results beyond it.
+        assert_eq!(
+            add(0x7f80_0000, 0x7f80_0000),
+            SP_MAX,
+            "2^128 + 2^128 saturates"
+        );
+        assert_eq!(mul(0x7f00_0000, 0x7f00_0000), SP_MAX);
+        assert_eq!(mul(0x7f00_0000, 0xff00_0000), 0x8000_0000 | SP_MAX);
+        assert_eq!(mul(0x7f80_0000, 0x3f00_0000), 0x7f00_0000, "2^128 / 2");
+        // Below the normal range.
+        assert_eq!(mul(0x0080_0000, 0x3f00_0000), 0);
+        // 1 + 2^-60 rounds to 1 in binary64 (error away from zero): truncated, 1.
+        assert_eq!(add(ONE, 0x2180_0000), ONE);
+        // 1 - 2^-60 rounds to 1 (error toward zero): truncated, the SP value below 1.
+        assert_eq!(sub(ONE, 0x2180_0000), 0x3f7f_ffff);
+        // 2^-126 - 2^-252 rounds to 2^-126 and truncates below the normal range: +0.
+        assert_eq!(negative_mul_sub(0x0080_0000, 0x0080_0000, 0x0080_0000), 0);
+        // An exact sum below the normal range: +0.
+        assert_eq!(sub(0x0080_0001, 0x0080_0000), 0);
+        // A fused product-sum rounding at a power of two: 2^24 - 2^-30, truncated.
+        assert_eq!(mul_add(0x4b80_0000, ONE, 0xb080_0000), 0x4b7f_ffff);
+    }
+}
