@@ -1,13 +1,16 @@
 //! Instruction mode's quiet run loop (`SpuState::run_checkpoints`, behind `run`,
 //! `run_with_output` and `SpuUnit::run` with nothing listening) skips building the report of
-//! ordinary instructions. It must change nothing else: three SPUs, one run through the loop
-//! that reports every instruction (`SpuUnit::run` with a listener attached, which steps with
-//! `SpuState::step`) and two through the quiet loop (`SpuUnit::run` with nothing listening,
-//! `SpuState::run_with_output`), run the same programs in the same slices
+//! ordinary instructions. It must change nothing else: four SPUs, one run through the loop
+//! that reports batches of instructions (`SpuUnit::run` with a listener attached), two
+//! through the quiet loop (`SpuUnit::run` with nothing listening,
+//! `SpuState::run_with_output`) and one stepped an instruction at a time
+//! (`SpuState::run_observed`), run the same programs in the same slices
 //! and must agree after every slice on the outcome, the `prof_cp` lines and the whole
 //! architectural state (registers, PC, status, counters, profile counters, channels, the
 //! local store). The programs cover checkpoints, stops, channel waits, faults, illegal words
-//! and stores into the code being run.
+//! and stores into the code being run. The quiet loop runs decoded blocks (`block_cache.rs`),
+//! so rewritten code (by a store of the program or by the host between runs) must be decoded
+//! again: the last two tests fail if either way of noticing it goes.
 
 mod spu_pipeline_support;
 
@@ -55,6 +58,8 @@ fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
     let mut reporting = unit_with(source, Config::cell(), Mode::Instruction);
     // The same loop reached directly: `SpuState::run_with_output` (`run_checkpoints`).
     let mut direct = unit_with(source, Config::cell(), Mode::Instruction);
+    // One `SpuState::step` at a time (`run_observed`): no decoded blocks at all.
+    let mut stepped = unit_with(source, Config::cell(), Mode::Instruction);
     let (mut text_quiet, mut text_reporting) = (String::new(), String::new());
     let mut text_direct = String::new();
     let mut total = 0;
@@ -63,6 +68,8 @@ fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
         let a = quiet.run(slice, &NoProbes, &mut text_quiet);
         let b = reporting.run(slice, &Listening, &mut text_reporting);
         let c = direct.arch_mut().run_with_output(slice, &mut text_direct);
+        let d = stepped.arch_mut().run_observed(slice, &mut |_| Ok(()));
+        assert_eq!(a.as_ref().ok(), d.as_ref().ok(), "{what}: outcome, stepped");
         assert_eq!(a, b, "{what}: outcome\n{source}");
         assert_eq!(
             a.as_ref().ok(),
@@ -76,6 +83,7 @@ fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
         );
         assert_same(&quiet, &reporting, &what);
         assert_same(&direct, &reporting, &format!("{what}, directly"));
+        assert_same(&stepped, &reporting, &format!("{what}, stepped"));
         let Ok(outcome) = a else { break };
         total += outcome.cycles;
         match outcome.end {
@@ -84,6 +92,8 @@ fn compare(source: &str, slices: &[u64], limit: u64) -> u64 {
                 let x = quiet.arch_mut().channels_mut().outbound.pop();
                 let y = reporting.arch_mut().channels_mut().outbound.pop();
                 let z = direct.arch_mut().channels_mut().outbound.pop();
+                let w = stepped.arch_mut().channels_mut().outbound.pop();
+                assert_eq!(w, y, "{what}: mailbox value, stepped");
                 assert_eq!(x, y, "{what}: mailbox value");
                 assert_eq!(z, y, "{what}: mailbox value, directly");
             }
@@ -181,4 +191,32 @@ fn random_programs_agree() {
         let source = random_program(seed);
         assert!(compare(&source, &[1 + seed % 7, 50, 999], 100_000) > 0);
     }
+}
+
+#[test]
+fn code_the_host_rewrites_between_runs_is_run_new() {
+    // `ai $10,$10,1` at address 8, the loop's first instruction; the host turns it into
+    // `ai $10,$10,5` after some iterations, when the quiet loop has it decoded in a block.
+    let source = counted("ai $10,$10,1\nai $11,$11,1\n", 1000);
+    let mut quiet = unit_with(&source, Config::cell(), Mode::Instruction);
+    let mut reporting = unit_with(&source, Config::cell(), Mode::Instruction);
+    let word = quiet.arch().local_store().load_word(8);
+    assert_eq!(word >> 24, 0x1c, "ai at address 8: {word:#x}");
+    let patched = (word & !(0x3ff << 14)) | (5 << 14);
+    quiet.run(1_003, &NoProbes, &mut String::new()).unwrap();
+    reporting
+        .run(1_003, &Listening, &mut String::new())
+        .unwrap();
+    for unit in [&mut quiet, &mut reporting] {
+        unit.arch_mut().local_store_mut().store_word(8, patched);
+    }
+    quiet.run(100_000, &NoProbes, &mut String::new()).unwrap();
+    reporting
+        .run(100_000, &Listening, &mut String::new())
+        .unwrap();
+    assert_same(&quiet, &reporting, "after the patch");
+    let ten = quiet.arch().register(10).preferred_word();
+    let eleven = quiet.arch().register(11).preferred_word();
+    assert_eq!(eleven, 1000);
+    assert!(ten > 3 * eleven, "the patched instruction ran: $10 = {ten}");
 }

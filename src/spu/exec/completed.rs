@@ -11,6 +11,7 @@
 //! to it), so telling them a few instructions late changes nothing they see.
 
 use super::AccessKind;
+use super::block_cache::{BLOCK_LENGTH, next_address};
 use super::decode_cache::DecodeCache;
 use super::flow::{Flow, instruction_address};
 use super::instructions::apply;
@@ -247,7 +248,8 @@ impl BatchCounts {
 impl SpuState {
     /// Steps like [`step`](Self::step) up to `records.len()` times (at most `max`), writing a
     /// [`Completed`] record for each instruction that retires and leaves the SPU running
-    /// without a checkpoint. The first step that is anything else (a checkpoint, stop, halt,
+    /// without a checkpoint. It runs the decoded blocks of `block_cache.rs`, whole: a batch
+    /// may end sooner, before a block that does not fit. The first step that is anything else (a checkpoint, stop, halt,
     /// channel wait, fault, illegal word, a stopped SPU) ends the batch and comes back as its
     /// report. The effect on the SPU is that of as many `step`s; the clock advances by one
     /// per retired instruction.
@@ -263,13 +265,13 @@ impl SpuState {
             cycle_before: self.cycles,
             ..BatchCounts::default()
         };
-        let accesses = &mut batch.accesses;
+        let max = max.min(COMPLETED_BATCH);
         let mut nops = 0u64;
-        for slot in batch.records.iter_mut().take(max) {
+        while counts.written < max {
             let pc = self.pc;
-            let word = self.local_store.load_word(pc);
             if let Status::Stopped(_) = self.status {
                 self.count_retired(counts.written as u64, nops);
+                let word = self.local_store.load_word(pc);
                 let executed = self.not_executed(pc, word);
                 let end = BatchEnd {
                     executed,
@@ -277,8 +279,9 @@ impl SpuState {
                 };
                 return (counts, Some(end));
             }
-            let Some(&instruction) = self.decode_cache.decode(pc, word) else {
+            let Some(block) = self.block_at_pc() else {
                 self.count_retired(counts.written as u64, nops);
+                let word = self.local_store.load_word(pc);
                 let executed = self.illegal_instruction(pc, word);
                 let end = BatchEnd {
                     executed,
@@ -286,56 +289,86 @@ impl SpuState {
                 };
                 return (counts, Some(end));
             };
-            let fall_through = instruction_address(pc.wrapping_add(4));
-            let (branch, one_branch) = if instruction.is_branch() {
-                (BRANCH, ONE_BRANCH)
-            } else {
-                (0, 0)
-            };
-            let (next_pc, address, flags, counted) = match apply(self, &instruction, pc) {
-                Flow::Next => (fall_through, 0, branch, one_branch),
-                Flow::Nop => (fall_through, 0, branch | NOP, one_branch),
-                Flow::Load(address) => (fall_through, address, READ, ONE_LOAD),
-                Flow::Store(address) => (fall_through, address, WRITE, ONE_STORE),
-                Flow::Branch(target) => (target, target, branch | TAKEN, one_branch),
-                unusual => {
-                    self.count_retired(counts.written as u64, nops);
-                    let executed = self.finish_unusual::<false>(unusual, pc, word, 0);
-                    let end = BatchEnd {
-                        executed,
-                        instruction: Some(instruction),
-                    };
-                    return (counts, Some(end));
-                }
-            };
-            counts.packed += counted;
-            nops += u64::from(flags & NOP != 0);
-            // A retried channel access that went through leaves `Blocked`, as in `execute`.
+            let generation = self.local_store.code_generation();
+            let length = usize::from(self.blocks.block(block).length);
+            if counts.written > 0 && counts.written + length > max {
+                // The batch ends at a block's start: starting the next batch inside a block
+                // would decode a block from there (and batch ends move on every pass of a
+                // loop).
+                break;
+            }
+            // Only a block's last instruction may be a branch.
+            let last = length - 1;
+            let ends_in_branch =
+                self.blocks.block(block).instructions[last % BLOCK_LENGTH].is_branch();
+            // A retried channel access that goes through leaves `Blocked`, as in `execute`
+            // (one that waits again is set back by `finish_unusual`).
             self.status = Status::Running;
-            self.pc = next_pc;
-            if flags & (READ | WRITE) != 0 {
-                // One access per record at most: the index stays below the batch length.
-                if let Some(access) = accesses.get_mut(counts.accesses().wrapping_sub(1)) {
-                    *access = MemAccess {
-                        tick: counts.cycle_before.wrapping_add(counts.written as u64 + 1),
-                        pc: u64::from(pc),
-                        address: u64::from(address),
-                        size: 16,
-                        kind: if flags & READ != 0 {
-                            AccessKind::Read
-                        } else {
-                            AccessKind::Write
-                        },
+            let mut pc = pc;
+            for index in 0..length.min(max - counts.written) {
+                // Copied out of the block: executing needs the whole SPU mutably.
+                let instruction = self.blocks.block(block).instructions[index % BLOCK_LENGTH];
+                let word = instruction.word;
+                // Observers look records up there (`CompletedBatch::instruction`).
+                self.decode_cache.remember(pc, &instruction);
+                let fall_through = next_address(pc);
+                let (branch, one_branch) = if ends_in_branch && index == last {
+                    (BRANCH, ONE_BRANCH)
+                } else {
+                    (0, 0)
+                };
+                let (next_pc, address, flags, counted) = match apply(self, &instruction, pc) {
+                    Flow::Next => (fall_through, 0, branch, one_branch),
+                    Flow::Nop => (fall_through, 0, branch | NOP, one_branch),
+                    Flow::Load(address) => (fall_through, address, READ, ONE_LOAD),
+                    Flow::Store(address) => (fall_through, address, WRITE, ONE_STORE),
+                    Flow::Branch(target) => (target, target, branch | TAKEN, one_branch),
+                    unusual => {
+                        self.pc = pc;
+                        self.count_retired(counts.written as u64, nops);
+                        let executed = self.finish_unusual::<false>(unusual, pc, word, 0);
+                        let end = BatchEnd {
+                            executed,
+                            instruction: Some(instruction),
+                        };
+                        return (counts, Some(end));
+                    }
+                };
+                counts.packed += counted;
+                nops += u64::from(flags & NOP != 0);
+                if flags & (READ | WRITE) != 0 {
+                    // One access per record at most: the index stays below the batch length.
+                    if let Some(access) = batch.accesses.get_mut(counts.accesses().wrapping_sub(1))
+                    {
+                        *access = MemAccess {
+                            tick: counts.cycle_before.wrapping_add(counts.written as u64 + 1),
+                            pc: u64::from(pc),
+                            address: u64::from(address),
+                            size: 16,
+                            kind: if flags & READ != 0 {
+                                AccessKind::Read
+                            } else {
+                                AccessKind::Write
+                            },
+                        };
+                    }
+                }
+                if let Some(slot) = batch.records.get_mut(counts.written) {
+                    *slot = Completed {
+                        pc,
+                        word,
+                        address,
+                        flags,
                     };
+                }
+                counts.written += 1;
+                pc = next_pc;
+                if flags & WRITE != 0 && self.local_store.code_generation() != generation {
+                    // The store rewrote code: the rest of the block may be stale.
+                    break;
                 }
             }
-            *slot = Completed {
-                pc,
-                word,
-                address,
-                flags,
-            };
-            counts.written += 1;
+            self.pc = pc;
         }
         self.count_retired(counts.written as u64, nops);
         (counts, None)

@@ -54,6 +54,16 @@ impl DecodeCache {
         Some(slot)
     }
 
+    /// Keeps `instruction`, decoded from address `pc`, for [`lookup`](Self::lookup) (the
+    /// block loops decode ahead; observers look their instructions up here).
+    #[inline(always)]
+    pub(super) fn remember(&mut self, pc: u32, instruction: &Instruction) {
+        let slot = &mut self.slots[(pc >> 2) as usize & (DECODE_CACHE_SLOTS - 1)];
+        if slot.word != instruction.word {
+            *slot = *instruction;
+        }
+    }
+
     /// The decode of `word` at `pc` if the cache holds it, else `word` decoded afresh (the
     /// cache is left alone); `None` if the word is illegal.
     #[inline(always)]

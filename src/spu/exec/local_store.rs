@@ -35,15 +35,45 @@ impl core::fmt::Display for ImageTooLarge {
 impl core::error::Error for ImageTooLarge {}
 
 /// The SPU local store: 256 KiB, addressed modulo its size.
+///
+/// It also keeps track of writes to code that instruction mode decoded ahead (its blocks,
+/// `block_cache.rs`): quadwords holding such code are marked, and writing one of them (or
+/// loading, clearing or copying the store) moves the *code generation* on, which
+/// invalidates every block decoded before.
 #[derive(Clone)]
 pub struct LocalStore {
     quadwords: [Quadword; QUADWORDS],
+    /// One bit per quadword holding decoded code (of the current generation).
+    code: [u64; QUADWORDS / 64],
+    code_generation: u64,
 }
 
 impl LocalStore {
     /// Copies `other` into `self` in place (a whole-value clone builds a 256 KiB temporary).
     pub(super) fn copy_from(&mut self, other: &LocalStore) {
         self.quadwords = other.quadwords;
+        self.code_written();
+    }
+
+    /// The code generation: blocks decoded under another one are stale.
+    #[inline(always)]
+    pub(super) fn code_generation(&self) -> u64 {
+        self.code_generation
+    }
+
+    /// Marks the quadword at `address` as holding decoded code.
+    #[inline]
+    pub(super) fn mark_code(&mut self, address: u32) {
+        let index = Self::index(address);
+        self.code[index / 64] |= 1 << (index % 64);
+    }
+
+    /// Code may have changed: every decode so far is stale.
+    #[cold]
+    #[inline(never)]
+    fn code_written(&mut self) {
+        self.code_generation = self.code_generation.wrapping_add(1);
+        self.code = [0; QUADWORDS / 64];
     }
 }
 
@@ -64,12 +94,15 @@ impl LocalStore {
     pub const fn new() -> Self {
         LocalStore {
             quadwords: [Quadword::ZERO; QUADWORDS],
+            code: [0; QUADWORDS / 64],
+            code_generation: 0,
         }
     }
 
     /// Zeroes the whole local store.
     pub fn clear(&mut self) {
         self.quadwords = [Quadword::ZERO; QUADWORDS];
+        self.code_written();
     }
 
     #[inline]
@@ -87,7 +120,11 @@ impl LocalStore {
     /// Writes the quadword containing `address` (low 4 bits ignored, address wraps).
     #[inline]
     pub fn store_quadword(&mut self, address: u32, value: Quadword) {
-        self.quadwords[Self::index(address)] = value;
+        let index = Self::index(address);
+        self.quadwords[index] = value;
+        if self.code[index / 64] & (1 << (index % 64)) != 0 {
+            self.code_written();
+        }
     }
 
     /// Reads the big-endian word at `address & !3` (address wraps); used for instruction fetch.

@@ -17,7 +17,12 @@
 //! - `state.rs` the state, `local_store.rs` the local store, `channels.rs` the mailboxes,
 //!   `quadword.rs` the 128-bit register value, `outcome.rs` the reports and stop reasons;
 //! - `execute.rs` the entry points and retirement, `stepping.rs` the fetch-decode-execute
-//!   loops, `decode_cache.rs` the decodes `step` reuses;
+//!   loops, `decode_cache.rs` the decodes `step` reuses, `block_cache.rs` the straight-line
+//!   blocks the run loops execute without fetching and decoding each instruction again (a
+//!   write to their code, which `local_store.rs` notices, makes them stale), `completed.rs`
+//!   the loop that runs batches for observers;
+//! - `trial.rs`: running instructions with a journal that can take them back (the pipeline's
+//!   fast-forward under the real fetch unit);
 //! - `instructions/`: what each instruction does, one function per instruction, one file per
 //!   family (`fma` is in `instructions/float_sp.rs`), and the dispatch; they run on any
 //!   `Machine` (`machine.rs`: what an instruction reads and writes) and report a `Flow`
@@ -38,6 +43,7 @@
 //! the ISA text.) The counting rules of the profiling checkpoints are on
 //! [`ProfileCounters`]; the modelled channels are listed on [`Channels`].
 
+mod block_cache;
 mod channels;
 mod completed;
 mod decode_cache;
@@ -92,5 +98,7 @@ pub(crate) use trial::Journal;
 
 /// Bytes of instruction mode's batch of completed instructions (for the footprint table).
 pub(crate) const BATCH_RECORDS_BYTES: usize = size_of::<completed::BatchRecords>();
-/// Bytes of the decode cache [`SpuState::step`] keeps (for the footprint table).
-pub(crate) const STEP_DECODE_CACHE_BYTES: usize = size_of::<decode_cache::DecodeCache>();
+/// Bytes of instruction mode's decodes: the cache [`SpuState::step`] keeps and the blocks of
+/// the quiet runs (for the footprint table).
+pub(crate) const STEP_DECODE_CACHE_BYTES: usize =
+    size_of::<decode_cache::DecodeCache>() + size_of::<block_cache::BlockCache>();

@@ -2,6 +2,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::block_cache::BlockCache;
 use super::channels::Channels;
 use super::decode_cache::DecodeCache;
 use super::local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
@@ -76,6 +77,9 @@ pub struct SpuState {
     pub(super) profile: ProfileCounters,
     /// Decodes for `step`; not architectural state (every slot is valid for any program).
     pub(super) decode_cache: DecodeCache,
+    /// Instruction mode's decoded blocks; not architectural state (each is checked against
+    /// the local store's code generation).
+    pub(super) blocks: BlockCache,
 }
 
 impl Clone for SpuState {
@@ -94,6 +98,7 @@ impl Clone for SpuState {
             cycles: self.cycles,
             profile: self.profile,
             decode_cache: self.decode_cache.clone(),
+            blocks: self.blocks.clone(),
         }
     }
 
@@ -115,6 +120,8 @@ impl Clone for SpuState {
             cycles,
             profile,
             decode_cache,
+            // The blocks stay: copying the local store moves its code generation on.
+            blocks: _,
         } = source;
         self.id.set(id.get());
         self.pc = *pc;
@@ -169,6 +176,7 @@ impl SpuState {
             cycles: 0,
             profile: ProfileCounters::new(),
             decode_cache: DecodeCache::new(),
+            blocks: BlockCache::new(),
         }
     }
 
