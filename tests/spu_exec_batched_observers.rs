@@ -254,3 +254,64 @@ fn a_listener_attached_to_another_point_during_a_batch_hears_from_the_next_batch
     assert_eq!(outcome.cycles, 303);
     assert_eq!(cycles.0.get(), 303 - COMPLETED_BATCH as u64);
 }
+
+/// Sums what batches say, without records.
+#[derive(Default)]
+struct Counting {
+    /// Instructions, loads, stores, branches, accesses, records seen.
+    sums: Cell<[u64; 6]>,
+}
+
+impl pmprobe::spu::probes::SpuObserver for Counting {
+    fn completed(&self, batch: &pmprobe::spu::exec::CompletedBatch<'_>) {
+        let [n, loads, stores, branches, accesses, records] = self.sums.get();
+        self.sums.set([
+            n + batch.len() as u64,
+            loads + batch.loads(),
+            stores + batch.stores(),
+            branches + batch.branches(),
+            accesses + batch.accesses().len() as u64,
+            records + batch.records().len() as u64,
+        ]);
+    }
+    fn needs_records(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn an_observer_that_needs_no_records_gets_the_counts_and_accesses_without_them() {
+    for seed in 0..20 {
+        let source = random_program(seed);
+        let mut batched = unit_with(&source, Config::cell(), Mode::Instruction);
+        let counting = Counting::default();
+        let outcome = batched.run(5_000, &counting, &mut String::new()).unwrap();
+        // The reference: the same instructions stepped, counted from their reports.
+        let mut stepped = unit_with(&source, Config::cell(), Mode::Instruction);
+        let mut expected = [0u64; 6];
+        for _ in 0..outcome.cycles {
+            let executed = stepped.arch_mut().step();
+            if !executed.retired || executed.status != Status::Running {
+                break;
+            }
+            if executed.profile.is_some() {
+                // A checkpoint ends a batch and is reported on its own, not in one.
+                continue;
+            }
+            let word = executed.word;
+            expected[0] += 1;
+            match executed.access.map(|access| access.kind) {
+                Some(pmprobe::probe::listeners::AccessKind::Read) => expected[1] += 1,
+                Some(pmprobe::probe::listeners::AccessKind::Write) => expected[2] += 1,
+                _ => {}
+            }
+            let decoded = pmprobe::spu::isa::decode(word).unwrap();
+            expected[3] += u64::from(decoded.is_branch());
+            expected[4] += u64::from(executed.access.is_some());
+        }
+        let heard = counting.sums.get();
+        assert_eq!(heard[5], 0, "seed {seed}: records were written");
+        assert_eq!(heard[..5], expected[..5], "seed {seed}\n{source}");
+        assert!(heard[0] > 0, "seed {seed}: nothing ran");
+    }
+}

@@ -132,6 +132,16 @@ pub trait SpuObserver {
     fn completed(&self, batch: &CompletedBatch<'_>) {
         completed_one_by_one(self, batch);
     }
+    /// Whether the next [`completed`](Self::completed) will read the batch's records
+    /// ([`CompletedBatch::records`], [`CompletedBatch::instruction`]); asked before each batch
+    /// runs. With `false`, instruction mode writes none (the batch's length, counts and LS
+    /// accesses are always there) and the batch's records are empty: an observer that sums
+    /// counts or only wants the accesses says so and pays for neither. The default, `true`,
+    /// suits the default `completed`.
+    #[inline(always)]
+    fn needs_records(&self) -> bool {
+        true
+    }
     /// A branch resolved against its prediction.
     #[inline(always)]
     fn mispredict(&self) {}
@@ -186,6 +196,10 @@ impl<T: SpuObserver + ?Sized> SpuObserver for &T {
         (**self).completed(batch);
     }
     #[inline(always)]
+    fn needs_records(&self) -> bool {
+        (**self).needs_records()
+    }
+    #[inline(always)]
     fn mispredict(&self) {
         (**self).mispredict();
     }
@@ -226,6 +240,10 @@ impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
     fn completed(&self, batch: &CompletedBatch<'_>) {
         self.0.completed(batch);
         self.1.completed(batch);
+    }
+    #[inline(always)]
+    fn needs_records(&self) -> bool {
+        self.0.needs_records() || self.1.needs_records()
     }
     #[inline(always)]
     fn mispredict(&self) {
@@ -351,6 +369,24 @@ impl<'p> SpuProbes<'static> {
     }
 }
 
+impl SpuProbes<'_> {
+    /// Whether a point that hears of instructions one by one (all but `DataAccess` among the
+    /// points an instruction-mode batch reports) has a listener.
+    #[inline(always)]
+    fn per_instruction_points_listen(&self) -> bool {
+        [
+            &self.cycles,
+            &self.retired_insts,
+            &self.retired_insts_pc,
+            &self.retired_loads,
+            &self.retired_stores,
+            &self.retired_branches,
+        ]
+        .iter()
+        .any(|point| point.has_listeners())
+    }
+}
+
 impl SpuObserver for SpuProbes<'_> {
     /// Whether any point has a listener. Listeners attach through `&self` only while no
     /// listener runs (a point with none cannot call out), so a run that starts with none
@@ -409,21 +445,17 @@ impl SpuObserver for SpuProbes<'_> {
     /// attaches to another point meanwhile hears from the next batch on.
     #[inline(always)]
     fn completed(&self, batch: &CompletedBatch<'_>) {
-        let others = [
-            &self.cycles,
-            &self.retired_insts,
-            &self.retired_insts_pc,
-            &self.retired_loads,
-            &self.retired_stores,
-            &self.retired_branches,
-        ]
-        .iter()
-        .any(|point| point.has_listeners());
-        if others {
+        if self.per_instruction_points_listen() {
             completed_one_by_one(self, batch);
         } else {
             self.data_access.notify_all(batch.accesses());
         }
+    }
+
+    /// Only for the points [`completed`](SpuObserver::completed) reports one by one.
+    #[inline(always)]
+    fn needs_records(&self) -> bool {
+        self.per_instruction_points_listen()
     }
 
     #[inline(always)]

@@ -305,7 +305,7 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
     // `SpuState::run_completed`).
     while cycles < max_cycles {
         let budget = usize::try_from(max_cycles - cycles).unwrap_or(usize::MAX);
-        let (counts, batch_end) = arch.run_completed(budget, records);
+        let (counts, batch_end) = arch.run_completed(budget, records, observer.needs_records());
         let batch = arch.completed_batch(records, counts);
         if !batch.is_empty() {
             observer.completed(&batch);

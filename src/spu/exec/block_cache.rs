@@ -26,6 +26,8 @@ pub(super) struct Block {
     not_start: u32,
     /// Instructions in the block (0: none could be decoded).
     pub length: u8,
+    /// Its last instruction is a branch (the only one that may be).
+    pub ends_in_branch: bool,
     generation: u64,
     pub instructions: [Instruction; BLOCK_LENGTH],
 }
@@ -33,6 +35,7 @@ pub(super) struct Block {
 const EMPTY_BLOCK: Block = Block {
     not_start: 0,
     length: 0,
+    ends_in_branch: false,
     generation: 0,
     instructions: [DECODED_ZERO_WORD; BLOCK_LENGTH],
 };
@@ -106,6 +109,7 @@ impl SpuState {
             *entry = instruction;
             block.length += 1;
             if instruction.is_branch() {
+                block.ends_in_branch = true;
                 break;
             }
             address = next_address(address);

@@ -11,10 +11,9 @@
 //! to it), so telling them a few instructions late changes nothing they see.
 
 use super::AccessKind;
-use super::block_cache::{BLOCK_LENGTH, next_address};
+use super::block_run::{BlockRun, BlockSink, Retired};
 use super::decode_cache::DecodeCache;
 use super::flow::{Flow, instruction_address};
-use super::instructions::apply;
 use super::outcome::{Executed, LsAccess, Status};
 use super::state::SpuState;
 use crate::probe::listeners::MemAccess;
@@ -113,7 +112,9 @@ impl Completed {
 /// Instructions that completed one per cycle in instruction mode, oldest first, as its
 /// observers hear of them ([`SpuObserver::completed`](crate::spu::probes::SpuObserver::completed)).
 pub struct CompletedBatch<'a> {
+    /// Empty when the observer needed none ([`SpuObserver::needs_records`](crate::spu::probes::SpuObserver::needs_records)).
     records: &'a [Completed],
+    len: usize,
     accesses: &'a [MemAccess],
     decodes: &'a DecodeCache,
     cycle_before: u64,
@@ -123,7 +124,9 @@ pub struct CompletedBatch<'a> {
 }
 
 impl<'a> CompletedBatch<'a> {
-    /// The records.
+    /// The records, one per instruction; empty (whatever the [`len`](Self::len)) when the
+    /// observer given the batch said it needs none
+    /// ([`SpuObserver::needs_records`](crate::spu::probes::SpuObserver::needs_records)).
     #[inline(always)]
     pub fn records(&self) -> &'a [Completed] {
         self.records
@@ -139,13 +142,13 @@ impl<'a> CompletedBatch<'a> {
     /// How many instructions (and cycles) the batch holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.records.len()
+        self.len
     }
 
     /// Whether it holds none.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.len == 0
     }
 
     /// The SPU's cycle count after the `index`-th instruction of the batch (0-based): the
@@ -223,6 +226,8 @@ pub(crate) struct BatchCounts {
     /// The SPU's cycle count when the batch started.
     cycle_before: u64,
     written: usize,
+    /// Records were written (else only the counts and the accesses).
+    recorded: bool,
     /// Loads, stores and branches, one byte each from the least significant (a batch holds
     /// fewer than 256 instructions): one add per instruction keeps all three.
     packed: u32,
@@ -245,6 +250,75 @@ impl BatchCounts {
     }
 }
 
+/// The batch loop's [`BlockSink`]: an access for each load and store, and a record for each
+/// instruction when the observer wants records. (The instruction count and the branches
+/// come from the block run as a whole.)
+struct BatchSink<'b, const RECORDS: bool> {
+    batch: &'b mut BatchRecords,
+    /// Instructions in the batch before this block run.
+    base: usize,
+    cycle_before: u64,
+    /// Loads and stores, as in [`BatchCounts::packed`].
+    packed: u32,
+}
+
+/// Two loops, with and without records, each without a test per instruction.
+impl<const RECORDS: bool> BlockSink for BatchSink<'_, RECORDS> {
+    #[inline(always)]
+    fn retired(&mut self, decodes: &mut DecodeCache, retired: Retired<'_>) {
+        let Retired {
+            index,
+            pc,
+            instruction,
+            flow,
+            is_branch,
+        } = retired;
+        let position = self.base + index as usize;
+        let (address, flags) = match flow {
+            Flow::Load(address) => (address, READ),
+            Flow::Store(address) => (address, WRITE),
+            Flow::Nop => (0, NOP),
+            Flow::Branch(target) => (target, TAKEN),
+            // `Next` (a block run reports nothing else).
+            _ => (0, 0),
+        };
+        if flags & (READ | WRITE) != 0 {
+            self.packed += if flags & READ != 0 {
+                ONE_LOAD
+            } else {
+                ONE_STORE
+            };
+            let accesses = ((self.packed & 0xff) + ((self.packed >> 8) & 0xff)) as usize;
+            // One access per record at most: the index stays below the batch length.
+            if let Some(access) = self.batch.accesses.get_mut(accesses.wrapping_sub(1)) {
+                *access = MemAccess {
+                    tick: self.cycle_before.wrapping_add(position as u64 + 1),
+                    pc: u64::from(pc),
+                    address: u64::from(address),
+                    size: 16,
+                    kind: if flags & READ != 0 {
+                        AccessKind::Read
+                    } else {
+                        AccessKind::Write
+                    },
+                };
+            }
+        }
+        if RECORDS {
+            // Observers look records up there (`CompletedBatch::instruction`).
+            decodes.remember(pc, instruction);
+            if let Some(slot) = self.batch.records.get_mut(position) {
+                *slot = Completed {
+                    pc,
+                    word: instruction.word,
+                    address,
+                    flags: flags | if is_branch { BRANCH } else { 0 },
+                };
+            }
+        }
+    }
+}
+
 impl SpuState {
     /// Steps like [`step`](Self::step) up to `records.len()` times (at most `max`), writing a
     /// [`Completed`] record for each instruction that retires and leaves the SPU running
@@ -258,117 +332,86 @@ impl SpuState {
         &mut self,
         max: usize,
         batch: &mut BatchRecords,
+        records: bool,
     ) -> (BatchCounts, Option<BatchEnd>) {
         // The records' retirements are counted when the batch ends (or before a step whose
         // ending reads the counters); until then the clock stands at the batch's start.
         let mut counts = BatchCounts {
             cycle_before: self.cycles,
+            recorded: records,
             ..BatchCounts::default()
         };
         let max = max.min(COMPLETED_BATCH);
         let mut nops = 0u64;
         while counts.written < max {
-            let pc = self.pc;
-            if let Status::Stopped(_) = self.status {
-                self.count_retired(counts.written as u64, nops);
-                let word = self.local_store.load_word(pc);
-                let executed = self.not_executed(pc, word);
-                let end = BatchEnd {
-                    executed,
-                    instruction: None,
+            let budget = (max - counts.written) as u64;
+            // Whole blocks only, once the batch holds some: starting the next batch inside a
+            // block would decode a block from there (and batch ends move on every pass of a
+            // loop).
+            let whole = counts.written > 0;
+            let (run, packed) = if records {
+                let mut sink = BatchSink::<true> {
+                    batch: &mut *batch,
+                    base: counts.written,
+                    cycle_before: counts.cycle_before,
+                    packed: counts.packed,
                 };
-                return (counts, Some(end));
-            }
-            let Some(block) = self.block_at_pc() else {
-                self.count_retired(counts.written as u64, nops);
-                let word = self.local_store.load_word(pc);
-                let executed = self.illegal_instruction(pc, word);
-                let end = BatchEnd {
-                    executed,
-                    instruction: None,
+                (self.run_block(budget, whole, &mut sink), sink.packed)
+            } else {
+                let mut sink = BatchSink::<false> {
+                    batch: &mut *batch,
+                    base: counts.written,
+                    cycle_before: counts.cycle_before,
+                    packed: counts.packed,
                 };
-                return (counts, Some(end));
+                (self.run_block(budget, whole, &mut sink), sink.packed)
             };
-            let generation = self.local_store.code_generation();
-            let length = usize::from(self.blocks.block(block).length);
-            if counts.written > 0 && counts.written + length > max {
-                // The batch ends at a block's start: starting the next batch inside a block
-                // would decode a block from there (and batch ends move on every pass of a
-                // loop).
-                break;
-            }
-            // Only a block's last instruction may be a branch.
-            let last = length - 1;
-            let ends_in_branch =
-                self.blocks.block(block).instructions[last % BLOCK_LENGTH].is_branch();
-            // A retried channel access that goes through leaves `Blocked`, as in `execute`
-            // (one that waits again is set back by `finish_unusual`).
-            self.status = Status::Running;
-            let mut pc = pc;
-            for index in 0..length.min(max - counts.written) {
-                // Copied out of the block: executing needs the whole SPU mutably.
-                let instruction = self.blocks.block(block).instructions[index % BLOCK_LENGTH];
-                let word = instruction.word;
-                // Observers look records up there (`CompletedBatch::instruction`).
-                self.decode_cache.remember(pc, &instruction);
-                let fall_through = next_address(pc);
-                let (branch, one_branch) = if ends_in_branch && index == last {
-                    (BRANCH, ONE_BRANCH)
-                } else {
-                    (0, 0)
-                };
-                let (next_pc, address, flags, counted) = match apply(self, &instruction, pc) {
-                    Flow::Next => (fall_through, 0, branch, one_branch),
-                    Flow::Nop => (fall_through, 0, branch | NOP, one_branch),
-                    Flow::Load(address) => (fall_through, address, READ, ONE_LOAD),
-                    Flow::Store(address) => (fall_through, address, WRITE, ONE_STORE),
-                    Flow::Branch(target) => (target, target, branch | TAKEN, one_branch),
-                    unusual => {
-                        self.pc = pc;
-                        self.count_retired(counts.written as u64, nops);
-                        let executed = self.finish_unusual::<false>(unusual, pc, word, 0);
-                        let end = BatchEnd {
-                            executed,
-                            instruction: Some(instruction),
-                        };
-                        return (counts, Some(end));
-                    }
-                };
-                counts.packed += counted;
-                nops += u64::from(flags & NOP != 0);
-                if flags & (READ | WRITE) != 0 {
-                    // One access per record at most: the index stays below the batch length.
-                    if let Some(access) = batch.accesses.get_mut(counts.accesses().wrapping_sub(1))
-                    {
-                        *access = MemAccess {
-                            tick: counts.cycle_before.wrapping_add(counts.written as u64 + 1),
-                            pc: u64::from(pc),
-                            address: u64::from(address),
-                            size: 16,
-                            kind: if flags & READ != 0 {
-                                AccessKind::Read
-                            } else {
-                                AccessKind::Write
-                            },
-                        };
-                    }
+            counts.packed = packed;
+            match run {
+                BlockRun::Retired {
+                    instructions,
+                    nops: more,
+                    branch,
+                } => {
+                    counts.written += instructions as usize;
+                    counts.packed += if branch { ONE_BRANCH } else { 0 };
+                    nops += more;
                 }
-                if let Some(slot) = batch.records.get_mut(counts.written) {
-                    *slot = Completed {
-                        pc,
-                        word,
-                        address,
-                        flags,
+                BlockRun::DoesNotFit => break,
+                BlockRun::Unusual {
+                    retired,
+                    nops: more,
+                    flow,
+                    pc,
+                    instruction,
+                } => {
+                    counts.written += retired as usize;
+                    nops += more;
+                    self.count_retired(counts.written as u64, nops);
+                    let executed = self.finish_unusual::<false>(flow, pc, instruction.word, 0);
+                    let end = BatchEnd {
+                        executed,
+                        instruction: Some(instruction),
                     };
+                    return (counts, Some(end));
                 }
-                counts.written += 1;
-                pc = next_pc;
-                if flags & WRITE != 0 && self.local_store.code_generation() != generation {
-                    // The store rewrote code: the rest of the block may be stale.
-                    break;
+                BlockRun::None => {
+                    // A stopped SPU or an illegal word: `step`'s report.
+                    self.count_retired(counts.written as u64, nops);
+                    let pc = self.pc;
+                    let word = self.local_store.load_word(pc);
+                    let executed = if let Status::Stopped(_) = self.status {
+                        self.not_executed(pc, word)
+                    } else {
+                        self.illegal_instruction(pc, word)
+                    };
+                    let end = BatchEnd {
+                        executed,
+                        instruction: None,
+                    };
+                    return (counts, Some(end));
                 }
             }
-            self.pc = pc;
         }
         self.count_retired(counts.written as u64, nops);
         (counts, None)
@@ -381,8 +424,10 @@ impl SpuState {
         batch: &'a BatchRecords,
         counts: BatchCounts,
     ) -> CompletedBatch<'a> {
+        let recorded = if counts.recorded { counts.written } else { 0 };
         CompletedBatch {
-            records: batch.records.get(..counts.written).unwrap_or(&[]),
+            records: batch.records.get(..recorded).unwrap_or(&[]),
+            len: counts.written,
             accesses: batch.accesses.get(..counts.accesses()).unwrap_or(&[]),
             decodes: &self.decode_cache,
             cycle_before: counts.cycle_before,

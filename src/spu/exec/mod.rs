@@ -44,6 +44,7 @@
 //! [`ProfileCounters`]; the modelled channels are listed on [`Channels`].
 
 mod block_cache;
+mod block_run;
 mod channels;
 mod completed;
 mod decode_cache;

@@ -1,29 +1,10 @@
 //! Fetch, decode and execute loops: [`SpuState::step`] and [`SpuState::run`].
 
-use super::block_cache::{BLOCK_LENGTH, next_address};
+use super::block_run::BlockRun;
 use super::flow::Flow;
-use super::instructions::apply;
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
-
-/// What [`SpuState::run_block`] did.
-enum BlockRun {
-    /// `instructions` ordinary instructions retired (not counted yet), `nops` of them
-    /// NOP-class.
-    Retired { instructions: u64, nops: u64 },
-    /// `retired` ordinary instructions (`nops` NOP-class) retired, then `flow` came from the
-    /// instruction `word` at `pc` (the PC); its step is not finished.
-    Unusual {
-        retired: u64,
-        nops: u64,
-        flow: Flow,
-        pc: u32,
-        word: u32,
-    },
-    /// No block at the PC (an illegal word, or the SPU is stopped): the caller steps.
-    None,
-}
 
 /// What [`SpuState::step_quietly`] did.
 enum Quiet {
@@ -75,62 +56,6 @@ impl SpuState {
                 Err(flow) => Quiet::Unusual { flow, pc, word },
             },
             None => Quiet::Report(self.illegal_instruction(pc, word)),
-        }
-    }
-
-    /// Runs at most `budget` instructions of the block at the PC (see `block_cache.rs`), as
-    /// [`step_quietly`](Self::step_quietly) would one by one, without counting them.
-    #[inline(always)]
-    fn run_block(&mut self, budget: u64) -> BlockRun {
-        if let Status::Stopped(_) = self.status {
-            return BlockRun::None;
-        }
-        let Some(slot) = self.block_at_pc() else {
-            return BlockRun::None;
-        };
-        let generation = self.local_store.code_generation();
-        let length = u64::from(self.blocks.block(slot).length).min(budget);
-        let mut pc = self.pc;
-        let mut nops = 0;
-        let mut retired = 0;
-        while retired < length {
-            // Copied out of the block: executing needs the whole SPU mutably.
-            let instruction = self.blocks.block(slot).instructions[retired as usize % BLOCK_LENGTH];
-            retired += 1;
-            match apply(self, &instruction, pc) {
-                Flow::Next | Flow::Load(_) => {}
-                Flow::Nop => nops += 1,
-                Flow::Store(_) => {
-                    if self.local_store.code_generation() != generation {
-                        // The store rewrote code: the rest of the block may be stale.
-                        pc = next_address(pc);
-                        break;
-                    }
-                }
-                Flow::Branch(target) => {
-                    // A branch ends its block.
-                    pc = target;
-                    break;
-                }
-                flow => {
-                    self.pc = pc;
-                    return BlockRun::Unusual {
-                        retired: retired - 1,
-                        nops,
-                        flow,
-                        pc,
-                        word: instruction.word,
-                    };
-                }
-            }
-            pc = next_address(pc);
-        }
-        // A retried channel access that went through leaves `Blocked`, as in `execute`.
-        self.status = Status::Running;
-        self.pc = pc;
-        BlockRun::Retired {
-            instructions: retired,
-            nops,
         }
     }
 
@@ -233,8 +158,10 @@ impl SpuState {
         // `held_nops` of them NOP-class.
         let (mut counted_to, mut held_nops) = (0u64, 0u64);
         while attempts < max_instructions {
-            let executed = match self.run_block(max_instructions - attempts) {
-                BlockRun::Retired { instructions, nops } => {
+            let executed = match self.run_block(max_instructions - attempts, false, &mut ()) {
+                BlockRun::Retired {
+                    instructions, nops, ..
+                } => {
                     attempts += instructions;
                     held_nops += nops;
                     continue;
@@ -244,16 +171,16 @@ impl SpuState {
                     nops,
                     flow,
                     pc,
-                    word,
+                    instruction,
                 } => {
                     attempts += retired + 1;
                     held_nops += nops;
                     // The last attempt is not one of the ordinary retirements.
                     self.count_retired(attempts - 1 - counted_to, held_nops);
                     (counted_to, held_nops) = (attempts, 0);
-                    self.finish_unusual::<false>(flow, pc, word, 0)
+                    self.finish_unusual::<false>(flow, pc, instruction.word, 0)
                 }
-                BlockRun::None => {
+                BlockRun::None | BlockRun::DoesNotFit => {
                     attempts += 1;
                     match self.step_quietly() {
                         Quiet::Retired { is_nop } => {

@@ -4,7 +4,7 @@
 use super::{SpuObserver, StallReason, completed_one_by_one};
 use crate::pmu::{EmulatedPmu, Event, EventInput, EventInputsFull};
 use crate::probe::listeners::AccessKind;
-use crate::spu::exec::{CompletedBatch, Executed};
+use crate::spu::exec::{COMPLETED_BATCH, CompletedBatch, Executed};
 use crate::spu::isa::Instruction;
 
 /// Feeds an [`EmulatedPmu`] from an SPU's notifications, as hardware wires events into its
@@ -128,6 +128,23 @@ impl SpuObserver for SpuPmuFeed<'_> {
         if instruction.is_branch() {
             self.branches.add(1);
         }
+    }
+
+    /// Records only when a counter of these events is near enough to overflowing that the
+    /// next batch may need the one-by-one way of [`completed`](SpuObserver::completed).
+    #[inline(always)]
+    fn needs_records(&self) -> bool {
+        let room = COMPLETED_BATCH as u64;
+        [
+            &self.cycles,
+            &self.instructions,
+            &self.loads,
+            &self.stores,
+            &self.memory,
+            &self.branches,
+        ]
+        .iter()
+        .any(|input| input.headroom() <= room)
     }
 
     /// One add per event for the whole batch when no counter of these events overflows in
