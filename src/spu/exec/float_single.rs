@@ -51,40 +51,96 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
     sign | ((biased as u32) << 23) | fraction
 }
 
-/// `a + b` (`fa`).
-#[inline]
-pub fn add(a: u32, b: u32) -> u32 {
-    host::add(a, b)
-}
+/// The SP arithmetic (`fa`, `fs`, `fm`, `fma`, `fms`, `fnms`) and the conversions from
+/// fixed point (`csflt`, `cuflt`) on whole registers, through the host's binary64 (see
+/// `float_single_host`). The fused forms are fused: the product is not rounded before the
+/// addition.
+pub mod lanes {
+    use super::host;
+    use crate::spu::exec::Quadword;
 
-/// `a - b` (`fs`).
-#[inline]
-pub fn sub(a: u32, b: u32) -> u32 {
-    host::sub(a, b)
-}
+    /// `f` on the corresponding words of `a` and `b`, spelled out lane by lane: four
+    /// independent copies the compiler keeps side by side in vector registers.
+    #[inline(always)]
+    fn each2(a: Quadword, b: Quadword, f: impl Fn(u32, u32) -> u32) -> Quadword {
+        let (a, b) = (a.words_in_host_order(), b.words_in_host_order());
+        Quadword::from_words_in_host_order([
+            f(a[0], b[0]),
+            f(a[1], b[1]),
+            f(a[2], b[2]),
+            f(a[3], b[3]),
+        ])
+    }
 
-/// `a × b` (`fm`).
-#[inline]
-pub fn mul(a: u32, b: u32) -> u32 {
-    host::mul(a, b)
-}
+    /// `f` on the corresponding words of `a`, `b` and `c`, as [`each2`].
+    #[inline(always)]
+    fn each3(a: Quadword, b: Quadword, c: Quadword, f: impl Fn(u32, u32, u32) -> u32) -> Quadword {
+        let (a, b, c) = (
+            a.words_in_host_order(),
+            b.words_in_host_order(),
+            c.words_in_host_order(),
+        );
+        Quadword::from_words_in_host_order([
+            f(a[0], b[0], c[0]),
+            f(a[1], b[1], c[1]),
+            f(a[2], b[2], c[2]),
+            f(a[3], b[3], c[3]),
+        ])
+    }
 
-/// `a × b + c`, fused (`fma`).
-#[inline]
-pub fn mul_add(a: u32, b: u32, c: u32) -> u32 {
-    host::mul_add(a, b, c)
-}
+    /// `fa` on every lane.
+    #[inline(always)]
+    pub fn add(a: Quadword, b: Quadword) -> Quadword {
+        each2(a, b, host::add)
+    }
 
-/// `a × b - c`, fused (`fms`).
-#[inline]
-pub fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    host::mul_sub(a, b, c)
-}
+    /// `fs` on every lane.
+    #[inline(always)]
+    pub fn sub(a: Quadword, b: Quadword) -> Quadword {
+        each2(a, b, host::sub)
+    }
 
-/// `c - a × b`, fused (`fnms`).
-#[inline]
-pub fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    host::negative_mul_sub(a, b, c)
+    /// `fm` on every lane.
+    #[inline(always)]
+    pub fn mul(a: Quadword, b: Quadword) -> Quadword {
+        each2(a, b, host::mul)
+    }
+
+    /// `fma` on every lane.
+    #[inline(always)]
+    pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+        each3(a, b, c, host::mul_add)
+    }
+
+    /// `fms` on every lane.
+    #[inline(always)]
+    pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+        each3(a, b, c, host::mul_sub)
+    }
+
+    /// `fnms` on every lane.
+    #[inline(always)]
+    pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+        each3(a, b, c, host::negative_mul_sub)
+    }
+
+    /// `csflt` on every lane.
+    #[inline(always)]
+    pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
+        Quadword::from_words_in_host_order(
+            a.words_in_host_order()
+                .map(|word| host::from_signed_fixed(word, i8_field)),
+        )
+    }
+
+    /// `cuflt` on every lane.
+    #[inline(always)]
+    pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
+        Quadword::from_words_in_host_order(
+            a.words_in_host_order()
+                .map(|word| host::from_unsigned_fixed(word, i8_field)),
+        )
+    }
 }
 
 /// Ordering key: zero for any exponent-0 value, else the sign-magnitude value as an integer.
@@ -172,25 +228,6 @@ pub fn to_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
     }
 }
 
-/// `csflt rt,ra,scale`: the signed word divided by `2^(155 - i8)`, truncated.
-pub fn from_signed_fixed(a: u32, i8_field: u8) -> u32 {
-    let signed = a as i32;
-    pack_truncating(Exact {
-        negative: signed < 0,
-        exponent: i32::from(i8_field) - 155,
-        mantissa: u128::from(signed.unsigned_abs()),
-    })
-}
-
-/// `cuflt rt,ra,scale`: the unsigned word divided by `2^(155 - i8)`, truncated.
-pub fn from_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
-    pack_truncating(Exact {
-        negative: false,
-        exponent: i32::from(i8_field) - 155,
-        mantissa: u128::from(a),
-    })
-}
-
 /// `frest`: reciprocal estimate.
 ///
 /// The hardware returns a 12-bit table estimate in a base/step format that `fi` refines; the
@@ -249,6 +286,20 @@ pub fn interpolate(_a: u32, b: u32) -> u32 {
 mod tests {
     use super::*;
 
+    use crate::spu::exec::Quadword;
+
+    fn splat(word: u32) -> Quadword {
+        Quadword::from_words([word; 4])
+    }
+
+    // Word 0 of an operation on registers holding `a`, `b`, `c` in every lane.
+    fn add(a: u32, b: u32) -> u32 {
+        lanes::add(splat(a), splat(b)).words()[0]
+    }
+    fn mul(a: u32, b: u32) -> u32 {
+        lanes::mul(splat(a), splat(b)).words()[0]
+    }
+
     #[test]
     fn one_plus_one_is_two() {
         assert_eq!(add(0x3f80_0000, 0x3f80_0000), 0x4000_0000);
@@ -274,6 +325,21 @@ mod tests {
     fn reference_negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
         pack_truncating(unpack(c).add(unpack(a).mul(unpack(b)).negate()))
     }
+    fn reference_from_signed_fixed(a: u32, i8_field: u8) -> u32 {
+        let signed = a as i32;
+        pack_truncating(Exact {
+            negative: signed < 0,
+            exponent: i32::from(i8_field) - 155,
+            mantissa: u128::from(signed.unsigned_abs()),
+        })
+    }
+    fn reference_from_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
+        pack_truncating(Exact {
+            negative: false,
+            exponent: i32::from(i8_field) - 155,
+            mantissa: u128::from(a),
+        })
+    }
 
     /// Random SP patterns biased towards the edges: exponent fields 0, 1, 254, 255 and near
     /// each other (so additions cancel), mantissas all-ones or all-zeros.
@@ -298,33 +364,76 @@ mod tests {
         (random & 0x8000_0000) | (exponent << 23) | mantissa
     }
 
+    /// Four operand triples a lane each: every lane of every register-wide operation
+    /// against the general model.
     #[test]
     fn binary64_arithmetic_matches_the_general_model() {
+        type Reference2 = fn(u32, u32) -> u32;
+        type Reference3 = fn(u32, u32, u32) -> u32;
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..1_000_000 {
-            let (a, b, c) = (
-                operand(&mut state),
-                operand(&mut state),
-                operand(&mut state),
+        for _ in 0..250_000 {
+            let mut next = || core::array::from_fn(|_| operand(&mut state));
+            let (a, b, c): ([u32; 4], [u32; 4], [u32; 4]) = (next(), next(), next());
+            let (qa, qb, qc) = (
+                Quadword::from_words(a),
+                Quadword::from_words(b),
+                Quadword::from_words(c),
             );
-            assert_eq!(add(a, b), reference_add(a, b), "fa {a:#x} {b:#x}");
-            assert_eq!(sub(a, b), reference_sub(a, b), "fs {a:#x} {b:#x}");
-            assert_eq!(mul(a, b), reference_mul(a, b), "fm {a:#x} {b:#x}");
-            assert_eq!(
-                mul_add(a, b, c),
-                reference_mul_add(a, b, c),
-                "fma {a:#x} {b:#x} {c:#x}"
-            );
-            assert_eq!(
-                mul_sub(a, b, c),
-                reference_mul_sub(a, b, c),
-                "fms {a:#x} {b:#x} {c:#x}"
-            );
-            assert_eq!(
-                negative_mul_sub(a, b, c),
-                reference_negative_mul_sub(a, b, c),
-                "fnms {a:#x} {b:#x} {c:#x}"
-            );
+            let two: [(&str, Quadword, Reference2); 3] = [
+                ("fa", lanes::add(qa, qb), reference_add),
+                ("fs", lanes::sub(qa, qb), reference_sub),
+                ("fm", lanes::mul(qa, qb), reference_mul),
+            ];
+            let three: [(&str, Quadword, Reference3); 3] = [
+                ("fma", lanes::mul_add(qa, qb, qc), reference_mul_add),
+                ("fms", lanes::mul_sub(qa, qb, qc), reference_mul_sub),
+                (
+                    "fnms",
+                    lanes::negative_mul_sub(qa, qb, qc),
+                    reference_negative_mul_sub,
+                ),
+            ];
+            for lane in 0..4 {
+                let (a, b, c) = (a[lane], b[lane], c[lane]);
+                for (name, result, reference) in two {
+                    let got = result.words()[lane];
+                    assert_eq!(got, reference(a, b), "{name} {a:#x} {b:#x} (lane {lane})");
+                }
+                for (name, result, reference) in three {
+                    let got = result.words()[lane];
+                    let want = reference(a, b, c);
+                    assert_eq!(got, want, "{name} {a:#x} {b:#x} {c:#x} (lane {lane})");
+                }
+            }
+        }
+    }
+
+    /// Every scale, with words biased towards the ends of both integer ranges and towards
+    /// few significant bits (exact conversions) and many (truncated ones).
+    #[test]
+    fn fixed_point_conversions_match_the_general_model() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for scale in 0..=255u8 {
+            for _ in 0..256 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let random = (state >> 16) as u32;
+                let words = [
+                    random,
+                    random >> (state & 31),
+                    0x8000_0000 | (random & 0xff),
+                    [0, 1, u32::MAX, 0x7fff_ffff][(state >> 40) as usize & 3],
+                ];
+                let signed = lanes::from_signed_fixed(Quadword::from_words(words), scale);
+                let unsigned = lanes::from_unsigned_fixed(Quadword::from_words(words), scale);
+                for (lane, word) in words.into_iter().enumerate() {
+                    let want = reference_from_signed_fixed(word, scale);
+                    assert_eq!(signed.words()[lane], want, "csflt {word:#x}, {scale}");
+                    let want = reference_from_unsigned_fixed(word, scale);
+                    assert_eq!(unsigned.words()[lane], want, "cuflt {word:#x}, {scale}");
+                }
+            }
         }
     }
 

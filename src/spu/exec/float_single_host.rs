@@ -1,6 +1,6 @@
-//! The SPU's single-precision arithmetic (`fa`, `fs`, `fm` and the fused multiply-adds)
-//! through the host's binary64: one hardware operation per lane where an exact integer
-//! model needs a few dozen instructions.
+//! The SPU's single-precision arithmetic (`fa`, `fs`, `fm`, the fused multiply-adds and
+//! `csflt`/`cuflt`) through the host's binary64: one hardware operation per lane where an
+//! exact integer model needs a few dozen instructions.
 //!
 //! An SP operand with exponent field 1..=255 is `1.f × 2^(e - 127)` (255 is an ordinary
 //! exponent on the SPU, the extended range), which binary64 holds exactly; field 0 is zero
@@ -13,22 +13,32 @@
 //! exactly (under round-to-nearest, which Rust's floating point always uses), and that is
 //! enough to truncate the exact sum (see `truncated_sum`).
 //!
+//! Every lane step is written without branches (selects and masks), and the register-wide
+//! forms (`float_single::lanes`) spell the four lanes out: the compiler then keeps the lanes together in
+//! vector registers. The benchmark data of the SPU model is full of zeros and saturated
+//! values, where a fast path for binary32-normal operands would only add tests.
+//!
 //! The unit tests of `float_single` compare these with a 128-bit exact model over a million
 //! edge-biased operand triples.
 
 /// The largest positive extended-range SP value, `(2 - 2^-23) × 2^128`.
 pub const SP_MAX: u32 = 0x7fff_ffff;
 
+/// The binary64 bits below an SP fraction's last bit.
+const BELOW_SP_GRID: u64 = (1 << 29) - 1;
+
 /// The exact binary64 value of an SP operand.
 #[inline(always)]
 fn widen(bits: u32) -> f64 {
-    if (bits >> 23) & 0xff == 0 {
-        return 0.0;
-    }
     // Exponent and fraction move up to binary64's fields, the exponent rebiased.
     let sign = u64::from(bits >> 31) << 63;
     let magnitude = (u64::from(bits & 0x7fff_ffff) << 29) + ((1023 - 127) << 52);
-    f64::from_bits(sign | magnitude)
+    let keep = if (bits >> 23) & 0xff == 0 {
+        0
+    } else {
+        u64::MAX
+    };
+    f64::from_bits((sign | magnitude) & keep)
 }
 
 /// `a + b` truncated into the SP format, for `a` and `b` exact binary64 values of SP
@@ -47,31 +57,32 @@ fn truncated_sum(a: f64, b: f64) -> u32 {
     let b_part = sum - a;
     let error = (a - (sum - b_part)) + (b - b_part);
     let bits = sum.to_bits();
-    let on_grid = bits & ((1 << 29) - 1) == 0;
+    let on_grid = bits & BELOW_SP_GRID == 0;
     // `error` is non-zero only if `sum` is (the sum of two values on the grid of the
-    // smaller one's unit cannot round to zero).
-    let toward_zero = error != 0.0 && (error < 0.0) != (sum < 0.0);
-    if on_grid && toward_zero {
-        narrow(f64::from_bits(bits - (1 << 29)))
-    } else {
-        narrow(sum)
-    }
+    // smaller one's unit cannot round to zero). `&`, not `&&`: no branch.
+    let toward_zero = (error != 0.0) & (((error.to_bits() ^ bits) >> 63) != 0);
+    narrow_bits(bits - (u64::from(on_grid & toward_zero) << 29))
 }
 
 /// An exact binary64 value truncated into the SP format.
 #[inline(always)]
 fn narrow(value: f64) -> u32 {
-    let bits = value.to_bits();
+    narrow_bits(value.to_bits())
+}
+
+/// [`narrow`] on the value's bits.
+#[inline(always)]
+fn narrow_bits(bits: u64) -> u32 {
     let sign = (bits >> 32) as u32 & 0x8000_0000;
     // Zero has exponent field 0 and lands below the normal range: `+0`.
     let biased = ((bits >> 52) & 0x7ff) as i32 - 1023 + 127;
-    if biased > 255 {
-        return sign | SP_MAX;
-    }
-    if biased < 1 {
-        return 0;
-    }
-    sign | ((biased as u32) << 23) | ((bits >> 29) as u32 & 0x007f_ffff)
+    let in_range = sign | ((biased as u32) << 23) | ((bits >> 29) as u32 & 0x007f_ffff);
+    let saturated = if biased > 255 {
+        sign | SP_MAX
+    } else {
+        in_range
+    };
+    if biased < 1 { 0 } else { saturated }
 }
 
 /// `a + b` (`fa`).
@@ -108,6 +119,25 @@ pub(super) fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
 #[inline(always)]
 pub(super) fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
     truncated_sum(widen(c), -(widen(a) * widen(b)))
+}
+
+/// `2^power` for `power` in binary64's normal range.
+#[inline(always)]
+fn power_of_two(power: i32) -> f64 {
+    f64::from_bits(((power + 1023) as u64) << 52)
+}
+
+/// `csflt`: the signed word `a` times `2^(i8_field - 155)` (at most 31 significant bits
+/// and exponents -155..=100, exact in binary64), truncated.
+#[inline(always)]
+pub(super) fn from_signed_fixed(a: u32, i8_field: u8) -> u32 {
+    narrow(f64::from(a as i32) * power_of_two(i32::from(i8_field) - 155))
+}
+
+/// `cuflt`: the unsigned word `a` times `2^(i8_field - 155)`, truncated.
+#[inline(always)]
+pub(super) fn from_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
+    narrow(f64::from(a) * power_of_two(i32::from(i8_field) - 155))
 }
 
 #[cfg(test)]

@@ -43,6 +43,29 @@ impl Quadword {
         ]
     }
 
+    /// The four words in the order the host's memory holds the `u128` (word 3 first on a
+    /// little-endian host), for lane-wise operations that treat every word alike and put
+    /// them back with [`from_words_in_host_order`](Self::from_words_in_host_order): the
+    /// compiler then moves the value as it is instead of shifting words out and in.
+    #[inline(always)]
+    pub fn words_in_host_order(self) -> [u32; 4] {
+        let bytes = self.0.to_ne_bytes();
+        core::array::from_fn(|word| {
+            let at = word * 4;
+            u32::from_ne_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        })
+    }
+
+    /// The inverse of [`words_in_host_order`](Self::words_in_host_order).
+    #[inline(always)]
+    pub fn from_words_in_host_order(words: [u32; 4]) -> Self {
+        let mut bytes = [0u8; 16];
+        for (word, chunk) in words.iter().zip(bytes.chunks_exact_mut(4)) {
+            chunk.copy_from_slice(&word.to_ne_bytes());
+        }
+        Quadword(u128::from_ne_bytes(bytes))
+    }
+
     /// Builds a quadword from eight halfwords, halfword 0 first.
     #[inline]
     pub fn from_halfwords(halfwords: [u16; 8]) -> Self {

@@ -16,25 +16,24 @@ fn mask32(condition: bool) -> u32 {
 
 #[inline(always)]
 pub(super) fn fa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::add))
+    spu.write(insn.rt, sp::lanes::add(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn fs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::sub))
+    spu.write(insn.rt, sp::lanes::sub(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn fm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_words(spu.rb(insn), sp::mul))
+    spu.write(insn.rt, sp::lanes::mul(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn fma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn)
-            .zip3_words(spu.rb(insn), spu.rc(insn), sp::mul_add),
+        sp::lanes::mul_add(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
     )
 }
 
@@ -42,8 +41,7 @@ pub(super) fn fma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn fms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn)
-            .zip3_words(spu.rb(insn), spu.rc(insn), sp::mul_sub),
+        sp::lanes::mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
     )
 }
 
@@ -51,8 +49,7 @@ pub(super) fn fms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn fnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn)
-            .zip3_words(spu.rb(insn), spu.rc(insn), sp::negative_mul_sub),
+        sp::lanes::negative_mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
     )
 }
 
@@ -118,8 +115,7 @@ pub(super) fn cfltu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn)
-            .map_words(|w| sp::from_signed_fixed(w, insn.imm as u8)),
+        sp::lanes::from_signed_fixed(spu.ra(insn), insn.imm as u8),
     )
 }
 
@@ -127,8 +123,7 @@ pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn cuflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn)
-            .map_words(|w| sp::from_unsigned_fixed(w, insn.imm as u8)),
+        sp::lanes::from_unsigned_fixed(spu.ra(insn), insn.imm as u8),
     )
 }
 
