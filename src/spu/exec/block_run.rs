@@ -36,9 +36,13 @@ pub(super) enum BlockRun {
 
 /// Hears of each ordinary instruction a block run retires.
 pub(super) trait BlockSink {
+    /// Whether [`retired`](Self::retired) wants every instruction; `false`: only loads
+    /// and stores.
+    const EVERY_INSTRUCTION: bool;
     /// The `index`-th instruction of the run (from 0), at `pc`, retired with `flow`
     /// (`Next`, `Nop`, `Load`, `Store` or `Branch`); `is_branch`: it is a branch
-    /// instruction, taken or not. `decodes` is the SPU's cache for `step`, which observers
+    /// instruction, taken or not. Called for every instruction, or for the loads and
+    /// stores only ([`EVERY_INSTRUCTION`](Self::EVERY_INSTRUCTION)). `decodes` is the SPU's cache for `step`, which observers
     /// look instructions up in.
     fn retired(&mut self, decodes: &mut DecodeCache, retired: Retired<'_>);
 }
@@ -54,6 +58,7 @@ pub(super) struct Retired<'i> {
 
 /// The quiet loop's sink: nothing per instruction.
 impl BlockSink for () {
+    const EVERY_INSTRUCTION: bool = false;
     #[inline(always)]
     fn retired(&mut self, _: &mut DecodeCache, _: Retired<'_>) {}
 }
@@ -119,14 +124,16 @@ impl SpuState {
                     };
                 }
             };
-            let done = Retired {
-                index: retired - 1,
-                pc,
-                instruction: &instruction,
-                flow,
-                is_branch: ends_in_branch && retired == full,
-            };
-            sink.retired(&mut self.decode_cache, done);
+            if S::EVERY_INSTRUCTION || matches!(flow, Flow::Load(_) | Flow::Store(_)) {
+                let done = Retired {
+                    index: retired - 1,
+                    pc,
+                    instruction: &instruction,
+                    flow,
+                    is_branch: ends_in_branch && retired == full,
+                };
+                sink.retired(&mut self.decode_cache, done);
+            }
             pc = next_pc;
             if ends_run {
                 break;

@@ -264,6 +264,7 @@ struct BatchSink<'b, const RECORDS: bool> {
 
 /// Two loops, with and without records, each without a test per instruction.
 impl<const RECORDS: bool> BlockSink for BatchSink<'_, RECORDS> {
+    const EVERY_INSTRUCTION: bool = RECORDS;
     #[inline(always)]
     fn retired(&mut self, decodes: &mut DecodeCache, retired: Retired<'_>) {
         let Retired {
@@ -327,18 +328,33 @@ impl SpuState {
     /// channel wait, fault, illegal word, a stopped SPU) ends the batch and comes back as its
     /// report. The effect on the SPU is that of as many `step`s; the clock advances by one
     /// per retired instruction.
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn run_completed(
         &mut self,
         max: usize,
         batch: &mut BatchRecords,
         records: bool,
     ) -> (BatchCounts, Option<BatchEnd>) {
+        if records {
+            self.run_batch::<true>(max, batch)
+        } else {
+            self.run_batch::<false>(max, batch)
+        }
+    }
+
+    /// [`run_completed`](Self::run_completed) with or without records: one loop each, so
+    /// that neither carries the other's registers.
+    #[inline(never)]
+    fn run_batch<const RECORDS: bool>(
+        &mut self,
+        max: usize,
+        batch: &mut BatchRecords,
+    ) -> (BatchCounts, Option<BatchEnd>) {
         // The records' retirements are counted when the batch ends (or before a step whose
         // ending reads the counters); until then the clock stands at the batch's start.
         let mut counts = BatchCounts {
             cycle_before: self.cycles,
-            recorded: records,
+            recorded: RECORDS,
             ..BatchCounts::default()
         };
         let max = max.min(COMPLETED_BATCH);
@@ -349,24 +365,14 @@ impl SpuState {
             // block would decode a block from there (and batch ends move on every pass of a
             // loop).
             let whole = counts.written > 0;
-            let (run, packed) = if records {
-                let mut sink = BatchSink::<true> {
-                    batch: &mut *batch,
-                    base: counts.written,
-                    cycle_before: counts.cycle_before,
-                    packed: counts.packed,
-                };
-                (self.run_block(budget, whole, &mut sink), sink.packed)
-            } else {
-                let mut sink = BatchSink::<false> {
-                    batch: &mut *batch,
-                    base: counts.written,
-                    cycle_before: counts.cycle_before,
-                    packed: counts.packed,
-                };
-                (self.run_block(budget, whole, &mut sink), sink.packed)
+            let mut sink = BatchSink::<RECORDS> {
+                batch: &mut *batch,
+                base: counts.written,
+                cycle_before: counts.cycle_before,
+                packed: counts.packed,
             };
-            counts.packed = packed;
+            let run = self.run_block(budget, whole, &mut sink);
+            counts.packed = sink.packed;
             match run {
                 BlockRun::Retired {
                     instructions,
