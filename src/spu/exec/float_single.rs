@@ -55,6 +55,11 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
 /// fixed point (`csflt`, `cuflt`) on whole registers, through the host's binary64 (see
 /// `float_single_host`). The fused forms are fused: the product is not rounded before the
 /// addition.
+///
+/// Each is inlined into the interpreter on a hosted target (about 4% of instruction mode's
+/// time on an FP-bound loop, the call passing quadwords through integer registers) and
+/// called on bare metal, where the interpreter is built for several run loops and each
+/// inlined copy would count against the firmware image's budget (`tests/image_size.rs`).
 pub mod lanes {
     use super::host;
     use crate::spu::exec::Quadword;
@@ -89,43 +94,50 @@ pub mod lanes {
     }
 
     /// `fa` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn add(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::add)
     }
 
     /// `fs` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn sub(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::sub)
     }
 
     /// `fm` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn mul(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::mul)
     }
 
     /// `fma` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::mul_add)
     }
 
     /// `fms` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::mul_sub)
     }
 
     /// `fnms` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::negative_mul_sub)
     }
 
     /// `csflt` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
         Quadword::from_words_in_host_order(
             a.words_in_host_order()
@@ -134,7 +146,8 @@ pub mod lanes {
     }
 
     /// `cuflt` on every lane.
-    #[inline(always)]
+    #[cfg_attr(target_os = "none", inline(never))]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
         Quadword::from_words_in_host_order(
             a.words_in_host_order()
