@@ -5,7 +5,7 @@
 use super::block_cache::{BLOCK_LENGTH, next_address};
 use super::decode_cache::DecodeCache;
 use super::flow::Flow;
-use super::instructions::apply;
+use super::instructions::{INLINE_SP_IN_RUN_LOOPS, apply};
 use super::outcome::Status;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;
@@ -99,7 +99,7 @@ impl SpuState {
             // Copied out of the block: executing needs the whole SPU mutably.
             let instruction = self.blocks.block(slot).instructions[retired as usize % BLOCK_LENGTH];
             retired += 1;
-            let flow = apply(self, &instruction, pc);
+            let flow = apply::<INLINE_SP_IN_RUN_LOOPS>(self, &instruction, pc);
             let (ends_run, next_pc) = match flow {
                 Flow::Next | Flow::Load(_) => (false, next_address(pc)),
                 Flow::Nop => {

@@ -60,7 +60,7 @@ impl SpuState {
             return self.not_executed(pc, insn.word);
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        match apply(self, insn, pc) {
+        match apply::<false>(self, insn, pc) {
             Flow::Next => {
                 self.retire::<AT_CYCLE>(cycle, false);
                 self.report(pc, insn.word, fall_through, false, None, false)
@@ -101,7 +101,7 @@ impl SpuState {
     pub(super) fn execute_uncounted(&mut self, insn: &Instruction) -> Result<bool, Flow> {
         let pc = self.pc;
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (next_pc, is_nop) = match apply(self, insn, pc) {
+        let (next_pc, is_nop) = match apply::<false>(self, insn, pc) {
             Flow::Next | Flow::Load(_) | Flow::Store(_) => (fall_through, false),
             Flow::Branch(target) => (target, false),
             Flow::Nop => (fall_through, true),

@@ -56,10 +56,8 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
 /// `float_single_host`). The fused forms are fused: the product is not rounded before the
 /// addition.
 ///
-/// Each is inlined into the interpreter on a hosted target (about 4% of instruction mode's
-/// time on an FP-bound loop, the call passing quadwords through integer registers) and
-/// called on bare metal, where the interpreter is built for several run loops and each
-/// inlined copy would count against the firmware image's budget (`tests/image_size.rs`).
+/// The interpreter inlines them or calls the copies in [`called`](lanes::called), as its
+/// machine says (`Machine::INLINE_SP_LANES`).
 pub mod lanes {
     use super::host;
     use crate::spu::exec::Quadword;
@@ -94,50 +92,43 @@ pub mod lanes {
     }
 
     /// `fa` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn add(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::add)
     }
 
     /// `fs` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn sub(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::sub)
     }
 
     /// `fm` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn mul(a: Quadword, b: Quadword) -> Quadword {
         each2(a, b, host::mul)
     }
 
     /// `fma` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::mul_add)
     }
 
     /// `fms` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::mul_sub)
     }
 
     /// `fnms` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
         each3(a, b, c, host::negative_mul_sub)
     }
 
     /// `csflt` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
         Quadword::from_words_in_host_order(
             a.words_in_host_order()
@@ -146,13 +137,66 @@ pub mod lanes {
     }
 
     /// `cuflt` on every lane.
-    #[cfg_attr(target_os = "none", inline(never))]
-    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[inline(always)]
     pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
         Quadword::from_words_in_host_order(
             a.words_in_host_order()
                 .map(|word| host::from_unsigned_fixed(word, i8_field)),
         )
+    }
+
+    /// The same operations behind a call each, for the interpreters that compile better
+    /// without them inlined (see `Machine::INLINE_SP_LANES`).
+    pub mod called {
+        use crate::spu::exec::Quadword;
+
+        /// [`add`](super::add), called.
+        #[inline(never)]
+        pub fn add(a: Quadword, b: Quadword) -> Quadword {
+            super::add(a, b)
+        }
+
+        /// [`sub`](super::sub), called.
+        #[inline(never)]
+        pub fn sub(a: Quadword, b: Quadword) -> Quadword {
+            super::sub(a, b)
+        }
+
+        /// [`mul`](super::mul), called.
+        #[inline(never)]
+        pub fn mul(a: Quadword, b: Quadword) -> Quadword {
+            super::mul(a, b)
+        }
+
+        /// [`mul_add`](super::mul_add), called.
+        #[inline(never)]
+        pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+            super::mul_add(a, b, c)
+        }
+
+        /// [`mul_sub`](super::mul_sub), called.
+        #[inline(never)]
+        pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+            super::mul_sub(a, b, c)
+        }
+
+        /// [`negative_mul_sub`](super::negative_mul_sub), called.
+        #[inline(never)]
+        pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
+            super::negative_mul_sub(a, b, c)
+        }
+
+        /// [`from_signed_fixed`](super::from_signed_fixed), called.
+        #[inline(never)]
+        pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
+            super::from_signed_fixed(a, i8_field)
+        }
+
+        /// [`from_unsigned_fixed`](super::from_unsigned_fixed), called.
+        #[inline(never)]
+        pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
+            super::from_unsigned_fixed(a, i8_field)
+        }
     }
 }
 

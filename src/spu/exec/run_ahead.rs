@@ -44,7 +44,7 @@ impl SpuState {
             return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (ahead, next_pc) = match apply(self, insn, pc) {
+        let (ahead, next_pc) = match apply::<false>(self, insn, pc) {
             Flow::Next => (RunAhead::Next, fall_through),
             Flow::Nop => (RunAhead::Nop, fall_through),
             Flow::Load(address) => (RunAhead::Load(address), fall_through),

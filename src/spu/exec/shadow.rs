@@ -162,7 +162,7 @@ impl ShadowState {
             return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let flow = apply(
+        let flow = apply::<false>(
             &mut Ahead {
                 shadow: self,
                 base,

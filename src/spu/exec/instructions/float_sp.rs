@@ -9,47 +9,62 @@ use super::super::machine::Machine;
 use super::Flow;
 use crate::spu::isa::Instruction;
 
+/// `sp::lanes::$op(..)` inlined, or its copy in `sp::lanes::called`, as the interpreter's
+/// `INLINE_SP` says (see [`apply`](super::apply)); the test is on a constant.
+macro_rules! lanes {
+    ($inline:ident, $op:ident($($arg:expr),*)) => {
+        if $inline {
+            sp::lanes::$op($($arg),*)
+        } else {
+            sp::lanes::called::$op($($arg),*)
+        }
+    };
+}
+
 /// All ones when `condition` holds (a compare's word result).
 fn mask32(condition: bool) -> u32 {
     if condition { u32::MAX } else { 0 }
 }
 
 #[inline(always)]
-pub(super) fn fa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, sp::lanes::add(spu.ra(insn), spu.rb(insn)))
+pub(super) fn fa<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, lanes!(INLINE_SP, add(spu.ra(insn), spu.rb(insn))))
 }
 
 #[inline(always)]
-pub(super) fn fs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, sp::lanes::sub(spu.ra(insn), spu.rb(insn)))
+pub(super) fn fs<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, lanes!(INLINE_SP, sub(spu.ra(insn), spu.rb(insn))))
 }
 
 #[inline(always)]
-pub(super) fn fm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, sp::lanes::mul(spu.ra(insn), spu.rb(insn)))
+pub(super) fn fm<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+    spu.write(insn.rt, lanes!(INLINE_SP, mul(spu.ra(insn), spu.rb(insn))))
 }
 
 #[inline(always)]
-pub(super) fn fma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fma<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::mul_add(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
+        lanes!(INLINE_SP, mul_add(spu.ra(insn), spu.rb(insn), spu.rc(insn))),
     )
 }
 
 #[inline(always)]
-pub(super) fn fms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fms<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
+        lanes!(INLINE_SP, mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn))),
     )
 }
 
 #[inline(always)]
-pub(super) fn fnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fnms<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::negative_mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
+        lanes!(
+            INLINE_SP,
+            negative_mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn))
+        ),
     )
 }
 
@@ -115,7 +130,7 @@ pub(super) fn cfltu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::from_signed_fixed(spu.ra(insn), insn.imm as u8),
+        sp::lanes::called::from_signed_fixed(spu.ra(insn), insn.imm as u8),
     )
 }
 
@@ -123,7 +138,7 @@ pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 pub(super) fn cuflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::from_unsigned_fixed(spu.ra(insn), insn.imm as u8),
+        sp::lanes::called::from_unsigned_fixed(spu.ra(insn), insn.imm as u8),
     )
 }
 
