@@ -63,7 +63,7 @@ pub mod lanes {
     use crate::spu::exec::Quadword;
 
     /// `f` on the corresponding words of `a` and `b`, spelled out lane by lane: four
-    /// independent copies the compiler keeps side by side in vector registers.
+    /// inlined copies where mapping `f` over the words left a call per lane.
     #[inline(always)]
     fn each2(a: Quadword, b: Quadword, f: impl Fn(u32, u32) -> u32) -> Quadword {
         let (a, b) = (a.words_in_host_order(), b.words_in_host_order());

@@ -83,8 +83,8 @@ impl RegisterFields {
 }
 
 /// `INLINE_SP` for instruction mode's run loops: inlined on a hosted target (an FP-bound
-/// program about 4% faster on x86), called on bare metal, where each inlined copy counts
-/// against the firmware image's size budget (`tests/image_size.rs`).
+/// program takes about 3% less CPU time on x86), called on bare metal, where each inlined
+/// copy counts against the firmware image's size budget (`tests/image_size.rs`).
 pub(crate) const INLINE_SP_IN_RUN_LOOPS: bool = !cfg!(target_os = "none");
 
 /// The effect of `insn` on registers, local store and channels; the caller retires it.
@@ -96,7 +96,8 @@ pub(crate) const INLINE_SP_IN_RUN_LOOPS: bool = !cfg!(target_os = "none");
 /// `INLINE_SP`: whether the SP arithmetic's lane functions (`float_single::lanes`) are
 /// inlined into this copy of the interpreter or called. Instruction mode's run loops want
 /// them inlined ([`INLINE_SP_IN_RUN_LOOPS`]); the pipeline's copies, which sit inside its
-/// fetch and completion steps, compile worse with them (the fast-forward 10% slower).
+/// fetch and completion steps, compile worse with them (the ideal fetch's fast-forward ran 10%
+/// more host instructions with the lanes inlined there).
 #[inline(always)]
 pub(crate) fn apply<const INLINE_SP: bool>(
     spu: &mut impl Machine,
