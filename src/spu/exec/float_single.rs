@@ -62,69 +62,68 @@ pub mod lanes {
     use super::host;
     use crate::spu::exec::Quadword;
 
-    /// `f` on the corresponding words of `a` and `b`, spelled out lane by lane: four
-    /// inlined copies where mapping `f` over the words left a call per lane.
-    #[inline(always)]
-    fn each2(a: Quadword, b: Quadword, f: impl Fn(u32, u32) -> u32) -> Quadword {
-        let (a, b) = (a.words_in_host_order(), b.words_in_host_order());
-        Quadword::from_words_in_host_order([
-            f(a[0], b[0]),
-            f(a[1], b[1]),
-            f(a[2], b[2]),
-            f(a[3], b[3]),
-        ])
-    }
-
-    /// `f` on the corresponding words of `a`, `b` and `c`, as [`each2`].
-    #[inline(always)]
-    fn each3(a: Quadword, b: Quadword, c: Quadword, f: impl Fn(u32, u32, u32) -> u32) -> Quadword {
-        let (a, b, c) = (
-            a.words_in_host_order(),
-            b.words_in_host_order(),
-            c.words_in_host_order(),
-        );
-        Quadword::from_words_in_host_order([
-            f(a[0], b[0], c[0]),
-            f(a[1], b[1], c[1]),
-            f(a[2], b[2], c[2]),
-            f(a[3], b[3], c[3]),
-        ])
+    /// `$f` on the corresponding words of the quadwords, spelled out lane by lane: four
+    /// inlined copies (mapping a function over the words, or passing it to a helper, left a
+    /// call per lane).
+    macro_rules! each_lane {
+        ($f:path, $a:expr, $b:expr) => {{
+            let (a, b) = ($a.words_in_host_order(), $b.words_in_host_order());
+            Quadword::from_words_in_host_order([
+                $f(a[0], b[0]),
+                $f(a[1], b[1]),
+                $f(a[2], b[2]),
+                $f(a[3], b[3]),
+            ])
+        }};
+        ($f:path, $a:expr, $b:expr, $c:expr) => {{
+            let (a, b, c) = (
+                $a.words_in_host_order(),
+                $b.words_in_host_order(),
+                $c.words_in_host_order(),
+            );
+            Quadword::from_words_in_host_order([
+                $f(a[0], b[0], c[0]),
+                $f(a[1], b[1], c[1]),
+                $f(a[2], b[2], c[2]),
+                $f(a[3], b[3], c[3]),
+            ])
+        }};
     }
 
     /// `fa` on every lane.
     #[inline(always)]
     pub fn add(a: Quadword, b: Quadword) -> Quadword {
-        each2(a, b, host::add)
+        each_lane!(host::add, a, b)
     }
 
     /// `fs` on every lane.
     #[inline(always)]
     pub fn sub(a: Quadword, b: Quadword) -> Quadword {
-        each2(a, b, host::sub)
+        each_lane!(host::sub, a, b)
     }
 
     /// `fm` on every lane.
     #[inline(always)]
     pub fn mul(a: Quadword, b: Quadword) -> Quadword {
-        each2(a, b, host::mul)
+        each_lane!(host::mul, a, b)
     }
 
     /// `fma` on every lane.
     #[inline(always)]
     pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each3(a, b, c, host::mul_add)
+        each_lane!(host::mul_add, a, b, c)
     }
 
     /// `fms` on every lane.
     #[inline(always)]
     pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each3(a, b, c, host::mul_sub)
+        each_lane!(host::mul_sub, a, b, c)
     }
 
     /// `fnms` on every lane.
     #[inline(always)]
     pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each3(a, b, c, host::negative_mul_sub)
+        each_lane!(host::negative_mul_sub, a, b, c)
     }
 
     /// `csflt` on every lane.
