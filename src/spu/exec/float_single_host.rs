@@ -20,6 +20,10 @@
 //! fewer host instructions but took 13% more time on the stall loop (its latency chain is
 //! longer), and a fast path for binary32-normal operands only added tests.
 //!
+//! On bare metal each lane function is one out-of-line copy that every lane calls: the
+//! firmware image has a size budget (`tests/image_size.rs`), and four inlined lanes in each
+//! register-wide form were 8 KiB of it.
+//!
 //! The unit tests of `float_single` compare these with a 128-bit exact model over a million
 //! edge-biased operand triples.
 
@@ -73,37 +77,43 @@ fn narrow(value: f64) -> u32 {
 }
 
 /// `a + b` (`fa`).
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn add(a: u32, b: u32) -> u32 {
     truncated_sum(widen(a), widen(b))
 }
 
 /// `a - b` (`fs`).
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn sub(a: u32, b: u32) -> u32 {
     truncated_sum(widen(a), -widen(b))
 }
 
 /// `a × b` (`fm`): always exact.
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn mul(a: u32, b: u32) -> u32 {
     narrow(widen(a) * widen(b))
 }
 
 /// `a × b + c` (`fma`).
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn mul_add(a: u32, b: u32, c: u32) -> u32 {
     truncated_sum(widen(a) * widen(b), widen(c))
 }
 
 /// `a × b - c` (`fms`).
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
     truncated_sum(widen(a) * widen(b), -widen(c))
 }
 
 /// `c - a × b` (`fnms`).
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
     truncated_sum(widen(c), -(widen(a) * widen(b)))
 }
@@ -116,13 +126,15 @@ fn power_of_two(power: i32) -> f64 {
 
 /// `csflt`: the signed word `a` times `2^(i8_field - 155)` (at most 31 significant bits
 /// and exponents -155..=100, exact in binary64), truncated.
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn from_signed_fixed(a: u32, i8_field: u8) -> u32 {
     narrow(f64::from(a as i32) * power_of_two(i32::from(i8_field) - 155))
 }
 
 /// `cuflt`: the unsigned word `a` times `2^(i8_field - 155)`, truncated.
-#[inline(always)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn from_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
     narrow(f64::from(a) * power_of_two(i32::from(i8_field) - 155))
 }
