@@ -8,8 +8,7 @@
 //! the generation on (`local_store.rs`), so rewritten code is never run from a stale block.
 //! Blocks are kept direct-mapped by their start address.
 
-use super::local_store::LS_ADDRESS_MASK;
-use super::state::SpuState;
+use super::local_store::{LS_ADDRESS_MASK, LocalStore};
 use crate::spu::isa::{Instruction, decode};
 
 use super::decode_cache::DECODED_ZERO_WORD;
@@ -80,32 +79,32 @@ pub(super) fn next_address(pc: u32) -> u32 {
     pc.wrapping_add(4) & LS_ADDRESS_MASK & !3
 }
 
-impl SpuState {
-    /// The slot of a valid block starting at the PC, decoding it if needed; `None` if not
-    /// even the first instruction decodes (an illegal word: the caller steps it).
+impl BlockCache {
+    /// The slot of a valid block starting at `pc`, decoding it from `local_store` if
+    /// needed; `None` if not even the first instruction decodes (an illegal word: the caller
+    /// steps it).
     #[inline(always)]
-    pub(super) fn block_at_pc(&mut self) -> Option<usize> {
-        let pc = self.pc;
+    pub(super) fn block_at(&mut self, pc: u32, local_store: &mut LocalStore) -> Option<usize> {
         let slot = BlockCache::slot(pc);
-        let block = self.blocks.block(slot);
-        let generation = self.local_store.code_generation();
+        let block = self.block(slot);
+        let generation = local_store.code_generation();
         if block.not_start != !pc || block.generation != generation {
-            self.decode_block(slot, pc);
+            self.decode(slot, pc, local_store);
         }
-        (self.blocks.block(slot).length > 0).then_some(slot)
+        (self.block(slot).length > 0).then_some(slot)
     }
 
     #[inline(never)]
-    fn decode_block(&mut self, slot: usize, start: u32) {
+    fn decode(&mut self, slot: usize, start: u32, local_store: &mut LocalStore) {
         let mut block = EMPTY_BLOCK;
         block.not_start = !start;
         let mut address = start;
         for entry in &mut block.instructions {
-            let word = self.local_store.load_word(address);
+            let word = local_store.load_word(address);
             let Ok(instruction) = decode(word) else {
                 break;
             };
-            self.local_store.mark_code(address);
+            local_store.mark_code(address);
             *entry = instruction;
             block.length += 1;
             if instruction.is_branch() {
@@ -115,7 +114,7 @@ impl SpuState {
             address = next_address(address);
         }
         // Marking never changes the generation: read it after.
-        block.generation = self.local_store.code_generation();
-        self.blocks.blocks[slot % BLOCKS] = block;
+        block.generation = local_store.code_generation();
+        self.blocks[slot % BLOCKS] = block;
     }
 }

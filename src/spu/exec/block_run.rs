@@ -78,7 +78,7 @@ impl SpuState {
         if let Status::Stopped(_) = self.status {
             return BlockRun::None;
         }
-        let Some(slot) = self.block_at_pc() else {
+        let Some(slot) = self.blocks.block_at(self.pc, &mut self.local_store) else {
             return BlockRun::None;
         };
         let generation = self.local_store.code_generation();
