@@ -392,17 +392,8 @@ impl SpuObserver for SpuProbes<'_> {
     /// listener runs (a point with none cannot call out), so a run that starts with none
     /// attached gets none until it calls the caller back.
     fn is_listening(&self) -> bool {
-        [
-            &self.cycles,
-            &self.retired_insts,
-            &self.retired_insts_pc,
-            &self.retired_loads,
-            &self.retired_stores,
-            &self.retired_branches,
-            &self.branch_mispredicts,
-        ]
-        .iter()
-        .any(|point| point.has_listeners())
+        self.per_instruction_points_listen()
+            || self.branch_mispredicts.has_listeners()
             || self.data_access.has_listeners()
             || self.issue_stall.has_listeners()
             || self.issue.has_listeners()
