@@ -127,18 +127,18 @@ pub(super) fn cfltu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn csflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn csflt<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::called::from_signed_fixed(spu.ra(insn), insn.imm as u8),
+        lanes!(INLINE_SP, from_signed_fixed(spu.ra(insn), insn.imm as u8)),
     )
 }
 
 #[inline(always)]
-pub(super) fn cuflt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cuflt<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        sp::lanes::called::from_unsigned_fixed(spu.ra(insn), insn.imm as u8),
+        lanes!(INLINE_SP, from_unsigned_fixed(spu.ra(insn), insn.imm as u8)),
     )
 }
 

@@ -243,6 +243,8 @@ pub(crate) fn apply<const INLINE_SP: bool>(
         M::Fma => float_sp::fma::<INLINE_SP>(spu, insn),
         M::Fms => float_sp::fms::<INLINE_SP>(spu, insn),
         M::Fnms => float_sp::fnms::<INLINE_SP>(spu, insn),
+        M::Csflt => float_sp::csflt::<INLINE_SP>(spu, insn),
+        M::Cuflt => float_sp::cuflt::<INLINE_SP>(spu, insn),
 
         // control.rs
         M::Nop | M::Lnop => control::nop(),
@@ -258,9 +260,9 @@ pub(crate) fn apply<const INLINE_SP: bool>(
     }
 }
 
-/// [`apply`] for the rarer instructions, out of line (floating-point compares
-/// and conversions, DP, integer multiplies, byte operations, masks, stops, halts, channels,
-/// special-purpose registers).
+/// [`apply`] for the rarer instructions, out of line (floating-point compares, conversions
+/// to fixed point and estimates, DP, integer multiplies, byte operations, masks, stops,
+/// halts, channels, special-purpose registers).
 #[inline(never)]
 fn apply_rare(
     spu: &mut impl Machine,
@@ -310,8 +312,6 @@ fn apply_rare(
         M::Fcmgt => float_sp::fcmgt(spu, insn),
         M::Cflts => float_sp::cflts(spu, insn),
         M::Cfltu => float_sp::cfltu(spu, insn),
-        M::Csflt => float_sp::csflt(spu, insn),
-        M::Cuflt => float_sp::cuflt(spu, insn),
         M::Fi => float_sp::fi(spu, insn),
         M::Frest => float_sp::frest(spu, insn),
         M::Frsqest => float_sp::frsqest(spu, insn),
@@ -366,7 +366,7 @@ fn apply_rare(
         | M::Shl | M::Roth | M::Rothm | M::Rotmah | M::Shlh | M::Rotqbii | M::Rotqmbii
         | M::Shlqbii | M::Rotqbyi | M::Rotqmbyi | M::Shlqbyi | M::Rotqbi | M::Rotqmbi
         | M::Shlqbi | M::Rotqby | M::Rotqmby | M::Shlqby | M::Rotqbybi | M::Rotqmbybi
-        | M::Shlqbybi | M::Shufb | M::Fa | M::Fs | M::Fm | M::Fma | M::Fms | M::Fnms | M::Nop
+        | M::Shlqbybi | M::Shufb | M::Fa | M::Fs | M::Fm | M::Fma | M::Fms | M::Fnms | M::Csflt | M::Cuflt | M::Nop
         | M::Lnop | M::Sync | M::Dsync => Flow::Fault(FaultKind::IllegalInstruction),
     }
 }
