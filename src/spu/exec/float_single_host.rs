@@ -8,17 +8,26 @@
 //! such values has at most 48 significant bits, so binary64 multiplication is exact. From an
 //! exact binary64 result the SP result is its top 24 significant bits (truncation is
 //! chopping the rest), with the SPU's range: below the smallest normal `+0`, beyond the
-//! extended range the largest magnitude with the sign. A sum (or a fused product-sum) may
-//! round in binary64; the error-free transformation *TwoSum* gives the rounding error
-//! exactly (under round-to-nearest, which Rust's floating point always uses), and that is
-//! enough to truncate the exact sum (see `truncated_sum`).
+//! extended range the largest magnitude with the sign.
+//!
+//! The sum of two SP values (`fa`, `fs`) needs no rounding step: at most 28 binades apart
+//! the binary64 sum is exact; farther apart the smaller one only decides whether the result
+//! is the larger one or the SP value just below it in magnitude (see `sp_sum`). A fused
+//! product-sum may round in binary64 (the product has up to 48 significant bits); the
+//! error-free transformation *TwoSum* gives the rounding error exactly (under
+//! round-to-nearest, which Rust's floating point always uses), and that is enough to
+//! truncate the exact sum (see `truncated_sum`). A zero factor or a zero addend needs
+//! neither (see `fused_sum`).
 //!
 //! The register-wide forms (`float_single::lanes`) spell the four lanes out. The lane steps
-//! keep their branches: operands of one kind (the benchmark loops' zeros and saturated values,
-//! or ordinary numbers) take the same side lane after lane, so the branches are predicted and the TwoSum correction stays off
-//! the critical path. A branchless form the compiler kept in vector registers ran 17%
-//! fewer host instructions but took 13% more time on the stall loop (its latency chain is
-//! longer), and a fast path for binary32-normal operands only added tests.
+//! keep their branches: operands of one kind (the benchmark loops' zeros and saturated
+//! values, or ordinary numbers) take the same side lane after lane, so the branches are
+//! predicted. A branchless form the compiler kept in vector registers ran 17% fewer host
+//! instructions but took 13% more time on the stall loop (its latency chain is longer), and
+//! a fast path for binary32-normal operands only added tests. Taking TwoSum out of the
+//! sums of two SP values (and out of fused forms with a zero operand) took 20% off the
+//! stall loop in instruction mode: TwoSum's five dependent binary64 operations cost
+//! throughput even where the branch after them is predicted.
 //!
 //! On bare metal each lane function is one out-of-line copy that every lane calls: the
 //! firmware image has a size budget (`tests/image_size.rs`), and four inlined lanes in each
@@ -76,18 +85,45 @@ fn narrow(value: f64) -> u32 {
     sign | ((biased as u32) << 23) | ((bits >> 29) as u32 & 0x007f_ffff)
 }
 
+/// The exponent distance up to which the binary64 sum of two SP values is exact: their
+/// significands then span at most 52 bits, 53 with a carry.
+const EXACT_SUM_DISTANCE: u32 = 28;
+
+/// `a + b` of two SP values, truncated. Near in exponent (or with a zero) the binary64 sum
+/// is exact and only narrowed. Farther apart, the smaller magnitude is below a 32nd of the
+/// larger's last place: the truncated sum is the larger operand, or, with opposite signs,
+/// the SP value just below it in magnitude (its magnitude bits minus one, which also steps
+/// down a binade at a power of two). No TwoSum is needed for either.
+#[inline(always)]
+fn sp_sum(a: u32, b: u32) -> u32 {
+    let (a_exponent, b_exponent) = ((a >> 23) & 0xff, (b >> 23) & 0xff);
+    if a_exponent.abs_diff(b_exponent) <= EXACT_SUM_DISTANCE || is_zero(a) || is_zero(b) {
+        return narrow(widen(a) + widen(b));
+    }
+    let (larger, smaller) = if a_exponent > b_exponent {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if (larger ^ smaller) >> 31 == 0 {
+        larger
+    } else {
+        larger - 1
+    }
+}
+
 /// `a + b` (`fa`).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn add(a: u32, b: u32) -> u32 {
-    truncated_sum(widen(a), widen(b))
+    sp_sum(a, b)
 }
 
 /// `a - b` (`fs`).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn sub(a: u32, b: u32) -> u32 {
-    truncated_sum(widen(a), -widen(b))
+    sp_sum(a, b ^ 0x8000_0000)
 }
 
 /// `a × b` (`fm`): always exact.
@@ -97,25 +133,48 @@ pub(super) fn mul(a: u32, b: u32) -> u32 {
     narrow(widen(a) * widen(b))
 }
 
+/// Whether an SP operand is zero (exponent field 0, whatever the fraction).
+#[inline(always)]
+fn is_zero(bits: u32) -> bool {
+    bits & 0x7f80_0000 == 0
+}
+
+/// `product + addend` truncated, for the fused forms: `product` is the (possibly negated)
+/// product of `a` and `b`, `addend` the SP operand with its sign as the form uses it. With
+/// a zero factor the result is the addend itself (an SP value, or zero); with a zero addend
+/// the exact product narrowed. Otherwise the sum may round in binary64: TwoSum.
+#[inline(always)]
+fn fused_sum(a: u32, b: u32, negate_product: bool, addend: u32) -> u32 {
+    if is_zero(a) || is_zero(b) {
+        return if is_zero(addend) { 0 } else { addend };
+    }
+    let product = widen(a) * widen(b);
+    let product = if negate_product { -product } else { product };
+    if is_zero(addend) {
+        return narrow(product);
+    }
+    truncated_sum(product, widen(addend))
+}
+
 /// `a × b + c` (`fma`).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn mul_add(a: u32, b: u32, c: u32) -> u32 {
-    truncated_sum(widen(a) * widen(b), widen(c))
+    fused_sum(a, b, false, c)
 }
 
 /// `a × b - c` (`fms`).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    truncated_sum(widen(a) * widen(b), -widen(c))
+    fused_sum(a, b, false, c ^ 0x8000_0000)
 }
 
 /// `c - a × b` (`fnms`).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 pub(super) fn negative_mul_sub(a: u32, b: u32, c: u32) -> u32 {
-    truncated_sum(widen(c), -(widen(a) * widen(b)))
+    fused_sum(a, b, true, c)
 }
 
 /// `2^power` for `power` in binary64's normal range.
