@@ -1,21 +1,21 @@
 //! The fast-forward over repeating loop iterations changes nothing but the host time: two
 //! SPUs, one with the fast-forward and one simulating every cycle, run the same programs in
-//! the same slices, under both fetch models, and must agree after every slice on the run outcome, the statistics, the
-//! architectural state and everything the pipeline shows (clock, issue stages, execution
-//! stages with their dependency columns, last stall). The fast-forward must also have
-//! skipped cycles, or the comparison would prove nothing.
+//! the same slices, under both fetch models, and must agree after every slice on the run
+//! outcome, the statistics, the architectural state and everything the pipeline shows (clock,
+//! issue stages, execution stages with their dependency columns, last stall). Each program
+//! runs twice: with nothing listening, and with a recording listener attached to both, which
+//! must have heard the same notifications in the same order (the fast-forward replays what
+//! it noted of a simulated iteration for each one it skips). The fast-forward must also have
+//! skipped cycles in both, or the comparison would prove nothing.
 // The lean configuration (feature `spu-lean`) has no fast-forward to compare.
 #![cfg(not(feature = "spu-lean"))]
 
 mod spu_pipeline_support;
 
-use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
-use pmprobe::spu::pipeline::Config;
-use pmprobe::spu::pipeline::FetchKind;
-use pmprobe::spu::pipeline::{ModelError, RunEnd, RunOutcome};
+use pmprobe::spu::pipeline::{Config, FetchKind};
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
-use spu_pipeline_support::{Rng, assert_same_pipeline, run_to_stop, unit_with};
+use spu_pipeline_support::{Rng, assert_same_pipeline, run_side_by_side, run_to_stop, unit_with};
 
 /// Both fetch models: the fast-forward works under each.
 const FETCH: [FetchKind; 2] = [FetchKind::Ideal, FetchKind::Real];
@@ -34,43 +34,37 @@ fn pipeline_unit(
     unit
 }
 
-/// Everything two units must agree on after a slice.
-fn assert_same(fast: &SpuUnit, slow: &SpuUnit, what: &str) {
-    assert_same_pipeline(fast, slow, what);
-}
-
 /// Runs `source` on both units in slices of the given lengths (cycled) until both stop or
-/// `limit` cycles passed, draining the outbound mailbox of both when they block on it.
-/// Returns the cycles the fast unit skipped.
-fn compare(source: &str, config: Config, fetch: FetchKind, slices: &[u64], limit: u64) -> u64 {
+/// `limit` cycles passed, draining the outbound mailbox of both when they block on it; with
+/// `listen`, a recording listener is attached to both, and they must have heard the same
+/// notifications in the same order. Returns the cycles the fast unit skipped.
+fn compare_with(
+    source: &str,
+    config: Config,
+    fetch: FetchKind,
+    slices: &[u64],
+    limit: u64,
+    listen: bool,
+) -> u64 {
     let mut fast = pipeline_unit(source, config, fetch, true);
     let mut slow = pipeline_unit(source, config, fetch, false);
-    let (mut text_fast, mut text_slow) = (String::new(), String::new());
-    let mut total = 0;
-    for (round, &slice) in slices.iter().cycle().enumerate() {
-        let what = format!("{fetch:?} fetch, slice {round} ({slice} cycles) at cycle {total}");
-        let a: Result<RunOutcome, ModelError> = fast.run(slice, &NoProbes, &mut text_fast);
-        let b = slow.run(slice, &NoProbes, &mut text_slow);
-        assert_eq!(a, b, "{what}: outcome\n{source}");
-        assert_eq!(text_fast, text_slow, "{what}: prof_cp lines");
-        assert_same(&fast, &slow, &what);
-        let Ok(outcome) = a else { break };
-        total += outcome.cycles;
-        match outcome.end {
-            RunEnd::Stopped(_) => break,
-            RunEnd::Blocked { channel } if channel == SPU_WR_OUT_MBOX => {
-                let x = fast.arch_mut().channels_mut().outbound.pop();
-                let y = slow.arch_mut().channels_mut().outbound.pop();
-                assert_eq!(x, y, "{what}: mailbox value");
-            }
-            RunEnd::Blocked { channel } => panic!("{what}: blocked on channel {channel}"),
-            RunEnd::CycleLimit => {}
-        }
-        if total >= limit {
-            break;
-        }
-    }
+    run_side_by_side(&mut fast, &mut slow, source, fetch, slices, limit, listen);
     fast.pipeline().fast_forwarded_cycles()
+}
+
+/// [`compare_with`] with nothing listening, then with a recording listener attached; the
+/// cycles skipped in the two.
+fn compare(
+    source: &str,
+    config: Config,
+    fetch: FetchKind,
+    slices: &[u64],
+    limit: u64,
+) -> (u64, u64) {
+    (
+        compare_with(source, config, fetch, slices, limit, false),
+        compare_with(source, config, fetch, slices, limit, true),
+    )
 }
 
 const SLICES: [u64; 8] = [1, 3, 17, 64, 250, 1_000, 7, 20_000];
@@ -114,13 +108,13 @@ data: .word 1,2,3,4
             ("call", &call.to_string()),
         ] {
             for slices in [&SLICES[..], &[1_000_000]] {
-                let skipped = compare(source, Config::cell(), fetch, slices, 1_000_000);
+                let (quiet, heard) = compare(source, Config::cell(), fetch, slices, 1_000_000);
                 // Under real fetch the unhinted call and return mispredict every iteration:
                 // no repetition stays on the predicted path.
                 if fetch == FetchKind::Ideal || name != "call" {
                     assert!(
-                        skipped > 0,
-                        "{name}, {fetch:?} fetch: nothing was fast-forwarded"
+                        quiet > 0 && heard > 0,
+                        "{name}, {fetch:?} fetch: nothing was fast-forwarded ({quiet}, {heard})"
                     );
                 }
             }
@@ -142,8 +136,11 @@ stqd $16,48($20)
 ";
     for fetch in FETCH {
         for config in [Config::cell(), Config::celledp()] {
-            let skipped = compare(&counted(body, 200), config, fetch, &SLICES, 1_000_000);
-            assert!(skipped > 0, "{fetch:?} fetch: nothing was fast-forwarded");
+            let (quiet, heard) = compare(&counted(body, 200), config, fetch, &SLICES, 1_000_000);
+            assert!(
+                quiet > 0 && heard > 0,
+                "{fetch:?} fetch: nothing was fast-forwarded ({quiet}, {heard})"
+            );
         }
     }
 }
@@ -192,11 +189,14 @@ mask: .word 0,0,0,0x4000";
         for source in [&checkpoint, &mailbox, &self_modifying.to_string()] {
             compare(source, Config::cell(), fetch, &SLICES, 1_000_000);
         }
-        let skipped = compare(&alternating, Config::cell(), fetch, &SLICES, 1_000_000);
+        let (quiet, heard) = compare(&alternating, Config::cell(), fetch, &SLICES, 1_000_000);
         // Two iterations make the repetition (under real fetch the forward branch, taken
         // every other time, mispredicts then: no repetition stays on the predicted path).
         if fetch == FetchKind::Ideal {
-            assert!(skipped > 0, "the alternating loop was not fast-forwarded");
+            assert!(
+                quiet > 0 && heard > 0,
+                "the alternating loop was not fast-forwarded ({quiet}, {heard})"
+            );
         }
     }
 }
@@ -250,13 +250,18 @@ fn random_loops(seed: u64) -> String {
 #[test]
 fn random_loop_programs_agree_cycle_for_cycle() {
     for fetch in FETCH {
-        let mut skipped = 0;
+        let (mut quiet, mut heard) = (0, 0);
         for seed in 0..200 {
             let source = random_loops(seed);
             let slices = [1 + seed % 5, 40, 333, 5_000, 2];
-            skipped += compare(&source, Config::cell(), fetch, &slices, 200_000);
+            let skipped = compare(&source, Config::cell(), fetch, &slices, 200_000);
+            quiet += skipped.0;
+            heard += skipped.1;
         }
-        assert!(skipped > 0, "{fetch:?} fetch: nothing was fast-forwarded");
+        assert!(
+            quiet > 0 && heard > 0,
+            "{fetch:?} fetch: nothing was fast-forwarded ({quiet}, {heard})"
+        );
     }
 }
 
@@ -275,7 +280,7 @@ fn statistics_reset_and_flush_between_runs_agree() {
                     _ => {}
                 }
             }
-            assert_same(&fast, &slow, &format!("{fetch:?} fetch, round {round}"));
+            assert_same_pipeline(&fast, &slow, &format!("{fetch:?} fetch, round {round}"));
         }
         assert!(
             fast.pipeline().fast_forwarded_cycles() > 0,
@@ -321,7 +326,8 @@ patch: .word 0x1c014489,0x00200000,0x00200000,0x00200000";
         1_000_000,
     );
     assert_eq!(
-        skipped, 0,
+        skipped,
+        (0, 0),
         "a repetition storing into a line fetch holds was skipped"
     );
     let mut instruction_mode = unit_with(near_code, Config::cell(), Mode::Instruction);
@@ -333,6 +339,9 @@ patch: .word 0x1c014489,0x00200000,0x00200000,0x00200000";
     );
     // The same loop storing far from its code is repeated.
     let far = near_code.replace("ila $20,after", "ila $20,0x1000");
-    let skipped = compare(&far, Config::cell(), FetchKind::Real, &SLICES, 1_000_000);
-    assert!(skipped > 0, "the far-storing loop was not fast-forwarded");
+    let (quiet, heard) = compare(&far, Config::cell(), FetchKind::Real, &SLICES, 1_000_000);
+    assert!(
+        quiet > 0 && heard > 0,
+        "the far-storing loop was not fast-forwarded ({quiet}, {heard})"
+    );
 }

@@ -8,14 +8,12 @@
 
 mod spu_pipeline_support;
 
-use std::cell::RefCell;
-
-use pmprobe::spu::exec::{Executed, SPU_WR_OUT_MBOX};
-use pmprobe::spu::isa::Instruction;
-use pmprobe::spu::pipeline::{Config, FetchKind, ModelError, RunEnd, RunOutcome};
-use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
+use pmprobe::spu::pipeline::{Config, FetchKind};
+use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Mode, SpuUnit};
-use spu_pipeline_support::{Rng, assert_same_pipeline, random_program, unit_with};
+use spu_pipeline_support::{
+    Rng, assert_same_pipeline, random_program, run_side_by_side, unit_with,
+};
 
 const FETCH_KINDS: [FetchKind; 2] = [FetchKind::Ideal, FetchKind::Real];
 
@@ -25,31 +23,6 @@ fn pipeline_unit(source: &str, config: Config, fetch: FetchKind, skip: bool) -> 
     unit.set_fast_forward(false);
     unit.set_stall_skip(skip);
     unit
-}
-
-/// Every notification, in order.
-#[derive(Default)]
-struct Recorder(RefCell<Vec<String>>);
-
-impl SpuObserver for Recorder {
-    fn cycles(&self, n: u64) {
-        self.0.borrow_mut().push(format!("cycles {n}"));
-    }
-    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
-        self.0.borrow_mut().push(format!(
-            "retired {:?} {executed:?} at {cycle}",
-            instruction.mnemonic
-        ));
-    }
-    fn mispredict(&self) {
-        self.0.borrow_mut().push("mispredict".into());
-    }
-    fn issue(&self, event: IssueEvent) {
-        self.0.borrow_mut().push(format!("issue {event:?}"));
-    }
-    fn issue_stall(&self, reason: StallReason) {
-        self.0.borrow_mut().push(format!("stall {reason:?}"));
-    }
 }
 
 /// Runs `source` on both units in slices of the given lengths (cycled) until both stop or
@@ -65,50 +38,15 @@ fn compare_with(
 ) -> u64 {
     let mut skipping = pipeline_unit(source, config, fetch, true);
     let mut plain = pipeline_unit(source, config, fetch, false);
-    let (mut text_skipping, mut text_plain) = (String::new(), String::new());
-    let (heard_skipping, heard_plain) = (Recorder::default(), Recorder::default());
-    let mut total = 0;
-    for (round, &slice) in slices.iter().cycle().enumerate() {
-        let what = format!("{fetch:?} fetch, slice {round} ({slice} cycles) at cycle {total}");
-        let (a, b): (Result<RunOutcome, ModelError>, _) = if listen {
-            (
-                skipping.run(slice, &heard_skipping, &mut text_skipping),
-                plain.run(slice, &heard_plain, &mut text_plain),
-            )
-        } else {
-            (
-                skipping.run(slice, &NoProbes, &mut text_skipping),
-                plain.run(slice, &NoProbes, &mut text_plain),
-            )
-        };
-        assert_eq!(a, b, "{what}: outcome\n{source}");
-        assert_eq!(text_skipping, text_plain, "{what}: prof_cp lines");
-        assert_same_pipeline(&skipping, &plain, &what);
-        let (heard_a, heard_b) = (heard_skipping.0.take(), heard_plain.0.take());
-        if heard_a != heard_b {
-            let first = heard_a.iter().zip(&heard_b).position(|(x, y)| x != y);
-            panic!(
-                "{what}: notifications differ at {first:?} of {} / {}",
-                heard_a.len(),
-                heard_b.len()
-            );
-        }
-        let Ok(outcome) = a else { break };
-        total += outcome.cycles;
-        match outcome.end {
-            RunEnd::Stopped(_) => break,
-            RunEnd::Blocked { channel } if channel == SPU_WR_OUT_MBOX => {
-                let x = skipping.arch_mut().channels_mut().outbound.pop();
-                let y = plain.arch_mut().channels_mut().outbound.pop();
-                assert_eq!(x, y, "{what}: mailbox value");
-            }
-            RunEnd::Blocked { channel } => panic!("{what}: blocked on channel {channel}"),
-            RunEnd::CycleLimit => {}
-        }
-        if total >= limit {
-            break;
-        }
-    }
+    run_side_by_side(
+        &mut skipping,
+        &mut plain,
+        source,
+        fetch,
+        slices,
+        limit,
+        listen,
+    );
     skipping.pipeline().skipped_stall_cycles()
 }
 

@@ -2,11 +2,15 @@
 //! pipeline (or instruction) mode until it stops.
 #![allow(dead_code)]
 
-use pmprobe::spu::exec::StopReason;
+use std::cell::RefCell;
+
+use pmprobe::spu::exec::SPU_WR_OUT_MBOX;
+use pmprobe::spu::exec::{Executed, StopReason};
+use pmprobe::spu::isa::Instruction;
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::pipeline::Config;
-use pmprobe::spu::pipeline::{RunEnd, RunOutcome};
-use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::pipeline::{FetchKind, ModelError, RunEnd, RunOutcome};
+use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
 use pmprobe::spu::unit::{Mode, SpuUnit};
 
 /// Assembles `source` into a fresh boxed SPU (id 0), ready to run.
@@ -179,4 +183,97 @@ pub fn assert_same_pipeline(a: &SpuUnit, b: &SpuUnit, what: &str) {
     write_frame(p, x, &mut frame_a).expect("a frame formats");
     write_frame(q, y, &mut frame_b).expect("a frame formats");
     assert_eq!(frame_a, frame_b, "{what}: trace frame");
+}
+
+/// Every notification, in order (a run of stalled cycles as the cycles one by one, as
+/// `SpuObserver::stalled_cycles` defines it).
+#[derive(Default)]
+pub struct Recorder(pub RefCell<Vec<String>>);
+
+impl SpuObserver for Recorder {
+    fn cycles(&self, n: u64) {
+        self.0.borrow_mut().push(format!("cycles {n}"));
+    }
+    fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64) {
+        self.0.borrow_mut().push(format!(
+            "retired {:?} {executed:?} at {cycle}",
+            instruction.mnemonic
+        ));
+    }
+    fn mispredict(&self) {
+        self.0.borrow_mut().push("mispredict".into());
+    }
+    fn issue(&self, event: IssueEvent) {
+        self.0.borrow_mut().push(format!("issue {event:?}"));
+    }
+    fn issue_stall(&self, reason: StallReason) {
+        self.0.borrow_mut().push(format!("stall {reason:?}"));
+    }
+}
+
+/// Takes what the two recorders heard since the last call and fails at the first
+/// notification that differs.
+pub fn assert_same_notifications(a: &Recorder, b: &Recorder, what: &str) {
+    let (heard_a, heard_b) = (a.0.take(), b.0.take());
+    if heard_a != heard_b {
+        let first = heard_a.iter().zip(&heard_b).position(|(x, y)| x != y);
+        let shown = first.map(|at| (heard_a.get(at), heard_b.get(at)));
+        panic!(
+            "{what}: notifications differ at {first:?} of {} / {}: {shown:?}",
+            heard_a.len(),
+            heard_b.len()
+        );
+    }
+}
+
+/// Runs units `a` and `b`, loaded with `source`, in slices of the given lengths (cycled)
+/// until both stop or `limit` cycles passed, draining the outbound mailbox of both when they
+/// block on it. After every slice they must agree on the run outcome, the `prof_cp` lines and
+/// everything the pipeline shows; with `listen`, a recording listener is attached to each,
+/// and they must have heard the same notifications in the same order.
+pub fn run_side_by_side(
+    a: &mut SpuUnit,
+    b: &mut SpuUnit,
+    source: &str,
+    fetch: FetchKind,
+    slices: &[u64],
+    limit: u64,
+    listen: bool,
+) {
+    let (mut text_a, mut text_b) = (String::new(), String::new());
+    let (heard_a, heard_b) = (Recorder::default(), Recorder::default());
+    let mut total = 0;
+    for (round, &slice) in slices.iter().cycle().enumerate() {
+        let what = format!("{fetch:?} fetch, slice {round} ({slice} cycles) at cycle {total}");
+        let (run_a, run_b): (Result<RunOutcome, ModelError>, _) = if listen {
+            (
+                a.run(slice, &heard_a, &mut text_a),
+                b.run(slice, &heard_b, &mut text_b),
+            )
+        } else {
+            (
+                a.run(slice, &NoProbes, &mut text_a),
+                b.run(slice, &NoProbes, &mut text_b),
+            )
+        };
+        assert_eq!(run_a, run_b, "{what}: outcome\n{source}");
+        assert_eq!(text_a, text_b, "{what}: prof_cp lines");
+        assert_same_pipeline(a, b, &what);
+        assert_same_notifications(&heard_a, &heard_b, &what);
+        let Ok(outcome) = run_a else { break };
+        total += outcome.cycles;
+        match outcome.end {
+            RunEnd::Stopped(_) => break,
+            RunEnd::Blocked { channel } if channel == SPU_WR_OUT_MBOX => {
+                let x = a.arch_mut().channels_mut().outbound.pop();
+                let y = b.arch_mut().channels_mut().outbound.pop();
+                assert_eq!(x, y, "{what}: mailbox value");
+            }
+            RunEnd::Blocked { channel } => panic!("{what}: blocked on channel {channel}"),
+            RunEnd::CycleLimit => {}
+        }
+        if total >= limit {
+            break;
+        }
+    }
 }

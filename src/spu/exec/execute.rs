@@ -11,12 +11,32 @@ use crate::probe::listeners::AccessKind;
 use crate::spu::isa::Instruction;
 
 /// The report of a quadword load or store (every SPU data access is one quadword).
-fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
+pub(super) fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
     LsAccess {
         address,
         size: 16,
         kind,
     }
+}
+
+/// What an ordinary instruction was ([`SpuState::execute_uncounted`]): NOP-class, a taken
+/// branch, a load from this quadword address (a store's address is known before it runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The lean configuration has no fast-forward to tell an observer of the last two.
+#[cfg_attr(feature = "spu-lean", allow(dead_code))]
+pub(crate) struct Ordinary {
+    pub is_nop: bool,
+    pub branch_taken: bool,
+    pub loaded: Option<u32>,
+}
+
+impl Ordinary {
+    /// A plain instruction: none of these.
+    const PLAIN: Ordinary = Ordinary {
+        is_nop: false,
+        branch_taken: false,
+        loaded: None,
+    };
 }
 
 impl SpuState {
@@ -87,30 +107,66 @@ impl SpuState {
         }
     }
 
-    /// Retirement bookkeeping shared by every retired instruction: the status leaves
-    /// `Blocked` (a retried channel access went through), the counters and the clock advance.
+    /// The report of a retired instruction that left the SPU running; moves the PC on.
+    #[inline(always)]
+    fn report(
+        &mut self,
+        pc: u32,
+        word: u32,
+        next_pc: u32,
+        branch_taken: bool,
+        access: Option<LsAccess>,
+        is_nop: bool,
+    ) -> Executed {
+        self.pc = next_pc;
+        Executed::retired_running(pc, word, next_pc, branch_taken, access, is_nop)
+    }
+
     /// Executes `insn` at the PC like [`execute`](Self::execute) but leaves the counting to
     /// the caller: an instruction that retires, leaves the SPU running and is no checkpoint
-    /// moves the PC on and comes back as `Ok(is_nop)`, uncounted (the retirement counters,
-    /// the clock and the profile counters have not moved; [`count_retired`](Self::count_retired)
-    /// adds them, as many as the caller held back, in one go). Anything else comes back as
-    /// `Err(flow)` with nothing of its ending done: the caller first counts what it held back,
-    /// then has [`finish_unusual`](Self::finish_unusual) finish the step, since checkpoints
-    /// read the counters. The caller has checked that the SPU is not stopped.
+    /// moves the PC on and comes back as `Ok` with what it was ([`Ordinary`]), uncounted
+    /// (the retirement counters, the clock and the profile counters have not moved;
+    /// [`count_retired`](Self::count_retired) adds them, as many as the caller held back, in
+    /// one go). Anything else comes back as `Err(flow)` with nothing of its ending done: the
+    /// caller first counts what it held back, then has [`finish_unusual`](Self::finish_unusual)
+    /// finish the step, since checkpoints read the counters. The caller has checked that the
+    /// SPU is not stopped.
     #[inline(always)]
-    pub(super) fn execute_uncounted(&mut self, insn: &Instruction) -> Result<bool, Flow> {
+    pub(super) fn execute_uncounted(&mut self, insn: &Instruction) -> Result<Ordinary, Flow> {
         let pc = self.pc;
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (next_pc, is_nop) = match apply::<false>(self, insn, pc) {
-            Flow::Next | Flow::Load(_) | Flow::Store(_) => (fall_through, false),
-            Flow::Branch(target) => (target, false),
-            Flow::Nop => (fall_through, true),
+        // One match that gives everything at once: the compiler threads it into each
+        // instruction's arm (a caller that wants only `is_nop` pays for nothing else).
+        let (next_pc, ordinary) = match apply::<false>(self, insn, pc) {
+            Flow::Next => (fall_through, Ordinary::PLAIN),
+            Flow::Load(address) => (
+                fall_through,
+                Ordinary {
+                    loaded: Some(address),
+                    ..Ordinary::PLAIN
+                },
+            ),
+            Flow::Store(_) => (fall_through, Ordinary::PLAIN),
+            Flow::Branch(target) => (
+                target,
+                Ordinary {
+                    branch_taken: true,
+                    ..Ordinary::PLAIN
+                },
+            ),
+            Flow::Nop => (
+                fall_through,
+                Ordinary {
+                    is_nop: true,
+                    ..Ordinary::PLAIN
+                },
+            ),
             unusual => return Err(unusual),
         };
         // A retried channel access that went through leaves `Blocked`, as in `execute`.
         self.status = Status::Running;
         self.pc = next_pc;
-        Ok(is_nop)
+        Ok(ordinary)
     }
 
     /// Counts `instructions` ordinary retirements (`nops` of them NOP-class) that
@@ -125,6 +181,8 @@ impl SpuState {
         self.profile.count_many(instructions, non_nop);
     }
 
+    /// Retirement bookkeeping shared by every retired instruction: the status leaves
+    /// `Blocked` (a retried channel access went through), the counters and the clock advance.
     #[inline(always)]
     pub(super) fn retire<const AT_CYCLE: bool>(&mut self, cycle: u64, is_nop: bool) {
         self.status = Status::Running;
@@ -136,21 +194,6 @@ impl SpuState {
             self.cycles.wrapping_add(1)
         };
         self.profile.count(is_nop);
-    }
-
-    /// The report of a retired instruction that left the SPU running; moves the PC on.
-    #[inline(always)]
-    fn report(
-        &mut self,
-        pc: u32,
-        word: u32,
-        next_pc: u32,
-        branch_taken: bool,
-        access: Option<LsAccess>,
-        is_nop: bool,
-    ) -> Executed {
-        self.pc = next_pc;
-        Executed::retired_running(pc, word, next_pc, branch_taken, access, is_nop)
     }
 
     /// The report when the SPU is stopped: nothing happens.

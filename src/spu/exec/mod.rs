@@ -95,7 +95,7 @@ pub(crate) use run_ahead::RunAhead;
 pub(crate) use shadow::{STORES_AHEAD, ShadowState};
 pub use state::{INITIAL_STACK_POINTER, LINK_REGISTER, REGISTER_COUNT, STACK_POINTER, SpuState};
 #[cfg(not(feature = "spu-lean"))]
-pub(crate) use trial::Journal;
+pub(crate) use trial::{Journal, Trial};
 
 /// Bytes of instruction mode's batch of completed instructions (for the footprint table).
 pub(crate) const BATCH_RECORDS_BYTES: usize = size_of::<completed::BatchRecords>();

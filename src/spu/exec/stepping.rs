@@ -52,7 +52,9 @@ impl SpuState {
         match self.decode_cache.decode(pc, word) {
             // Copied out of the cache: executing needs the whole SPU mutably.
             Some(&insn) => match self.execute_uncounted(&insn) {
-                Ok(is_nop) => Quiet::Retired { is_nop },
+                Ok(ordinary) => Quiet::Retired {
+                    is_nop: ordinary.is_nop,
+                },
                 Err(flow) => Quiet::Unusual { flow, pc, word },
             },
             None => Quiet::Report(self.illegal_instruction(pc, word)),

@@ -9,10 +9,12 @@
 //! repetition is undone as if it had never run and the cycle-by-cycle model takes over.
 //! Counting is left to the caller (`retire_replayed_run` once per repetition).
 
+use super::execute::{Ordinary, quadword_access};
 use super::instructions::store_address;
-use super::outcome::Status;
+use super::outcome::{LsAccess, Status};
 use super::quadword::Quadword;
 use super::state::SpuState;
+use crate::probe::listeners::AccessKind;
 use crate::spu::isa::Instruction;
 
 /// What an overwritten location held.
@@ -35,10 +37,21 @@ pub(crate) struct Journal<const N: usize> {
 /// An instruction that completed on trial as an ordinary one: retired, SPU running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Trial {
-    /// It counts as a NOP.
-    pub is_nop: bool,
+    /// What it was.
+    pub ordinary: Ordinary,
     /// The quadword address it stored to.
     pub stored: Option<u32>,
+}
+
+impl Trial {
+    /// Its load or store, as its report gives it (observers hear of it once the trial holds).
+    pub(crate) fn access(&self) -> Option<LsAccess> {
+        match (self.ordinary.loaded, self.stored) {
+            (Some(address), _) => Some(quadword_access(address, AccessKind::Read)),
+            (None, Some(address)) => Some(quadword_access(address, AccessKind::Write)),
+            (None, None) => None,
+        }
+    }
 }
 
 impl<const N: usize> Journal<N> {
@@ -112,8 +125,8 @@ impl SpuState {
         {
             return None;
         }
-        let is_nop = self.execute_uncounted(insn).ok()?;
-        Some(Trial { is_nop, stored })
+        let ordinary = self.execute_uncounted(insn).ok()?;
+        Some(Trial { ordinary, stored })
     }
 
     /// Takes back everything since [`begin_trial`](Self::begin_trial).

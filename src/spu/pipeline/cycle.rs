@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+use super::fast_forward_notes::{Completion, Note};
 use super::fetch::FetchModel;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
@@ -12,7 +13,7 @@ use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
 use super::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
-use crate::spu::exec::{AccessKind, Executed, LsAccess, SpuState, Status};
+use crate::spu::exec::{Executed, SpuState, Status};
 use crate::spu::isa::Mnemonic;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
@@ -38,6 +39,7 @@ impl Pipeline {
         self.stopped_by = None;
         self.stats.cycles += 1;
         observer.cycles(1);
+        self.fast_forward.note(observer, self.clock, Note::Cycle);
     }
 
     /// Step 1 of cycle `now`: stage o completes the instructions that entered `jj` five
@@ -155,6 +157,7 @@ impl Pipeline {
                     self.exec
                         .squash_younger(row, pipe, now, self.config.stored());
                     observer.mispredict();
+                    self.fast_forward.note(observer, now, Note::Mispredict);
                 }
                 _ => {
                     return Err(ModelError::PathMismatch {
@@ -181,6 +184,8 @@ impl Pipeline {
             unit.set_hint(branch, target);
         }
         observer.retired(instruction, &executed, now);
+        self.fast_forward
+            .note(observer, now, Note::Retired { offset: 0 });
         if let Some(checkpoint) = executed.profile {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
             self.wrote_output = true;
@@ -211,30 +216,18 @@ impl Pipeline {
         };
         self.fetch.completed_through(seq);
         let inflight = self.issue.in_flight(seq);
-        let branch_taken = effect.has(Effect::BRANCH_TAKEN);
-        let is_nop = effect.has(Effect::NOP);
+        let executed = Completion::recorded(inflight, effect, address).report(inflight);
         // The path fetch followed is the executed one: nothing was mispredicted.
-        count_retired(&mut self.stats, inflight, branch_taken, is_nop, false);
-        let access = effect
-            .has(Effect::STORES | Effect::LOADS)
-            .then(|| LsAccess {
-                address,
-                size: 16,
-                kind: if effect.has(Effect::STORES) {
-                    AccessKind::Write
-                } else {
-                    AccessKind::Read
-                },
-            });
-        let executed = Executed::retired_running(
-            inflight.pc,
-            inflight.instruction.word,
-            inflight.predicted_next,
-            branch_taken,
-            access,
-            is_nop,
+        count_retired(
+            &mut self.stats,
+            inflight,
+            executed.branch_taken,
+            executed.is_nop,
+            false,
         );
         observer.retired(&inflight.instruction, &executed, now);
+        self.fast_forward
+            .note(observer, now, Note::Retired { offset: 0 });
         true
     }
 
@@ -288,6 +281,9 @@ impl Pipeline {
             IssueOutcome::Stalled(reason) => {
                 stats.count_stall(*reason);
                 observer.issue_stall(*reason);
+                let reason = *reason;
+                self.fast_forward
+                    .note(observer, now, Note::IssueStall(reason));
             }
             IssueOutcome::Issued { first, second } => {
                 let first = self.issue.in_flight(*first);
@@ -308,12 +304,23 @@ impl Pipeline {
                 for inflight in core::iter::once(first).chain(second) {
                     stats.registers_used |= u128::from(inflight.registers[0])
                         | (u128::from(inflight.registers[1]) << 64);
+                    let (pc, pipe) = (inflight.pc, inflight.class.pipe());
                     observer.issue(IssueEvent {
                         cycle: now,
-                        pc: inflight.pc,
-                        pipe: inflight.class.pipe(),
+                        pc,
+                        pipe,
                         dual,
                     });
+                    self.fast_forward.note(
+                        observer,
+                        now,
+                        Note::Issue {
+                            offset: 0,
+                            pc,
+                            pipe,
+                            dual,
+                        },
+                    );
                 }
             }
         }

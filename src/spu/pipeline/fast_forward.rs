@@ -1,5 +1,6 @@
-//! Fast-forward: skipping the cycle-by-cycle simulation of exact repetitions of a loop,
-//! with no probe listener attached.
+//! Fast-forward: skipping the cycle-by-cycle simulation of exact repetitions of a loop.
+//! An observer listening hears each repetition skipped as the one simulated before it
+//! (`fast_forward_notes.rs`).
 //!
 //! Under ideal fetch the timing from a cycle on depends only on the timing state (what the
 //! issue stages and the execution pipes hold, the register release times, the issue stalls)
@@ -37,6 +38,7 @@
 
 use super::decode_cache::{Decoded, EMPTY_DECODED};
 use super::execute::ExecPipes;
+use super::fast_forward_notes::{Completion, Note, Notes, Replayed, replay};
 use super::fast_forward_real::FetchReads;
 use super::fetch::FetchModel;
 use super::fetch_unit::FetchUnit;
@@ -46,7 +48,7 @@ use super::window::Effect;
 use super::{LastIssue, Pipeline};
 use crate::spu::exec::{Journal, SpuState, Status};
 use crate::spu::isa::IClass;
-use crate::spu::probes::StallReason;
+use crate::spu::probes::{SpuObserver, StallReason};
 
 /// The timing state at the end of a cycle, relative to the clock and the fetch sequence
 /// number: an instruction is given by its *age* (1 = the newest fetched, 0 = none), a cycle
@@ -136,6 +138,10 @@ pub(crate) struct FastForward {
     mismatches: u32,
     /// Cycles skipped since the pipeline was made.
     skipped: u64,
+    /// What the observer heard since the anchor, while a run notifies.
+    pub(super) notes: Notes,
+    /// The completions of the repetition being repeated, for the observer.
+    pub(super) completions: [Completion; MAX_REPETITION],
 }
 
 impl FastForward {
@@ -159,6 +165,8 @@ impl FastForward {
             wait: 0,
             mismatches: 0,
             skipped: 0,
+            notes: Notes::new(),
+            completions: [Completion::NONE; MAX_REPETITION],
         }
     }
 
@@ -172,6 +180,7 @@ impl FastForward {
         self.head = None;
         self.wait = 0;
         self.mismatches = 0;
+        self.notes.disarm();
     }
 
     /// The fetch sequence number of the last instruction fetched before the anchor.
@@ -183,6 +192,24 @@ impl FastForward {
     /// anchor (the same at every pass of a repetition).
     pub(super) fn arch_lag(&self) -> u64 {
         self.state.arch_lag
+    }
+
+    /// Notes a notification to `observer` of cycle `cycle` while a run notifies (see
+    /// `fast_forward_notes.rs`). Nothing at all for [`NoProbes`](crate::spu::probes::NoProbes)
+    /// and the like: a zero-sized observer whose `is_listening` is `false` folds the test
+    /// away (a run only records while its observer listens, so skipping is always right).
+    #[inline(always)]
+    pub(super) fn note<O: SpuObserver>(&mut self, observer: &O, cycle: u64, note: Note) {
+        let silent = size_of::<O>() == 0 && !observer.is_listening();
+        if !silent && self.notes.recording() {
+            self.notes.note(cycle, note);
+        }
+    }
+
+    /// A run starts that notifies an observer (`true`) or does not: notifications are noted
+    /// while it does.
+    pub(super) fn set_recording(&mut self, recording: bool) {
+        self.notes.set_recording(recording);
     }
 
     pub(super) fn set_enabled(&mut self, enabled: bool) {
@@ -215,10 +242,41 @@ impl Pipeline {
         self.fast_forward.skipped
     }
 
-    /// Called at the end of a cycle in which ideal fetch passed loop head `head`, with no
-    /// listener attached; skips whole repetitions (at most `budget` cycles). Returns the
-    /// cycles skipped.
-    pub(super) fn loop_head_passed(&mut self, arch: &mut SpuState, head: u32, budget: u64) -> u64 {
+    /// Called at the end of a cycle in which fetch passed loop head `head`; skips whole
+    /// repetitions (at most `budget` cycles). With `notify`, `observer` hears each skipped
+    /// repetition as the notes of the one simulated say (`fast_forward_notes.rs`), and
+    /// nothing is skipped without such notes. Returns the cycles skipped.
+    ///
+    /// One copy of the fast-forward for every observer (the firmware image has a size
+    /// budget): it tells an observer of the repetitions through `dyn`.
+    #[inline(always)]
+    pub(super) fn loop_head_passed<O: SpuObserver>(
+        &mut self,
+        arch: &mut SpuState,
+        head: u32,
+        budget: u64,
+        observer: &O,
+        notify: bool,
+    ) -> u64 {
+        let Some(found) = self.repetition_found(arch, head, budget, notify) else {
+            return 0;
+        };
+        let listener: Option<&dyn Replayed> = if notify { Some(observer) } else { None };
+        let done = self.repeat(arch, &found, listener);
+        self.repeated(arch, &found, done)
+    }
+
+    /// At a pass over loop head `head`: the repetition since the anchor if there is one to
+    /// skip (with `notify`, one whose notes can be replayed), otherwise `None` after moving
+    /// the anchor on as the comparison requires.
+    #[inline(never)]
+    fn repetition_found(
+        &mut self,
+        arch: &mut SpuState,
+        head: u32,
+        budget: u64,
+        notify: bool,
+    ) -> Option<Repetition> {
         let last_seq = self.issue.last_seq();
         let ff = &mut self.fast_forward;
         if ff.head != Some(head) {
@@ -231,19 +289,19 @@ impl Pipeline {
                 ff.head = Some(head);
                 self.anchor_here(arch);
             }
-            return 0;
+            return None;
         }
         if ff.wait > 0 {
             ff.wait -= 1;
             if ff.wait == 0 {
                 self.anchor_here(arch);
             }
-            return 0;
+            return None;
         }
         let n = last_seq.saturating_sub(ff.anchor.last_seq);
         if !(1..=MAX_REPETITION as u64).contains(&n) || !capture(self, arch, Scratch) {
             self.mismatch(arch);
-            return 0;
+            return None;
         }
         if self.fast_forward.scratch != self.fast_forward.state {
             // The loop may repeat over several passes (a path that alternates): keep the
@@ -251,30 +309,38 @@ impl Pipeline {
             if 2 * n > MAX_REPETITION as u64 {
                 self.mismatch(arch);
             }
-            return 0;
+            return None;
         }
         let path_read = match self.fetch {
             FetchModel::Ideal(_) => self.read_path(arch, n as usize),
             FetchModel::Real { .. } => self.read_path_real(arch, n as usize),
         };
-        if !path_read {
+        if !path_read || (notify && self.fast_forward.notes.replayable(n as usize).is_none()) {
             self.mismatch(arch);
-            return 0;
+            return None;
         }
         self.fast_forward.mismatches = 0;
         // `read_path` checked this is one repetition's (non-zero) cycles.
         let cycles = self.clock - self.fast_forward.anchor.clock;
-        let before = self.fast_forward.anchor.stats;
-        let after = self.stats;
-        let times = budget / cycles;
-        let done = match self.fetch {
-            FetchModel::Ideal(_) => self.repeat(arch, n as usize, cycles, times),
-            FetchModel::Real { .. } => self.repeat_real(arch, n as usize, cycles, times),
-        };
+        Some(Repetition {
+            instructions: n,
+            cycles,
+            times: budget / cycles,
+            last_seq,
+        })
+    }
+
+    /// After `done` repetitions of `found` ran: the timing state, the clock and the
+    /// statistics move on by as many, and the anchor is here. Returns the cycles skipped.
+    #[inline(never)]
+    fn repeated(&mut self, arch: &SpuState, found: &Repetition, done: u64) -> u64 {
+        let (n, cycles) = (found.instructions, found.cycles);
         // A loop head the shadow ran past is not one fetch met.
         self.fetch.take_loop_head();
         if done > 0 {
             let now = self.clock;
+            let before = self.fast_forward.anchor.stats;
+            let after = self.stats;
             self.issue.shift(done * n, done * cycles, now);
             self.exec.shift(done * n, done * cycles, now);
             self.clock += done * cycles;
@@ -284,10 +350,11 @@ impl Pipeline {
         // The state is the remembered one again, `done` repetitions on.
         self.fast_forward.anchor = Anchor {
             clock: self.clock,
-            last_seq: last_seq + done * n,
+            last_seq: found.last_seq + done * n,
             retired: arch.instructions_retired(),
             stats: self.stats,
         };
+        self.fast_forward.notes.restart(self.clock);
         done * cycles
     }
 
@@ -298,6 +365,8 @@ impl Pipeline {
         ff.mismatches = (ff.mismatches + 1).min(6);
         ff.wait = (1 << ff.mismatches) - 1;
         self.anchor_here(arch);
+        // This anchor is passed over while waiting: no notes for it.
+        self.fast_forward.notes.disarm();
     }
 
     /// Remembers the timing state now as the head's anchor (or forgets the head if the state
@@ -310,6 +379,7 @@ impl Pipeline {
                 retired: arch.instructions_retired(),
                 stats: self.stats,
             };
+            self.fast_forward.notes.restart(self.clock);
         } else {
             self.fast_forward.forget();
         }
@@ -361,53 +431,117 @@ impl Pipeline {
         true
     }
 
-    /// Runs up to `times` repetitions of the remembered `n`-instruction path functionally
-    /// (see the module documentation); returns how many completed. The timing state is moved
-    /// on by the caller.
-    fn repeat(&mut self, arch: &mut SpuState, n: usize, cycles: u64, times: u64) -> u64 {
-        // Every instruction in flight completes from its recorded effect (the shadow checks
-        // the ones it adds).
-        let Some(mut oldest) = self.oldest_in_flight(arch, |seq| self.issue.effect(seq).is_some())
+    /// Runs up to `found.times` repetitions (see the module documentation), telling
+    /// `listener` of each; returns how many completed. The timing state is moved on by the
+    /// caller.
+    #[inline(never)]
+    fn repeat(
+        &mut self,
+        arch: &mut SpuState,
+        found: &Repetition,
+        listener: Option<&dyn Replayed>,
+    ) -> u64 {
+        let ideal = matches!(self.fetch, FetchModel::Ideal(_));
+        // Under ideal fetch every instruction in flight completes from its recorded effect
+        // (the shadow checks the ones it adds).
+        let Some(mut oldest) =
+            self.oldest_in_flight(arch, |seq| !ideal || self.issue.effect(seq).is_some())
         else {
             return 0;
         };
-        let FetchModel::Ideal(fetch) = &mut self.fetch else {
-            return 0;
-        };
+        let n = found.instructions;
+        let span = (n, found.cycles);
         let now = self.clock;
-        let arch_lag = self.fast_forward.state.arch_lag;
-        let code = self.fast_forward.code;
-        let path = &self.fast_forward.path[..n];
-        let head = path[0].pc();
-        for done in 0..times {
-            // Fetch side: the shadow runs the next repetition ahead into the window.
-            for (index, entry) in path.iter().enumerate() {
-                let next = path.get(index + 1).map_or(head, Decoded::pc);
-                if !fetch.run_ahead_pending(arch, &mut self.issue, entry, next, code) {
-                    return done;
+        for done in 0..found.times {
+            let record = listener.is_some();
+            let repeated = if ideal {
+                self.repeat_once(arch, found, done, oldest, record)
+            } else {
+                // A copy without the completions for a run with no observer, where code
+                // size allows (see `repeat_once_real`).
+                if cfg!(target_os = "none") || record {
+                    self.repeat_once_real::<true>(arch, span, done, oldest, record)
+                } else {
+                    self.repeat_once_real::<false>(arch, span, done, oldest, false)
                 }
+            };
+            if !repeated {
+                return done;
             }
-            // Completion side: the `n` oldest instructions in flight complete from their
-            // recorded effects, as stage o would complete them in these cycles.
-            let mut nops = 0;
-            for seq in oldest..oldest + n as u64 {
-                let Some((effect, value, address)) = self.issue.effect(seq) else {
-                    // Not reachable (every effect is recorded, checked above): stop before
-                    // the timing and the state part ways.
-                    return done;
-                };
-                let write = effect.state_write(self.issue.in_flight(seq), address);
-                arch.apply_replayed_write(write, *value);
-                nops += u64::from(effect.has(Effect::NOP));
+            if let Some(observer) = listener {
+                let issue = &self.issue;
+                replay(
+                    self.fast_forward.notes.recorded(),
+                    now + done * found.cycles,
+                    observer,
+                    &self.fast_forward.completions,
+                    |k| issue.in_flight(oldest + k as u64),
+                );
             }
-            oldest += n as u64;
-            let next_pc = self.issue.in_flight(oldest - 1).predicted_next;
-            let completed_at = now + (done + 1) * cycles - arch_lag;
-            arch.retire_replayed_run(n as u64, nops, next_pc, completed_at);
-            fetch.forget_pending();
+            oldest += n;
         }
-        times
+        found.times
     }
+
+    /// Repetition `done` of `found` under ideal fetch, its oldest instruction `oldest`:
+    /// the shadow runs it ahead into the window and the `n` oldest instructions in flight
+    /// complete from their recorded effects; with `record`, their completions are kept for
+    /// an observer. `false` if the path was left (nothing completed then).
+    #[inline(never)]
+    fn repeat_once(
+        &mut self,
+        arch: &mut SpuState,
+        found: &Repetition,
+        done: u64,
+        oldest: u64,
+        record: bool,
+    ) -> bool {
+        let FetchModel::Ideal(fetch) = &mut self.fetch else {
+            return false;
+        };
+        let n = found.instructions;
+        let ff = &mut self.fast_forward;
+        let (path, completions) = (&ff.path[..n as usize], &mut ff.completions);
+        let head = path[0].pc();
+        // Fetch side: the shadow runs the next repetition ahead into the window.
+        for (index, entry) in path.iter().enumerate() {
+            let next = path.get(index + 1).map_or(head, Decoded::pc);
+            if !fetch.run_ahead_pending(arch, &mut self.issue, entry, next, ff.code) {
+                return false;
+            }
+        }
+        // Completion side: the `n` oldest instructions in flight complete from their
+        // recorded effects, as stage o would complete them in these cycles.
+        let mut nops = 0;
+        for seq in oldest..oldest + n {
+            let Some((effect, value, address)) = self.issue.effect(seq) else {
+                // Not reachable (every effect is recorded, checked above): stop before
+                // the timing and the state part ways.
+                return false;
+            };
+            let inflight = self.issue.in_flight(seq);
+            let write = effect.state_write(inflight, address);
+            arch.apply_replayed_write(write, *value);
+            nops += u64::from(effect.has(Effect::NOP));
+            if record && let Some(slot) = completions.get_mut((seq - oldest) as usize) {
+                *slot = Completion::recorded(inflight, effect, address);
+            }
+        }
+        let next_pc = self.issue.in_flight(oldest + n - 1).predicted_next;
+        let completed_at = self.clock + (done + 1) * found.cycles - ff.state.arch_lag;
+        arch.retire_replayed_run(n, nops, next_pc, completed_at);
+        fetch.forget_pending();
+        true
+    }
+}
+
+/// A repetition found at a loop head: `instructions` fetched in `cycles` cycles since the
+/// anchor, `times` of which fit in the budget; `last_seq` the last fetched.
+struct Repetition {
+    instructions: u64,
+    cycles: u64,
+    times: u64,
+    last_seq: u64,
 }
 
 impl Pipeline {

@@ -14,9 +14,10 @@
 
 use super::Pipeline;
 use super::decode_cache::{Decoded, Replay};
+use super::fast_forward_notes::Completion;
 use super::fetch::FetchModel;
 use super::fetch_buffers::HALF_BYTES;
-use crate::spu::exec::SpuState;
+use crate::spu::exec::{SpuState, Trial};
 use crate::spu::isa::Mnemonic;
 
 /// Half-lines a fetch unit refers to at most: seven buffers, four queued and six LS pipe line
@@ -95,58 +96,74 @@ impl Pipeline {
         true
     }
 
-    /// Runs up to `times` repetitions of the `n`-instruction path just fetched, each on
-    /// trial (see the module documentation); returns how many completed. The timing state
-    /// is moved on by the caller.
-    pub(super) fn repeat_real(
+    /// Repetition `done` of `n` instructions in `cycles` cycles under the real fetch unit,
+    /// its oldest instruction `oldest`, on trial (see the module documentation); with `record`
+    /// (and `MAY_RECORD`), the completions are kept for an observer. `false` if the trial
+    /// failed (and was taken back). Any code for keeping them in the trial loop, even
+    /// untaken, cost the runs with no observer 13-15% on x86: hosted targets have a copy
+    /// without it (`MAY_RECORD` false) for those; bare metal has one copy for the image's
+    /// size budget.
+    #[inline(never)]
+    pub(super) fn repeat_once_real<const MAY_RECORD: bool>(
         &mut self,
         arch: &mut SpuState,
-        n: usize,
-        cycles: u64,
-        times: u64,
-    ) -> u64 {
-        let Some(mut oldest) = self.oldest_in_flight(arch, |_| true) else {
-            return 0;
-        };
-        let n = n as u64;
-        let now = self.clock;
+        (n, cycles): (u64, u64),
+        done: u64,
+        oldest: u64,
+        record: bool,
+    ) -> bool {
         let arch_lag = self.fast_forward.arch_lag();
-        let reads = self.fast_forward.fetch_reads;
-        for done in 0..times {
-            // Fetch side: the next `n` instructions, as fetch fetched the last `n` (the
-            // completion side may reach into them).
-            let last = self.issue.last_seq();
-            for seq in last + 1 - n..=last {
-                let record = *self.issue.in_flight(seq);
-                self.issue.append(&record);
-            }
-            // Completion side: the `n` oldest instructions in flight, as stage o would
-            // complete them in these cycles.
-            let journal = &mut self.fast_forward.journal;
-            if !arch.begin_trial(journal) {
-                return done;
-            }
-            let mut nops = 0;
-            for seq in oldest..oldest + n {
-                let inflight = self.issue.in_flight(seq);
-                let trial = arch.try_execute(&inflight.instruction, journal);
-                let on_path = arch.pc() == inflight.predicted_next;
-                match trial {
-                    Some(trial) if on_path && !trial.stored.is_some_and(|at| reads.hit_by(at)) => {
-                        nops += u64::from(trial.is_nop);
-                    }
-                    _ => {
-                        arch.undo_trial(journal);
-                        self.issue.forget_fetched_after(last);
-                        return done;
+        // Fetch side: the next `n` instructions, as fetch fetched the last `n` (the
+        // completion side may reach into them).
+        let last = self.issue.last_seq();
+        for seq in last + 1 - n..=last {
+            let fetched = *self.issue.in_flight(seq);
+            self.issue.append(&fetched);
+        }
+        // Completion side: the `n` oldest instructions in flight, as stage o would
+        // complete them in these cycles.
+        let ff = &mut self.fast_forward;
+        let (journal, reads) = (&mut ff.journal, &ff.fetch_reads);
+        if !arch.begin_trial(journal) {
+            return false;
+        }
+        let mut nops = 0;
+        for seq in oldest..oldest + n {
+            let inflight = self.issue.in_flight(seq);
+            let trial = arch.try_execute(&inflight.instruction, journal);
+            let on_path = arch.pc() == inflight.predicted_next;
+            match trial {
+                Some(trial) if on_path && !trial.stored.is_some_and(|at| reads.hit_by(at)) => {
+                    nops += u64::from(trial.ordinary.is_nop);
+                    if MAY_RECORD && record {
+                        keep(&mut ff.completions, seq - oldest, arch.pc(), &trial);
                     }
                 }
+                _ => {
+                    arch.undo_trial(journal);
+                    self.issue.forget_fetched_after(last);
+                    return false;
+                }
             }
-            oldest += n;
-            let completed_at = now + (done + 1) * cycles - arch_lag;
-            arch.retire_replayed_run(n, nops, arch.pc(), completed_at);
         }
-        times
+        let completed_at = self.clock + (done + 1) * cycles - arch_lag;
+        arch.retire_replayed_run(n, nops, arch.pc(), completed_at);
+        true
+    }
+}
+
+/// Keeps the completion of the `index`-th instruction of a repetition on trial, which moved
+/// the PC to `next_pc`, for an observer.
+#[cold]
+#[inline(never)]
+fn keep(completions: &mut [Completion], index: u64, next_pc: u32, trial: &Trial) {
+    if let Some(slot) = completions.get_mut(index as usize) {
+        *slot = Completion::of(
+            next_pc,
+            trial.ordinary.branch_taken,
+            trial.ordinary.is_nop,
+            trial.access(),
+        );
     }
 }
 

@@ -27,11 +27,12 @@
 //! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! With no probe listener attached, the fast-forward (`fast_forward.rs`, and
-//! `fast_forward_real.rs` for the real fetch unit) skips the cycle-by-cycle simulation of loop
-//! iterations that exactly repeat an earlier one (same timing state, fetch state and
-//! instructions on the same path): their instructions still execute, and every figure comes
-//! out as if each cycle had been simulated.
+//! The fast-forward (`fast_forward.rs`, and `fast_forward_real.rs` for the real fetch unit)
+//! skips the cycle-by-cycle simulation of loop iterations that exactly repeat an earlier one
+//! (same timing state, fetch state and instructions on the same path): their instructions
+//! still execute, and every figure comes out as if each cycle had been simulated. With an
+//! observer listening, each skipped iteration is told to it as the notes taken of the one
+//! simulated say (`fast_forward_notes.rs`): the same notifications, in the same order.
 
 mod config;
 mod cycle;
@@ -42,6 +43,8 @@ mod fast_forward;
 #[cfg(feature = "spu-lean")]
 #[path = "no_fast_forward.rs"]
 mod fast_forward;
+#[cfg_attr(feature = "spu-lean", allow(dead_code))]
+mod fast_forward_notes;
 #[cfg(not(feature = "spu-lean"))]
 mod fast_forward_real;
 mod fetch;
@@ -418,7 +421,6 @@ impl Pipeline {
             let (ran, reason) = if observer.is_listening() {
                 self.run_cycles(arch, budget, observer, output, false)?
             } else {
-                // Nothing to notify: whole repetitions of a loop may be skipped.
                 self.run_cycles(arch, budget, &NoProbes, output, true)?
             };
             cycles += ran;
@@ -434,8 +436,9 @@ impl Pipeline {
 
     /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
-    /// `until_output` also means nothing listens, so the [`fast_forward`] may skip
-    /// repetitions.
+    /// `until_output` also means nothing listens: the [`fast_forward`] skips repetitions
+    /// without a word; otherwise `observer` hears of each one it skips as of the one simulated
+    /// before (`fast_forward_notes.rs`).
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,
@@ -446,7 +449,9 @@ impl Pipeline {
         until_output: bool,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let mut cycles = 0;
-        let fast_forward = until_output && self.fast_forward.enabled();
+        let fast_forward = self.fast_forward.enabled();
+        let notify = !until_output;
+        self.fast_forward.set_recording(fast_forward && notify);
         let skip_stalls = !self.stall_skip_off;
         self.fetch.take_loop_head();
         while cycles < budget {
@@ -455,15 +460,16 @@ impl Pipeline {
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
+            let dual_issued = self.stats.dual_cycles != dual_before;
             if until_output && core::mem::take(&mut self.wrote_output) {
                 break;
             }
             if fast_forward && let Some(head) = self.fetch.take_loop_head() {
-                cycles += self.loop_head_passed(arch, head, budget - cycles);
+                cycles += self.loop_head_passed(arch, head, budget - cycles, observer, notify);
             }
             // After a dual issue the next group rarely stalls (a dual-issue stream would pay
             // for the look at every cycle); a stretch that does start then is simulated.
-            if skip_stalls && self.stats.dual_cycles == dual_before {
+            if skip_stalls && !dual_issued {
                 let (ran, end) =
                     self.skip_stalled_cycles(arch, budget - cycles, observer, output)?;
                 cycles += ran;

@@ -3,7 +3,9 @@
 //! This is its stand-in, with the same interface as `fast_forward.rs`.
 
 use super::Pipeline;
+use super::fast_forward_notes::Note;
 use crate::spu::exec::SpuState;
+use crate::spu::probes::SpuObserver;
 
 /// No memory of any loop.
 #[derive(Clone)]
@@ -22,6 +24,13 @@ impl FastForward {
 
     /// Nothing to forget.
     pub(super) fn forget(&mut self) {}
+
+    /// Nothing to record.
+    pub(super) fn set_recording(&mut self, _recording: bool) {}
+
+    /// Nothing to note.
+    #[inline(always)]
+    pub(super) fn note<O: SpuObserver>(&mut self, _observer: &O, _cycle: u64, _note: Note) {}
 }
 
 impl Pipeline {
@@ -40,11 +49,13 @@ impl Pipeline {
     }
 
     /// Never called: the fast-forward is never on.
-    pub(super) fn loop_head_passed(
+    pub(super) fn loop_head_passed<O: SpuObserver>(
         &mut self,
         _arch: &mut SpuState,
         _head: u32,
         _budget: u64,
+        _observer: &O,
+        _notify: bool,
     ) -> u64 {
         0
     }

@@ -22,6 +22,7 @@
 
 use core::fmt;
 
+use super::fast_forward_notes::Note;
 use super::sizes::O_STAGE;
 use super::{LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::exec::SpuState;
@@ -107,6 +108,8 @@ impl Pipeline {
             }
             self.exec.open_row(now);
             observer.issue_stall(reason);
+            self.fast_forward
+                .note(observer, now, Note::IssueStall(reason));
             self.fetch.idle(arch, 1);
             fetch_idle -= 1;
             stalled += 1;
@@ -119,6 +122,8 @@ impl Pipeline {
             self.stopped_by = None;
             self.stats.cycles += quiet;
             observer.stalled_cycles(reason, quiet);
+            self.fast_forward
+                .note(observer, self.clock, Note::StalledCycles(reason, quiet));
             self.fetch.idle(arch, quiet);
             stalled += quiet;
         }
