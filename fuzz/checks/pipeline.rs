@@ -23,7 +23,8 @@
 //! The same run again with the pipeline's shortcuts on (the skipping of stalled cycles and
 //! the fast-forward, under either fetch model), in longer runs, once with nothing listening and once
 //! with a listener attached, must end with the same statistics, clock and architectural
-//! state.
+//! state; the listener must have heard what the plain model told its own (cycles, completions,
+//! mispredicts, issues and stalled cycles, counted and with their cycles and addresses summed).
 //!
 //! After the run, the architectural state (registers, PC, FPSCR, interrupt enable, local store,
 //! instruction count and, if the SPU stopped, the stop reason) equals instruction mode's on the same image, driven by
@@ -34,13 +35,13 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
-use pmprobe::spu::exec::{AccessKind, Quadword, SpuState, Status, StopReason};
-use pmprobe::spu::isa::{IClass, OPCODES};
+use pmprobe::spu::exec::{AccessKind, Executed, Quadword, SpuState, Status, StopReason};
+use pmprobe::spu::isa::{IClass, Instruction, OPCODES};
 use pmprobe::spu::pipeline::RING;
 use pmprobe::spu::pipeline::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 use pmprobe::spu::pipeline::{FetchKind, InFlight};
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
-use pmprobe::spu::probes::{NoProbes, SpuObserver};
+use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
 use pmprobe::spu::unit::Discard;
 
 /// Cycles simulated per fetch model.
@@ -231,13 +232,43 @@ impl Scoreboard {
     }
 }
 
-/// Notes the mispredicts of a cycle (the rest of the notifications are ignored).
+/// Notes the mispredicts of a cycle, and counts every kind of notification (with a sum of
+/// what each carries), so that a run with the shortcuts can be held to what the plain model
+/// told its observer.
 #[derive(Default)]
-struct Mispredicts(Cell<bool>);
+struct Mispredicts {
+    this_cycle: Cell<bool>,
+    /// Cycles, retired (and the sum of their cycles and PCs), mispredicts, issues (and the
+    /// sum of their cycles and PCs), stalled cycles.
+    heard: Cell<[u64; 7]>,
+}
+
+impl Mispredicts {
+    fn add(&self, index: usize, n: u64) {
+        let mut heard = self.heard.get();
+        heard[index] = heard[index].wrapping_add(n);
+        self.heard.set(heard);
+    }
+}
 
 impl SpuObserver for Mispredicts {
+    fn cycles(&self, n: u64) {
+        self.add(0, n);
+    }
+    fn retired(&self, _: &Instruction, executed: &Executed, cycle: u64) {
+        self.add(1, 1);
+        self.add(2, cycle ^ (u64::from(executed.pc) << 32));
+    }
     fn mispredict(&self) {
-        self.0.set(true);
+        self.this_cycle.set(true);
+        self.add(3, 1);
+    }
+    fn issue(&self, event: IssueEvent) {
+        self.add(4, 1);
+        self.add(5, event.cycle ^ (u64::from(event.pc) << 32));
+    }
+    fn issue_stall(&self, _: StallReason) {
+        self.add(6, 1);
     }
 }
 
@@ -246,6 +277,8 @@ const _: () = assert!(MAX_DEPTH as usize <= RING);
 /// How the pipeline run ended: the stop reason if the SPU stopped for good.
 struct PipelineRun {
     stopped: Option<StopReason>,
+    /// What the observer heard (`Mispredicts::heard`).
+    heard: [u64; 7],
     /// Cycles simulated.
     simulated: u64,
 }
@@ -304,7 +337,7 @@ fn run_pipeline(
         );
         match outcome.end {
             RunEnd::CycleLimit => {
-                if mispredicts.0.take() {
+                if mispredicts.this_cycle.take() {
                     scoreboard.rebuild(pipeline, pipeline.clock());
                 }
                 scoreboard.issue(pipeline, pipeline.clock(), fetch);
@@ -325,7 +358,11 @@ fn run_pipeline(
             }
         }
     }
-    Some(PipelineRun { stopped, simulated })
+    Some(PipelineRun {
+        stopped,
+        heard: mispredicts.heard.get(),
+        simulated,
+    })
 }
 
 /// Run lengths for [`run_with_shortcuts`] (cycled).
@@ -541,6 +578,13 @@ pub fn check(data: &[u8]) {
                     "{label}: SPU cycles"
                 );
                 assert_eq!(fast.status(), pipelined.status(), "{label}: status");
+                if listen {
+                    assert_eq!(
+                        listening.heard.get(),
+                        run.heard,
+                        "{label}: notifications (cycles, retired, mispredicts, issues, stalls)"
+                    );
+                }
                 compare_states(fast, pipelined, &label, "every cycle simulated");
             }
             let functional = &mut buffers.functional;
