@@ -11,7 +11,7 @@ use crate::probe::listeners::AccessKind;
 use crate::spu::isa::Instruction;
 
 /// The report of a quadword load or store (every SPU data access is one quadword).
-pub(super) fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
+fn quadword_access(address: u32, kind: AccessKind) -> LsAccess {
     LsAccess {
         address,
         size: 16,

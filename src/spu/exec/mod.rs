@@ -82,6 +82,7 @@ pub use channels::{
 };
 pub(crate) use completed::{BatchEnd, BatchRecords};
 pub use completed::{COMPLETED_BATCH, Completed, CompletedBatch};
+pub(crate) use execute::Ordinary;
 pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 pub use outcome::{
     ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status, StopReason,

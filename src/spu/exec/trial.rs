@@ -9,12 +9,11 @@
 //! repetition is undone as if it had never run and the cycle-by-cycle model takes over.
 //! Counting is left to the caller (`retire_replayed_run` once per repetition).
 
-use super::execute::{Ordinary, quadword_access};
+use super::execute::Ordinary;
 use super::instructions::store_address;
-use super::outcome::{LsAccess, Status};
+use super::outcome::Status;
 use super::quadword::Quadword;
 use super::state::SpuState;
-use crate::probe::listeners::AccessKind;
 use crate::spu::isa::Instruction;
 
 /// What an overwritten location held.
@@ -41,17 +40,6 @@ pub(crate) struct Trial {
     pub ordinary: Ordinary,
     /// The quadword address it stored to.
     pub stored: Option<u32>,
-}
-
-impl Trial {
-    /// Its load or store, as its report gives it (observers hear of it once the trial holds).
-    pub(crate) fn access(&self) -> Option<LsAccess> {
-        match (self.ordinary.loaded, self.stored) {
-            (Some(address), _) => Some(quadword_access(address, AccessKind::Read)),
-            (None, Some(address)) => Some(quadword_access(address, AccessKind::Write)),
-            (None, None) => None,
-        }
-    }
 }
 
 impl<const N: usize> Journal<N> {

@@ -315,7 +315,7 @@ impl Pipeline {
             FetchModel::Ideal(_) => self.read_path(arch, n as usize),
             FetchModel::Real { .. } => self.read_path_real(arch, n as usize),
         };
-        if !path_read || (notify && self.fast_forward.notes.replayable(n as usize).is_none()) {
+        if !path_read || (notify && !self.fast_forward.notes.replayable(n as usize)) {
             self.mismatch(arch);
             return None;
         }
@@ -452,10 +452,10 @@ impl Pipeline {
         let n = found.instructions;
         let span = (n, found.cycles);
         let now = self.clock;
+        let record = listener.is_some();
         for done in 0..found.times {
-            let record = listener.is_some();
             let repeated = if ideal {
-                self.repeat_once(arch, found, done, oldest, record)
+                self.repeat_once(arch, span, done, oldest, record)
             } else {
                 // A copy without the completions for a run with no observer, where code
                 // size allows (see `repeat_once_real`).
@@ -483,7 +483,8 @@ impl Pipeline {
         found.times
     }
 
-    /// Repetition `done` of `found` under ideal fetch, its oldest instruction `oldest`:
+    /// Repetition `done` of `n` instructions in `cycles` cycles under ideal fetch, its
+    /// oldest instruction `oldest`:
     /// the shadow runs it ahead into the window and the `n` oldest instructions in flight
     /// complete from their recorded effects; with `record`, their completions are kept for
     /// an observer. `false` if the path was left (nothing completed then).
@@ -491,7 +492,7 @@ impl Pipeline {
     fn repeat_once(
         &mut self,
         arch: &mut SpuState,
-        found: &Repetition,
+        (n, cycles): (u64, u64),
         done: u64,
         oldest: u64,
         record: bool,
@@ -499,7 +500,6 @@ impl Pipeline {
         let FetchModel::Ideal(fetch) = &mut self.fetch else {
             return false;
         };
-        let n = found.instructions;
         let ff = &mut self.fast_forward;
         let (path, completions) = (&ff.path[..n as usize], &mut ff.completions);
         let head = path[0].pc();
@@ -528,7 +528,7 @@ impl Pipeline {
             }
         }
         let next_pc = self.issue.in_flight(oldest + n - 1).predicted_next;
-        let completed_at = self.clock + (done + 1) * found.cycles - ff.state.arch_lag;
+        let completed_at = self.clock + (done + 1) * cycles - ff.state.arch_lag;
         arch.retire_replayed_run(n, nops, next_pc, completed_at);
         fetch.forget_pending();
         true

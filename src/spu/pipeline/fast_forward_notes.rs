@@ -22,7 +22,7 @@
 use super::inflight::InFlight;
 use super::sizes::MAX_REPETITION;
 use super::window::Effect;
-use crate::spu::exec::{AccessKind, Executed, LsAccess};
+use crate::spu::exec::{AccessKind, Executed, LsAccess, Ordinary};
 use crate::spu::isa::Instruction;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
@@ -153,11 +153,10 @@ impl Notes {
         &self.notes[..self.count]
     }
 
-    /// The notes of the repetition since the anchor, if they can be replayed: whole, with
+    /// Whether the notes of the repetition since the anchor can be replayed: whole, with
     /// `completions` completion notes and no mispredict.
-    pub(super) fn replayable(&self, completions: usize) -> Option<&[Note]> {
-        (self.whole && self.completions == completions && !self.mispredicted)
-            .then(|| self.recorded())
+    pub(super) fn replayable(&self, completions: usize) -> bool {
+        self.whole && self.completions == completions && !self.mispredicted
     }
 }
 
@@ -215,26 +214,22 @@ impl Completion {
         flags: 0,
     };
 
-    /// The completion of an instruction that moved the PC to `next_pc` (a taken branch:
-    /// `branch_taken`), NOP-class or not, with its load or store `access`.
+    /// The completion of an instruction on trial that moved the PC to `next_pc`: what it
+    /// was, and the quadword it `stored` to if it did.
     #[inline(always)]
-    pub(super) fn of(
-        next_pc: u32,
-        branch_taken: bool,
-        is_nop: bool,
-        access: Option<LsAccess>,
-    ) -> Self {
+    pub(super) fn of_trial(next_pc: u32, ordinary: Ordinary, stored: Option<u32>) -> Self {
         let flag = |has: bool, flag: u8| if has { flag } else { 0 };
-        let (address, access) = match access {
-            // An SPU instruction's access is a load or a store.
-            Some(access) if access.kind == AccessKind::Write => (access.address, Self::WRITE),
-            Some(access) => (access.address, Self::READ),
-            None => (0, 0),
+        let (address, access) = match (ordinary.loaded, stored) {
+            (Some(address), _) => (address, Self::READ),
+            (None, Some(address)) => (address, Self::WRITE),
+            (None, None) => (0, 0),
         };
         Completion {
             next_pc,
             address,
-            flags: access | flag(branch_taken, Self::BRANCH_TAKEN) | flag(is_nop, Self::NOP),
+            flags: access
+                | flag(ordinary.branch_taken, Self::BRANCH_TAKEN)
+                | flag(ordinary.is_nop, Self::NOP),
         }
     }
 

@@ -158,12 +158,7 @@ impl Pipeline {
 #[inline(never)]
 fn keep(completions: &mut [Completion], index: u64, next_pc: u32, trial: &Trial) {
     if let Some(slot) = completions.get_mut(index as usize) {
-        *slot = Completion::of(
-            next_pc,
-            trial.ordinary.branch_taken,
-            trial.ordinary.is_nop,
-            trial.access(),
-        );
+        *slot = Completion::of_trial(next_pc, trial.ordinary, trial.stored);
     }
 }
 
