@@ -44,12 +44,12 @@ fn main() -> i32 {
     checks.finish()
 }
 
-/// Built for a hosted target only so that `cargo test --target host-tuple` can build the
-/// workspace; the firmware itself needs `aarch64-unknown-none` (the default in .cargo/config.toml).
+/// On the host this binary is the launcher behind plain `cargo run`: it installs what the
+/// machine lacks, builds the firmware for `aarch64-unknown-none` and boots it in QEMU.
 #[cfg(not(target_os = "none"))]
-fn main() {
-    eprintln!(
-        "pmprobe: this is the QEMU firmware; build it for aarch64-unknown-none (plain `cargo run`)."
-    );
-    std::process::exit(2);
+mod launcher;
+
+#[cfg(not(target_os = "none"))]
+fn main() -> std::process::ExitCode {
+    launcher::main()
 }

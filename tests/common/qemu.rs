@@ -95,7 +95,7 @@ pub fn repo() -> &'static Path {
 }
 
 fn cargo_build(args: &[&str], target_dir: &Path) {
-    super::toolchain::require_target(repo());
+    super::toolchain::set_up_machine(repo());
     let out = Command::new(env!("CARGO"))
         .current_dir(repo())
         .env("CARGO_TARGET_DIR", target_dir)
@@ -128,7 +128,10 @@ pub fn guest_dir(features: &[&str]) -> PathBuf {
         format!("-{}", key.replace(',', "-"))
     };
     let target_dir = repo().join("target").join(format!("guest{suffix}"));
-    let mut args = vec!["-p", "pmprobe-guest", "--bins"];
+    // Not a workspace member (bare metal only): built through its own manifest.
+    let manifest = repo().join("tests").join("guest").join("Cargo.toml");
+    let manifest = manifest.to_str().expect("a UTF-8 repository path");
+    let mut args = vec!["--manifest-path", manifest, "--bins"];
     let feature_list: String = features
         .iter()
         .map(|f| format!("pmprobe-guest/{f}"))

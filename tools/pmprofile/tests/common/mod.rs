@@ -11,12 +11,39 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Installs what building the firmware needs and the machine lacks (the aarch64 target), with
+/// the launcher behind plain `cargo run` (pmprobe's src/launcher/), in a target directory of its
+/// own: the outer `cargo test` holds the lock of the default one.
+fn set_up_machine() {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(repo())
+        .env("CARGO_TARGET_DIR", repo().join("target").join("launcher"))
+        .args([
+            "run",
+            "--quiet",
+            "-p",
+            "pmprobe",
+            "--bin",
+            "pmprobe",
+            "--",
+            "--setup-only",
+        ])
+        .output()
+        .expect("run cargo");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the machine could not be set up for the firmware build"
+    );
+}
+
 /// Builds the demo firmware (release, aarch64-unknown-none) once per test process, in the same
-/// target directory as the QEMU tests' demo build so `cargo test-all` builds it once.
+/// target directory as the QEMU tests' demo build so `cargo test --workspace` builds it once.
 pub fn firmware_elf() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
+            set_up_machine();
             let target_dir = repo().join("target").join("guest-demo");
             let out = Command::new(env!("CARGO"))
                 .current_dir(repo())
