@@ -17,7 +17,7 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, --extra-core MPIDR, {})",
+                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --extra-core MPIDR, {})",
                 demo::profile::OPTIONS
             );
         }),
@@ -30,6 +30,7 @@ fn main() -> i32 {
     if !demo::banner::print(&options.extra_cores) {
         return 1;
     }
+    demo::banner::print_count_mode(options.no_icount);
     if options.fault {
         demo::banner::provoke_exception();
     }
@@ -39,7 +40,7 @@ fn main() -> i32 {
         .is_some_and(|profile| demo::profile::start(&profile, &mut checks));
     demo::scenario::run(&options, &mut checks);
     if profiling {
-        demo::profile::finish(&mut checks);
+        demo::profile::finish(&mut checks, options.no_icount);
     }
     checks.finish()
 }

@@ -86,6 +86,12 @@ fn run_demo(name: &str, guest_args: &[&str]) -> DemoRun {
 }
 
 fn run_demo_on(name: &str, cores: u32, guest_args: &[&str]) -> DemoRun {
+    let cores = cores.to_string();
+    run_demo_with(name, &["--smp", &cores], guest_args)
+}
+
+/// Runs the demo with `runner_args` for qemu/run (a later `--smp` wins over the default 4).
+fn run_demo_with(name: &str, runner_args: &[&str], guest_args: &[&str]) -> DemoRun {
     let elf = demo_elf();
     let dir = repo().join("target").join("demo-runs").join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -96,8 +102,7 @@ fn run_demo_on(name: &str, cores: u32, guest_args: &[&str]) -> DemoRun {
         .env_remove("PMPROBE_QEMU_EXTRA")
         .arg("--timeout")
         .arg("120")
-        .arg("--smp")
-        .arg(cores.to_string())
+        .args(runner_args)
         .arg(&elf)
         .args(guest_args)
         .output()
@@ -572,6 +577,88 @@ fn unknown_argument_is_refused() {
     assert_eq!(run.exit_code, Some(2), "{}", run.context());
     assert!(
         run.stdout.contains("unknown argument 0xnope"),
+        "{}",
+        run.context()
+    );
+}
+
+/// What QEMU 7.2's PMU implements without `-icount` (target/arm/helper.c, `pm_events`): SW_INCR
+/// (0x00) and CPU_CYCLES (0x11) always, INST_RETIRED (0x08) only when icount is enabled. So
+/// PMCEID0_EL0 = bit 0 | bit 17 = 0x20001, with bit 8 clear.
+const PMCEID0_WITHOUT_ICOUNT: &str = "PMCEID0_EL0 = 0x20001, bit 8 clear";
+
+/// The checks that compare the host's INST_RETIRED: one per SPU of the host table.
+const HOST_INSTRUCTION_CHECKS: [&str; 4] = [
+    "host_measured_spu0",
+    "host_measured_spu1",
+    "host_measured_spu2",
+    "host_measured_spu3",
+];
+
+/// Asserts a passing demo whose host PMU lacks INST_RETIRED: the lack is shown with PMCEID as
+/// its evidence and the checks that need the event are skipped, not failed.
+fn assert_passes_without_inst_retired(run: &DemoRun) {
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert!(!run.stdout.contains("FAILED"), "{}", run.context());
+    let lacking = format!("INST_RETIRED not supported by this PMU ({PMCEID0_WITHOUT_ICOUNT})");
+    assert!(run.stdout.contains(&lacking), "{}", run.context());
+    assert!(
+        run.stdout
+            .contains("counts   not exact (QEMU without -icount)"),
+        "{}",
+        run.context()
+    );
+    for check in HOST_INSTRUCTION_CHECKS {
+        let skipped = format!("check {check} ... skipped ({lacking})");
+        assert!(run.stdout.contains(&skipped), "{check}\n{}", run.context());
+    }
+    assert!(
+        run.stdout
+            .contains("cross-checks held (4 skipped, see their reasons); exit 0"),
+        "{}",
+        run.context()
+    );
+}
+
+#[test]
+fn without_icount_the_demo_names_what_the_pmu_lacks_and_exits_0() {
+    let run = run_demo_with("no-icount", &["--no-icount"], &[]);
+    assert_passes_without_inst_retired(&run);
+    // The SPU model does not depend on the host's clock: its checks all run and hold.
+    for spu in 0..4 {
+        let check = format!("check spu{spu}_same_as_one_core ... ok");
+        assert!(run.stdout.contains(&check), "{check}\n{}", run.context());
+    }
+}
+
+#[test]
+fn without_icount_on_cpu_max_with_8_cores_the_demo_exits_0() {
+    let run = run_demo_with(
+        "no-icount-max-8",
+        &["--no-icount", "--cpu", "max", "--smp", "8"],
+        &[],
+    );
+    assert_passes_without_inst_retired(&run);
+    assert!(
+        run.stdout.contains("cores    8 (the boot core + 7 started"),
+        "{}",
+        run.context()
+    );
+}
+
+#[test]
+fn cpu_max_with_8_cores_passes_every_check() {
+    let run = run_demo_with("max-8", &["--cpu", "max", "--smp", "8"], &[]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    assert!(
+        run.stdout.contains("PMU      PMUv3p5 (PMUVer 6)"),
+        "{}",
+        run.context()
+    );
+    assert_spread(&run, 8);
+    assert!(!run.stdout.contains("skipped"), "{}", run.context());
+    assert!(
+        run.stdout.contains("cross-checks held; exit 0"),
         "{}",
         run.context()
     );

@@ -1,6 +1,7 @@
 //! Section 1: what this core is, how its memory is set up, its interrupt controller and power
 //! firmware, the other cores (started here) and what each core's PMU offers.
 
+use super::host::{HOST_EVENTS, Unsupported};
 use super::output::outln;
 use pmprobe::pmu::{PmuBackend, PmuInfo, SysRegPmu, detect};
 use pmprobe::probe::sync::IrqSpinMutex;
@@ -100,6 +101,15 @@ pub fn print(extra_cores: &[u64]) -> bool {
                 info.events.len(),
                 info.events
             );
+            for event in HOST_EVENTS {
+                if !info.events.contains(event) {
+                    let lacking = Unsupported {
+                        event,
+                        events: info.events,
+                    };
+                    outln!("  events   {lacking}: the host tables go without it");
+                }
+            }
             true
         }
         Err(e) => {
@@ -117,4 +127,13 @@ pub fn provoke_exception() -> ! {
     // SAFETY: deliberately faults; the runtime's exception handler reports it and exits, so
     // execution never continues past this instruction.
     unsafe { core::arch::asm!("udf #0x9", options(noreturn)) }
+}
+
+/// Under `--no-icount`: says that the counts are not exact and what follows.
+pub fn print_count_mode(no_icount: bool) {
+    if no_icount {
+        outln!(
+            "  counts   not exact (QEMU without -icount): the checks that need exact counts are skipped"
+        );
+    }
 }

@@ -23,7 +23,7 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::host::{HostDelta, HostMeter};
+use super::host::{HostDelta, HostMeter, Unsupported};
 use super::options::Options;
 use super::output::{capture, heading, outln};
 use super::plan::PLANS;
@@ -173,7 +173,7 @@ pub fn run_phase(units: &mut [SpuUnit; SPU_COUNT], options: &Options) -> Phase {
 }
 
 /// Prints the per-core table and the phase's times; checks that every plan ran exactly once.
-pub fn print_table(phase: &Phase, checks: &mut Checks) {
+pub fn print_table(phase: &Phase, unsupported: Option<Unsupported>, checks: &mut Checks) {
     let online = smp::online();
     let plural = if online == 1 { "" } else { "s" };
     heading(format_args!(
@@ -228,7 +228,7 @@ pub fn print_table(phase: &Phase, checks: &mut Checks) {
                     mpidr,
                     spus.trim_end(),
                     counts.cycles,
-                    "(not counted)"
+                    "not supported"
                 ),
                 None => outln!(
                     "  {:<7} {:<#12x} {:<14} (no PMU to read)",
@@ -239,6 +239,9 @@ pub fn print_table(phase: &Phase, checks: &mut Checks) {
             }
         }
     });
+    if let Some(lacking) = unsupported {
+        outln!("  {lacking}");
+    }
     match phase.wall_us {
         Some(us) => outln!(
             "  SPU phase: {}.{:03} s host wall clock, {} virtual timer ticks ({} Hz)",

@@ -1,9 +1,48 @@
 //! Section 5: the host core (the Cortex-A57 QEMU emulates) measured with its real PMU while
 //! the SPU model runs. Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
 
-use pmprobe::pmu::SysRegPmu;
-use pmprobe::pmu::{Error, Event};
+use pmprobe::pmu::{Error, Event, EventSet};
 use pmprobe::pmu::{Pmu, Snapshot};
+use pmprobe::pmu::{SysRegPmu, detect};
+
+/// The events the host tables count, in the order they are programmed.
+pub const HOST_EVENTS: [Event; 2] = [Event::CPU_CYCLES, Event::INST_RETIRED];
+
+/// An event of [`HOST_EVENTS`] this core's PMU lacks, with the register that says so: a fact
+/// about the core (QEMU has INST_RETIRED only under `-icount`), not a failed check.
+#[derive(Clone, Copy, Debug)]
+pub struct Unsupported {
+    pub event: Event,
+    pub events: EventSet,
+}
+
+impl Unsupported {
+    /// The first of [`HOST_EVENTS`] that this core's PMU does not implement, if any.
+    pub fn on_this_core() -> Option<Unsupported> {
+        let events = detect(&SysRegPmu::new()).ok()?.events;
+        HOST_EVENTS
+            .into_iter()
+            .find(|event| !events.contains(*event))
+            .map(|event| Unsupported { event, events })
+    }
+}
+
+impl core::fmt::Display for Unsupported {
+    /// `INST_RETIRED not supported by this PMU (PMCEID0_EL0 = 0x1, bit 8 clear)`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let number = self.event.number();
+        let (register, value, bit) = if number < 0x20 {
+            ("PMCEID0_EL0", self.events.pmceid0(), number)
+        } else {
+            ("PMCEID1_EL0", self.events.pmceid1(), number % 0x20)
+        };
+        write!(
+            f,
+            "{} not supported by this PMU ({register} = {value:#x}, bit {bit} clear)",
+            self.event
+        )
+    }
+}
 
 /// Host counts over one measured interval.
 #[derive(Clone, Copy, Debug, Default)]

@@ -13,6 +13,10 @@ pub struct Options {
     /// cores PSCI reports, to show how a core that does not exist (or one already on) is
     /// reported while the demo goes on with the cores that started.
     pub extra_cores: heapless::Vec<u64, 4>,
+    /// `--no-icount`: QEMU runs without `-icount` (qemu/run says so on the command line), as
+    /// under KVM or on a board: counts are real, not exact, so the checks that need exact
+    /// counts are skipped, each with its reason.
+    pub no_icount: bool,
     /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
     pub profile: Option<super::profile::ProfileOptions>,
 }
@@ -26,6 +30,7 @@ pub fn parse(line: &str) -> Result<Options, &str> {
         match word {
             "--fault" => options.fault = true,
             "--miscount" => options.miscount = true,
+            "--no-icount" => options.no_icount = true,
             "--extra-core" => {
                 let value = words.next().ok_or(word)?;
                 let mpidr = match value.strip_prefix("0x") {

@@ -5,7 +5,7 @@ use pmprobe::spu::unit::Mode;
 
 use super::checks::Checks;
 use super::files::BufferedHostFile;
-use super::host::{HostDelta, PerCycle};
+use super::host::{HostDelta, PerCycle, Unsupported};
 use super::output::{heading, outln};
 use super::plan::{
     DIN_FILE, DISTANCE_LINE_BYTES, Distances, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace,
@@ -24,7 +24,14 @@ pub struct HostRow {
 
 /// `alone`: the rows come from the one-core reference runs (the SPU phase ran on several
 /// cores, whose counts QEMU does not keep apart under `-icount`).
-pub(super) fn print_host_table(rows: &[HostRow], alone: bool, checks: &mut Checks) {
+/// `unsupported`: an event of the table this core's PMU lacks; the checks that need it are
+/// skipped with that evidence.
+pub(super) fn print_host_table(
+    rows: &[HostRow],
+    alone: bool,
+    unsupported: Option<Unsupported>,
+    checks: &mut Checks,
+) {
     heading(format_args!(
         "Host core: its real PMU (INST_RETIRED, CPU_CYCLES) around the SPU runs"
     ));
@@ -47,12 +54,21 @@ pub(super) fn print_host_table(rows: &[HostRow], alone: bool, checks: &mut Check
     let mut sums = [(0u64, 0u64, 0u64, 0u64); 2];
     for row in rows {
         let (Some(host), Some(bare)) = (row.host, row.host_bare) else {
-            outln!(
-                "  SPU{:<2} {:<12} {:>10} (host PMU not available)",
-                row.spu,
-                mode_name(row.mode),
-                row.spu_cycles
-            );
+            match unsupported {
+                Some(lacking) => outln!(
+                    "  SPU{:<2} {:<12} {:>10} ({} not supported by this PMU)",
+                    row.spu,
+                    mode_name(row.mode),
+                    row.spu_cycles,
+                    lacking.event
+                ),
+                None => outln!(
+                    "  SPU{:<2} {:<12} {:>10} (host PMU not available)",
+                    row.spu,
+                    mode_name(row.mode),
+                    row.spu_cycles
+                ),
+            }
             continue;
         };
         outln!(
@@ -82,12 +98,17 @@ pub(super) fn print_host_table(rows: &[HostRow], alone: bool, checks: &mut Check
         );
     }
     for row in rows {
-        if let (Some(host), Some(bare)) = (row.host, row.host_bare) {
-            checks.check(
+        match (row.host, row.host_bare, unsupported) {
+            (Some(host), Some(bare), _) => checks.check(
                 format_args!("host_measured_spu{}", row.spu),
                 bare.instructions > row.spu_cycles && host.instructions > bare.instructions,
                 format_args!("the host retired more than one instruction per SPU cycle, more with listeners than without"),
-            );
+            ),
+            (_, _, Some(lacking)) => checks.skip(
+                format_args!("host_measured_spu{}", row.spu),
+                format_args!("{lacking}"),
+            ),
+            _ => {}
         }
     }
 }

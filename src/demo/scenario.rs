@@ -9,13 +9,14 @@ use super::channel_pair;
 use super::checks::Checks;
 use super::core_lock::CoreLock;
 use super::cores::{self, OUTCOMES};
-use super::host::HostMeter;
+use super::host::{HostMeter, Unsupported};
 use super::options::Options;
 use super::output::{heading, outln, print_section};
 use super::plan::PLANS;
 use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
 use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
+use pmprobe::pmu::Error;
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
 /// for the whole demo and lends each SPU to the core that runs it. A lock that leaves interrupts
@@ -61,12 +62,14 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
             }
         });
     }
-    cores::print_table(&phase, checks);
+    let unsupported = Unsupported::on_this_core();
+    cores::print_table(&phase, unsupported, checks);
     if phase.cores_used > 1 {
         // The host figures measured while other cores ran are not this core's alone (QEMU's
         // shared counter): the host table shows the reference runs' instead.
         let mut meter = match HostMeter::new() {
             Ok(meter) => Some(meter),
+            Err(Error::EventNotImplemented(_)) if unsupported.is_some() => None,
             Err(e) => {
                 checks.check(format_args!("host_pmu"), false, format_args!("{e}"));
                 None
@@ -77,7 +80,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
         super::profile::sample_host_table_runs(false);
     }
 
-    print_host_table(&rows, phase.cores_used > 1, checks);
+    print_host_table(&rows, phase.cores_used > 1, unsupported, checks);
     DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
     TRACE.lock(|trace| {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
