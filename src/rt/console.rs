@@ -23,8 +23,8 @@ use core::cell::RefCell;
 use core::fmt;
 use core::ptr::NonNull;
 
+use super::core_id::{MAX_CORES, this_core};
 use super::platform::{UART_BASE, UART_BAUD, UART_CLOCK_HZ};
-use super::smp::{MAX_CORES, this_core};
 use crate::probe::sync::{IrqMutex, IrqSpinMutex};
 
 /// Bytes of a core's unfinished line; a longer line is written in pieces of this size.

@@ -39,7 +39,7 @@ use crate::rt::ZeroSlot;
 pub type Monitor = DebugMonitor<'static, SysRegDebug>;
 
 /// Cores with a monitor of their own: every core the runtime numbers.
-pub const MAX_CORES: usize = super::smp::MAX_CORES;
+pub const MAX_CORES: usize = super::core_id::MAX_CORES;
 
 /// One core's monitor, empty until [`enable`]; a [`ZeroSlot`], so the slots land in `.bss`.
 struct Slot(UnsafeCell<ZeroSlot<Monitor>>);
@@ -51,9 +51,9 @@ unsafe impl Sync for Slot {}
 
 static MONITORS: [Slot; MAX_CORES] = [const { Slot(UnsafeCell::new(ZeroSlot::new())) }; MAX_CORES];
 
-/// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
+/// This core's number (the runtime's dense numbering, [`super::core_id::this_core`]).
 fn this_core() -> usize {
-    super::smp::this_core().index()
+    super::core_id::this_core().index()
 }
 
 /// Why [`with_monitor`] could not run.

@@ -11,7 +11,7 @@ use crate::arch::interrupts::{self, SavedMask};
 use crate::probe::sync::{RawSpinLock, wake_waiters};
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use super::smp::this_core;
+use super::core_id::this_core;
 
 #[defmt::global_logger]
 struct Logger;

@@ -6,7 +6,7 @@
 //! fault: it skips the faulting instruction, gives it a neutral result, and the caller gets
 //! `Err(Faulted)`, so the runtime reports "no PSCI firmware" or "no GIC" instead of dying.
 //!
-//! The armed state is per core (a table indexed by the core's number, [`super::smp::this_core`]):
+//! The armed state is per core (a table indexed by the core's number, [`super::core_id::this_core`]):
 //! a probe covers one instruction of the core that armed it, inside a critical section of that
 //! core, while other cores may probe at the same time.
 use crate::arch::esr::{ExceptionClass, Syndrome};
@@ -15,7 +15,7 @@ use aarch64_cpu::registers::{ESR_EL1, Readable};
 use aarch64_rt::RegisterState;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use super::smp::{MAX_CORES, this_core};
+use super::core_id::{MAX_CORES, this_core};
 
 /// The fault a probe expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,9 +23,9 @@ use core::fmt;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
+use super::core_id::{MAX_CORES, this_core};
 use super::fault_probe;
 use super::platform::{GICC_BASE, GICD_BASE, GICR_BASE};
-use super::smp::{MAX_CORES, this_core};
 
 /// Handler slots: every SGI, PPI and SPI INTID (0..1020). The GIC may implement fewer; see
 /// [`lines`].

@@ -33,6 +33,7 @@
 
 pub mod boot;
 pub mod console;
+mod core_id;
 pub mod debug_exceptions;
 #[cfg(feature = "defmt")]
 mod defmt_logger;

@@ -71,7 +71,7 @@ pub const BUFFER_BYTES: usize = 192 * 1024;
 /// Listeners each core's sample probe point takes.
 pub const LISTENERS: usize = 4;
 /// Cores with a sampler of their own: every core the runtime numbers.
-pub const MAX_CORES: usize = super::smp::MAX_CORES;
+pub const MAX_CORES: usize = super::core_id::MAX_CORES;
 /// The default PMU period: one sample every 100 000 events.
 pub const DEFAULT_PMU_PERIOD: u64 = 100_000;
 /// The default timer rate: 10 000 samples per second of (virtual) time. Under QEMU's
@@ -252,9 +252,9 @@ static SAMPLERS: [IrqMutex<RefCell<CoreSampler>>; MAX_CORES] = [const {
 /// Whether each core's source is armed.
 static ACTIVE: [AtomicBool; MAX_CORES] = [const { AtomicBool::new(false) }; MAX_CORES];
 
-/// This core's number (the runtime's dense numbering, [`super::smp::this_core`]).
+/// This core's number (the runtime's dense numbering, [`super::core_id::this_core`]).
 fn this_core() -> usize {
-    super::smp::this_core().index()
+    super::core_id::this_core().index()
 }
 
 fn started() -> Result<(SampleSource, u16, u64), ProfilerError> {

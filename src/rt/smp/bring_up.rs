@@ -2,9 +2,10 @@
 
 use core::sync::atomic::Ordering;
 
+use super::AFFINITY;
 use super::jobs::{JobRef, start, wait_until_off};
 use super::start_error::StartError;
-use super::{AFFINITY, CoreId, MAX_CORES, MPIDRS, ONLINE, mpidr, online, this_core};
+use crate::rt::core_id::{CoreId, MAX_CORES, MPIDRS, ONLINE, mpidr, online, this_core};
 use crate::rt::platform::core_candidates;
 use crate::rt::psci::{Psci, PsciError};
 

@@ -8,7 +8,8 @@ use aarch64_rt::Stack;
 use smccc::{Hvc, Smc};
 
 use super::start_error::{StartError, StartFailure};
-use super::{AFFINITY, CoreId, MAX_CORES, POWER, Power, cores, init_secondary_core, mpidr};
+use super::{AFFINITY, POWER, Power, init_secondary_core};
+use crate::rt::core_id::{CoreId, MAX_CORES, cores, mpidr, this_core};
 use crate::rt::fault_probe::{Expect, Faulted, guarded};
 use crate::rt::psci::{AffinityState, Conduit, Psci, PsciError};
 
@@ -166,7 +167,7 @@ pub(super) fn wait_until_off(core: CoreId, target: u64) -> Result<(), StartError
 /// Call it from one core at a time, while the other cores are off (between rounds): a core
 /// still busy with another round is reported as [`StartFailure::StillOn`].
 pub fn on_each_core(job: &(dyn Fn(CoreId) + Sync)) -> heapless::Vec<StartError, MAX_CORES> {
-    let me = super::this_core();
+    let me = this_core();
     let mut errors = heapless::Vec::new();
     let mut started: heapless::Vec<(CoreId, u64), MAX_CORES> = heapless::Vec::new();
     // SAFETY: this function waits below until every core it started has finished the job.

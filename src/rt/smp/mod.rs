@@ -28,54 +28,19 @@ mod bring_up;
 mod jobs;
 mod start_error;
 
-use core::fmt;
-use core::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 use aarch64_cpu::registers::{MPIDR_EL1, Readable, TPIDR_EL1, Writeable};
 
+use super::core_id::{MPIDRS, ONLINE};
+
+pub use super::core_id::{CoreId, MAX_CORES, cores, mpidr, online, this_core};
 pub use bring_up::{BringUp, KEPT_FAILURES, bring_up};
 pub use jobs::on_each_core;
 pub use start_error::{StartError, StartFailure};
 
-/// Cores the runtime numbers and keeps state for (the demo spreads 8 SPUs; QEMU `virt` with a
-/// GICv2 has at most 8 cores). Cores found beyond it are left off and counted
-/// ([`BringUp::left_off`]).
-pub const MAX_CORES: usize = 8;
-
 /// The affinity fields of an MPIDR (Aff3, Aff2, Aff1, Aff0).
 pub(crate) const AFFINITY: u64 = 0xFF_00FF_FFFF;
-
-/// A core's dense number: 0 for the boot core, then 1, 2, ... in bring-up order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CoreId(u8);
-
-impl CoreId {
-    /// The number as an index into per-core tables (always below [`MAX_CORES`] for a number the
-    /// runtime assigned).
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The core numbered `index`, if the runtime has assigned that number.
-    pub fn from_index(index: usize) -> Option<Self> {
-        (index < online()).then_some(Self(index as u8))
-    }
-}
-
-/// `core N`, padded to the width asked for.
-impl fmt::Display for CoreId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text: heapless::String<8> = heapless::String::new();
-        fmt::write(&mut text, format_args!("core {}", self.0))?;
-        f.pad(&text)
-    }
-}
-
-/// MPIDR_EL1 of each numbered core, as it read the register (0: no core has this number yet;
-/// MPIDR bit 31 is RES1, so a real value is never 0).
-static MPIDRS: [AtomicU64; MAX_CORES] = [const { AtomicU64::new(0) }; MAX_CORES];
-/// How many numbers are assigned (numbers 0..ONLINE).
-static ONLINE: AtomicUsize = AtomicUsize::new(0);
 
 /// Per-core power state, as [`on_each_core`] tracks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,32 +55,6 @@ pub(crate) enum Power {
 }
 
 pub(crate) static POWER: [AtomicU8; MAX_CORES] = [const { AtomicU8::new(0) }; MAX_CORES];
-
-/// The number of the core running this code.
-///
-/// Read from `TPIDR_EL1`, which the runtime sets on every core before its first Rust code. A
-/// value out of range (code running before that, on a board the runtime did not boot) reads as
-/// a number no table holds, so per-core lookups with it fail cleanly (`get` returns `None`).
-#[inline]
-pub fn this_core() -> CoreId {
-    CoreId(TPIDR_EL1.get().min(u64::from(u8::MAX)) as u8)
-}
-
-/// Cores with a number: the boot core and every core [`bring_up`] started.
-pub fn online() -> usize {
-    ONLINE.load(Ordering::Acquire)
-}
-
-/// MPIDR_EL1 of core `core`, as that core read it.
-pub fn mpidr(core: CoreId) -> Option<u64> {
-    let value = MPIDRS.get(core.index())?.load(Ordering::Acquire);
-    (value != 0).then_some(value)
-}
-
-/// Every numbered core, 0 first.
-pub fn cores() -> impl Iterator<Item = CoreId> {
-    (0..online()).map(|index| CoreId(index as u8))
-}
 
 /// Called by the boot path before any other Rust code: this core is number 0.
 pub(crate) fn init_boot_core() {

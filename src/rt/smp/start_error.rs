@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::{CoreId, MAX_CORES};
+use crate::rt::core_id::{CoreId, MAX_CORES};
 use crate::rt::psci::PsciError;
 
 /// Why a core did not start.
