@@ -2,7 +2,7 @@
 //! ideal fetch in the lean configuration (feature `spu-lean`).
 //!
 //! Ideal fetch runs every instruction ahead, when it is fetched, in a copy of the architectural
-//! state (see `pipeline/ideal_fetch.rs`). The default configuration copies the whole
+//! state (see `pipeline/model/ideal_fetch.rs`). The default configuration copies the whole
 //! [`SpuState`], local store included. A [`ShadowState`] copies the registers and the rest of
 //! the small state only: it reads the local store of the state it shadows and keeps its own
 //! stores aside, in program order, until that state has made them. The shadow runs at most a

@@ -4,90 +4,86 @@
 //! A [`Pipeline`] is everything of one SPU but its architectural state
 //! ([`SpuState`]); [`Pipeline::run`] simulates cycles of a state,
 //! and [`SpuUnit`](crate::spu::unit::SpuUnit) pairs the two. The model is clock-synchronous and
-//! updated in reverse pipeline order each cycle (`cycle.rs`):
+//! updated in reverse pipeline order each cycle (`model/cycle.rs`):
 //! 1. **stage o**: the instructions that entered execution stage `jj` five cycles ago take
 //!    their functional effect (through
 //!    [`SpuState::execute_at_cycle`](crate::spu::exec::SpuState::execute_at_cycle), or, under
 //!    ideal fetch, by applying the effect the run-ahead shadow recorded), even pipe first (it
 //!    holds the older of a dual-issued pair), and the instruction count grows;
-//! 2. **issue** (`issue.rs`): stage j issues zero, one or two instructions into `jj` following
-//!    the dual-issue rules; when nothing issues, bubbles enter the execution pipes
-//!    (`execute.rs`: the rows per cycle and the register scoreboard);
-//! 3. **fetch** (`fetch.rs`): the issue stages move down if stage j is free and the fetch
-//!    model fills stage g: ideal fetch (`ideal_fetch.rs`) or the real fetch unit
-//!    (`fetch_unit.rs`, `fetch_buffers.rs`), see [`FetchKind`].
+//! 2. **issue** (`model/issue.rs`): stage j issues zero, one or two instructions into `jj`
+//!    following the dual-issue rules; when nothing issues, bubbles enter the execution pipes
+//!    (`model/execute.rs`: the rows per cycle and the register scoreboard);
+//! 3. **fetch** (`model/fetch.rs`): the issue stages move down if stage j is free and the
+//!    fetch model fills stage g: ideal fetch (`model/ideal_fetch.rs`) or the real fetch unit
+//!    (`model/fetch_unit.rs`, `model/fetch_buffers.rs`), see [`FetchKind`].
 //!
 //! Each instruction's decoded record ([`InFlight`], decoded once per address and word by
-//! `decode_cache.rs`) is stored once, in the instruction window (`window.rs`), when it enters
-//! stage g; the stages pass its sequence number along. `sizes.rs` holds the stage names and the
-//! sizes of these rings.
+//! `model/decode_cache.rs`) is stored once, in the instruction window (`model/window.rs`), when
+//! it enters stage g; the stages pass its sequence number along. `model/sizes.rs` holds the
+//! stage names and the sizes of these rings.
 //!
 //! Timing comes from the [`Config`] (depth and issue stall per class, dual-issue features);
 //! the [`Statistics`] classify every cycle. Views: [`write_frame`] writes the simulator's
 //! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! The fast-forward (`fast_forward.rs`, and `fast_forward_real.rs` for the real fetch unit)
-//! skips the cycle-by-cycle simulation of loop iterations that exactly repeat an earlier one
-//! (same timing state, fetch state and instructions on the same path): their instructions
-//! still execute, and every figure comes out as if each cycle had been simulated. With an
-//! observer listening, each skipped iteration is told to it as the notes taken of the one
-//! simulated say (`fast_forward_notes.rs`): the same notifications, in the same order.
+//! The fast-forward (`shortcuts/fast_forward.rs`, and `shortcuts/fast_forward_real.rs` for the
+//! real fetch unit) skips the cycle-by-cycle simulation of loop iterations that exactly repeat
+//! an earlier one (same timing state, fetch state and instructions on the same path): their
+//! instructions still execute, and every figure comes out as if each cycle had been simulated.
+//! With an observer listening, each skipped iteration is told to it as the notes taken of the
+//! one simulated say (`shortcuts/fast_forward_notes.rs`): the same notifications, in the same
+//! order. The stall skip (`shortcuts/stall_skip.rs`) runs a stretch of identical stalled
+//! cycles at once.
+//!
+//! # Layout and dependency direction
+//! - this file: the [`Pipeline`] (the model's parts and the shortcuts' memory, side by side),
+//!   its public interface and the run loop that interleaves simulated cycles with the
+//!   shortcuts; everything public of the folders below is re-exported here, which is the only
+//!   path callers use;
+//! - `model/`: the simulation itself (configuration, fetch, issue, execute, window,
+//!   statistics, one cycle). It imports neither the shortcuts nor the views;
+//! - `shortcuts/`: the exact shortcuts (fast-forward, stall skip), which read and move the
+//!   model's state and must give the results of simulating every cycle;
+//! - `views/`: what reads a pipeline to show it (trace frame, Konata log, static listing).
+//!
+//! Views and shortcuts import the model; no folder imports a view. The model reaches a
+//! shortcut at one seam only: each cycle hands the notifications it makes, as
+//! `model::notification::Note` values, to the pipeline's fast-forward (its `note` method), so
+//! that a skipped repetition can be told to an observer.
 
-mod config;
-mod cycle;
-mod decode_cache;
-mod execute;
-#[cfg(not(feature = "spu-lean"))]
-mod fast_forward;
-#[cfg(feature = "spu-lean")]
-#[path = "no_fast_forward.rs"]
-mod fast_forward;
-#[cfg_attr(feature = "spu-lean", allow(dead_code))]
-mod fast_forward_notes;
-#[cfg(not(feature = "spu-lean"))]
-mod fast_forward_real;
-mod fetch;
-mod fetch_buffers;
-mod fetch_unit;
-mod ideal_fetch;
-mod inflight;
-mod issue;
-mod konata;
-mod sizes;
-mod stall_skip;
-mod stats;
-mod timing;
-mod trace;
-mod window;
+mod model;
+mod shortcuts;
+mod views;
 
-pub use self::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
-pub use self::fetch::FetchKind;
-pub use self::fetch_buffers::{
+pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+pub use self::model::fetch::FetchKind;
+pub use self::model::fetch_buffers::{
     Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
     QUEUE_DEPTH,
 };
-pub use self::fetch_unit::FetchUnit;
-pub use self::inflight::{Group, InFlight, NO_REGISTER};
-pub use self::issue::IssuePipes;
-pub use self::konata::KonataWriter;
-pub use self::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
-pub use self::stats::{IdentityError, Statistics};
-pub use self::timing::{RULER, TimingSummary, listing};
-pub use self::trace::write_frame;
+pub use self::model::fetch_unit::FetchUnit;
+pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
+pub use self::model::issue::IssuePipes;
+pub use self::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
+pub use self::model::stats::{IdentityError, Statistics};
+pub use self::views::konata::KonataWriter;
+pub use self::views::timing::{RULER, TimingSummary, listing};
+pub use self::views::trace::write_frame;
 pub use crate::spu::exec::{RunEnd, RunOutcome};
 
 use core::fmt;
 
-use self::execute::ExecPipes;
-use self::fast_forward::FastForward;
-use self::fetch::FetchModel;
+use self::model::execute::ExecPipes;
+use self::model::fetch::FetchModel;
+use self::shortcuts::fast_forward::FastForward;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
 /// Bytes of the parts of a pipeline, for [`Footprint`](crate::spu::unit::Footprint).
 pub(crate) mod part_bytes {
-    use super::{decode_cache, execute, fast_forward, ideal_fetch, window};
+    use super::model::{decode_cache, execute, ideal_fetch, window};
+    use super::shortcuts::fast_forward;
 
     /// The instruction window.
     pub(crate) const WINDOW: usize = size_of::<window::Window>();
@@ -436,9 +432,9 @@ impl Pipeline {
 
     /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
-    /// `until_output` also means nothing listens: the [`fast_forward`] skips repetitions
+    /// `until_output` also means nothing listens: the [fast-forward](shortcuts::fast_forward) skips repetitions
     /// without a word; otherwise `observer` hears of each one it skips as of the one simulated
-    /// before (`fast_forward_notes.rs`).
+    /// before (`shortcuts/fast_forward_notes.rs`).
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,

@@ -3,7 +3,7 @@
 //! Like spu_timing, the analysis assumes straight-line code: instructions are taken in
 //! address order, fetch is ideal, branches fall through, nothing executes (no functional
 //! effect, no channel waits). Issue follows exactly the pipeline model's issue rules
-//! ([`issue`](super::issue)) with the configuration's depths and stalls, so the listing shows
+//! ([`issue`](crate::spu::pipeline::model::issue)) with the configuration's depths and stalls, so the listing shows
 //! what the pipeline mode would do on that code with ideal fetch.
 //!
 //! One line per instruction, in program order:
@@ -28,12 +28,12 @@
 
 use core::fmt;
 
-use super::config::Config;
-use super::execute::ExecPipes;
-use super::inflight::{Group, InFlight};
-use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
-use super::sizes::J_STAGE;
 use crate::spu::isa::decode;
+use crate::spu::pipeline::model::config::Config;
+use crate::spu::pipeline::model::execute::ExecPipes;
+use crate::spu::pipeline::model::inflight::{Group, InFlight};
+use crate::spu::pipeline::model::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use crate::spu::pipeline::model::sizes::J_STAGE;
 
 /// Width of the cycle ruler.
 pub const RULER: u64 = 50;

@@ -1,20 +1,20 @@
 //! One simulated cycle, in reverse pipeline order: stage o completes instructions (their
 //! functional effect, the statistics, the run end they cause), stage j issues, then the issue
-//! stages advance and fetch fills stage g. See the [module documentation](super) for the
+//! stages advance and fetch fills stage g. See the [module documentation](crate::spu::pipeline) for the
 //! model and `docs/spu-timing-model.md` for its sources.
 
 use core::fmt;
 
-use super::fast_forward_notes::{Completion, Note};
 use super::fetch::FetchModel;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use super::notification::{Completion, Note};
 use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
-use super::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::exec::{Executed, SpuState, Status};
 use crate::spu::isa::Mnemonic;
+use crate::spu::pipeline::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 impl Pipeline {
@@ -34,7 +34,7 @@ impl Pipeline {
 
     /// The start of a cycle: the clock and the cycle count move on.
     #[inline(always)]
-    pub(super) fn begin_cycle<O: SpuObserver>(&mut self, observer: &O) {
+    pub(in crate::spu::pipeline) fn begin_cycle<O: SpuObserver>(&mut self, observer: &O) {
         self.clock += 1;
         self.stopped_by = None;
         self.stats.cycles += 1;
@@ -45,7 +45,7 @@ impl Pipeline {
     /// Step 1 of cycle `now`: stage o completes the instructions that entered `jj` five
     /// cycles ago (or retries a blocked channel instruction). Returns the run end it causes.
     #[inline(always)]
-    pub(super) fn stage_o<O: SpuObserver, W: fmt::Write>(
+    pub(in crate::spu::pipeline) fn stage_o<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut SpuState,
         now: u64,
@@ -75,7 +75,7 @@ impl Pipeline {
     /// Steps 2 and 3 of cycle `now`, after stage o (which brought the run `end`, if any):
     /// stage j issues, then the issue stages advance and fetch fills stage g.
     #[inline(always)]
-    pub(super) fn issue_and_fetch<O: SpuObserver>(
+    pub(in crate::spu::pipeline) fn issue_and_fetch<O: SpuObserver>(
         &mut self,
         arch: &mut SpuState,
         end: Option<RunEnd>,

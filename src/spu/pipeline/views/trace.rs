@@ -50,11 +50,11 @@
 
 use core::fmt;
 
-use super::Pipeline;
-use super::fetch_buffers::{Destination, HalfLine, LineRequest};
-use super::inflight::InFlight;
-use super::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::Pipeline;
+use crate::spu::pipeline::model::fetch_buffers::{Destination, HalfLine, LineRequest};
+use crate::spu::pipeline::model::inflight::InFlight;
+use crate::spu::pipeline::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
 
 /// Width of one pipe column in the issue and execution regions.
 const COLUMN: usize = 40;
@@ -237,7 +237,7 @@ pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Wri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spu::pipeline::fetch_buffers::QUEUE_DEPTH;
+    use crate::spu::pipeline::model::fetch_buffers::QUEUE_DEPTH;
 
     fn request(line: u32) -> LineRequest {
         LineRequest {

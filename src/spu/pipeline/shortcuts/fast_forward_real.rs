@@ -12,13 +12,13 @@
 //! on the timing state, on the (unchanged) code and on the path. A repetition whose trial
 //! fails is taken back whole; the cycle-by-cycle model simulates it.
 
-use super::Pipeline;
-use super::decode_cache::{Decoded, Replay};
-use super::fast_forward_notes::Completion;
-use super::fetch::FetchModel;
-use super::fetch_buffers::HALF_BYTES;
 use crate::spu::exec::{SpuState, Trial};
 use crate::spu::isa::Mnemonic;
+use crate::spu::pipeline::Pipeline;
+use crate::spu::pipeline::model::decode_cache::{Decoded, Replay};
+use crate::spu::pipeline::model::fetch::FetchModel;
+use crate::spu::pipeline::model::fetch_buffers::HALF_BYTES;
+use crate::spu::pipeline::model::notification::Completion;
 
 /// Half-lines a fetch unit refers to at most: seven buffers, four queued and six LS pipe line
 /// requests of two halves each, and two addresses ahead.
@@ -30,7 +30,7 @@ const MAX_HALVES: usize = 7 + 2 * (4 + 6) + 2;
 /// requested) at the end, where the fetch unit's state is the one the comparison found, or
 /// was replaced and left no trace.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct FetchReads {
+pub(in crate::spu::pipeline) struct FetchReads {
     /// The first and the last quadword address of the path.
     code: (u32, u32),
     halves: [u32; MAX_HALVES],
@@ -38,7 +38,7 @@ pub(super) struct FetchReads {
 }
 
 impl FetchReads {
-    pub(super) const NONE: FetchReads = FetchReads {
+    pub(in crate::spu::pipeline) const NONE: FetchReads = FetchReads {
         code: (0, 0),
         halves: [0; MAX_HALVES],
         count: 0,
@@ -57,7 +57,7 @@ impl Pipeline {
     /// and where fetch reads while repeating them ([`FetchReads`]); `false` if one is gone,
     /// is not ordinary (see [`repeatable`]), differs from the word in the local store now,
     /// or the counters do not show one repetition of `n` completions.
-    pub(super) fn read_path_real(&mut self, arch: &SpuState, n: usize) -> bool {
+    pub(in crate::spu::pipeline) fn read_path_real(&mut self, arch: &SpuState, n: usize) -> bool {
         if !self.one_repetition_since_anchor(arch, n) {
             return false;
         }
@@ -104,7 +104,7 @@ impl Pipeline {
     /// without it (`MAY_RECORD` false) for those; bare metal has one copy for the image's
     /// size budget.
     #[inline(never)]
-    pub(super) fn repeat_once_real<const MAY_RECORD: bool>(
+    pub(in crate::spu::pipeline) fn repeat_once_real<const MAY_RECORD: bool>(
         &mut self,
         arch: &mut SpuState,
         (n, cycles): (u64, u64),

@@ -7,7 +7,7 @@ pub const LINE_BYTES: u32 = 128;
 /// Bytes in a half-line.
 pub const HALF_BYTES: u32 = 64;
 /// Instructions in a half-line.
-pub(super) const HALF_WORDS: usize = 16;
+pub(in crate::spu::pipeline) const HALF_WORDS: usize = 16;
 /// Stages of the load/store pipe used by line fetches.
 pub const LS_PIPE_STAGES: usize = 6;
 /// Depth of the prefetch request queue.
@@ -57,11 +57,11 @@ pub struct HalfLine {
     pub address: u32,
     /// Holds instructions (trace `=`) or not (`X`).
     pub valid: bool,
-    pub(super) words: [u32; HALF_WORDS],
+    pub(in crate::spu::pipeline) words: [u32; HALF_WORDS],
 }
 
 /// An invalid half-line.
-pub(super) const EMPTY_HALF: HalfLine = HalfLine {
+pub(in crate::spu::pipeline) const EMPTY_HALF: HalfLine = HalfLine {
     address: 0,
     valid: false,
     words: [0; HALF_WORDS],
@@ -80,19 +80,19 @@ pub struct PathBuffer {
 /// A request that finds it full is dropped: the fetch unit requests a half-line again when
 /// the predicted path misses it and no live request will bring it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RequestQueue([Option<LineRequest>; QUEUE_DEPTH]);
+pub(in crate::spu::pipeline) struct RequestQueue([Option<LineRequest>; QUEUE_DEPTH]);
 
 impl RequestQueue {
     /// No requests.
-    pub(super) const EMPTY: RequestQueue = RequestQueue([None; QUEUE_DEPTH]);
+    pub(in crate::spu::pipeline) const EMPTY: RequestQueue = RequestQueue([None; QUEUE_DEPTH]);
 
     /// The oldest request, the next to enter the LS pipe.
-    pub(super) fn head(&self) -> Option<&LineRequest> {
+    pub(in crate::spu::pipeline) fn head(&self) -> Option<&LineRequest> {
         self.0[0].as_ref()
     }
 
     /// Appends `request` as the newest (dropped if the queue is full).
-    pub(super) fn push(&mut self, request: LineRequest) {
+    pub(in crate::spu::pipeline) fn push(&mut self, request: LineRequest) {
         if let Some(slot) = self.0.iter_mut().find(|slot| slot.is_none()) {
             *slot = Some(request);
         }
@@ -100,20 +100,20 @@ impl RequestQueue {
 
     /// Puts `request` ahead of every queued one (a hint fetch); the newest request is
     /// dropped if the queue was full.
-    pub(super) fn push_front(&mut self, request: LineRequest) {
+    pub(in crate::spu::pipeline) fn push_front(&mut self, request: LineRequest) {
         self.0.rotate_right(1);
         self.0[0] = Some(request);
     }
 
     /// Takes the oldest request.
-    pub(super) fn pop(&mut self) -> Option<LineRequest> {
+    pub(in crate::spu::pipeline) fn pop(&mut self) -> Option<LineRequest> {
         let head = self.0[0].take();
         self.0.rotate_left(1);
         head
     }
 
     /// Keeps only the requests `keep` accepts, in order.
-    pub(super) fn retain(&mut self, keep: impl Fn(&LineRequest) -> bool) {
+    pub(in crate::spu::pipeline) fn retain(&mut self, keep: impl Fn(&LineRequest) -> bool) {
         let mut packed = [None; QUEUE_DEPTH];
         for (to, from) in packed.iter_mut().zip(self.iter().filter(|r| keep(r))) {
             *to = Some(*from);
@@ -122,12 +122,12 @@ impl RequestQueue {
     }
 
     /// The requests, oldest first.
-    pub(super) fn iter(&self) -> impl DoubleEndedIterator<Item = &LineRequest> {
+    pub(in crate::spu::pipeline) fn iter(&self) -> impl DoubleEndedIterator<Item = &LineRequest> {
         self.0.iter().flatten()
     }
 
     /// The requests, oldest first, to change them in place.
-    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = &mut LineRequest> {
+    pub(in crate::spu::pipeline) fn iter_mut(&mut self) -> impl Iterator<Item = &mut LineRequest> {
         self.0.iter_mut().flatten()
     }
 }

@@ -36,18 +36,19 @@
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
 
-use super::decode_cache::{Decoded, EMPTY_DECODED};
-use super::execute::ExecPipes;
-use super::fast_forward_notes::{Completion, Note, Notes, Replayed, replay};
+use super::fast_forward_notes::{Notes, Replayed, replay};
 use super::fast_forward_real::FetchReads;
-use super::fetch::FetchModel;
-use super::fetch_unit::FetchUnit;
-use super::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
-use super::stats::Statistics;
-use super::window::Effect;
-use super::{LastIssue, Pipeline};
 use crate::spu::exec::{Journal, SpuState, Status};
 use crate::spu::isa::IClass;
+use crate::spu::pipeline::model::decode_cache::{Decoded, EMPTY_DECODED};
+use crate::spu::pipeline::model::execute::ExecPipes;
+use crate::spu::pipeline::model::fetch::FetchModel;
+use crate::spu::pipeline::model::fetch_unit::FetchUnit;
+use crate::spu::pipeline::model::notification::{Completion, Note};
+use crate::spu::pipeline::model::sizes::{MAX_REPETITION, O_STAGE, RING, TRACKED};
+use crate::spu::pipeline::model::stats::Statistics;
+use crate::spu::pipeline::model::window::Effect;
+use crate::spu::pipeline::{LastIssue, Pipeline};
 use crate::spu::probes::{SpuObserver, StallReason};
 
 /// The timing state at the end of a cycle, relative to the clock and the fetch sequence
@@ -129,9 +130,9 @@ pub(crate) struct FastForward {
     /// The first and the last quadword address holding them.
     code: (u32, u32),
     /// Real fetch: where a store would change what fetch reads in a repetition.
-    pub(super) fetch_reads: FetchReads,
+    pub(in crate::spu::pipeline) fetch_reads: FetchReads,
     /// Real fetch: what a repetition on trial overwrote.
-    pub(super) journal: Journal<{ 2 * MAX_REPETITION }>,
+    pub(in crate::spu::pipeline) journal: Journal<{ 2 * MAX_REPETITION }>,
     /// Passes over the head to let go by before comparing again, and the mismatches in a
     /// row (the wait doubles with each, so code that never repeats pays little).
     wait: u32,
@@ -139,9 +140,9 @@ pub(crate) struct FastForward {
     /// Cycles skipped since the pipeline was made.
     skipped: u64,
     /// What the observer heard since the anchor, while a run notifies.
-    pub(super) notes: Notes,
+    pub(in crate::spu::pipeline) notes: Notes,
     /// The completions of the repetition being repeated, for the observer.
-    pub(super) completions: [Completion; MAX_REPETITION],
+    pub(in crate::spu::pipeline) completions: [Completion; MAX_REPETITION],
 }
 
 impl FastForward {
@@ -176,7 +177,7 @@ impl FastForward {
     }
 
     /// Forgets the loop head (the pipeline was flushed or the statistics reset).
-    pub(super) fn forget(&mut self) {
+    pub(in crate::spu::pipeline) fn forget(&mut self) {
         self.head = None;
         self.wait = 0;
         self.mismatches = 0;
@@ -184,13 +185,13 @@ impl FastForward {
     }
 
     /// The fetch sequence number of the last instruction fetched before the anchor.
-    pub(super) fn anchor_last_seq(&self) -> u64 {
+    pub(in crate::spu::pipeline) fn anchor_last_seq(&self) -> u64 {
         self.anchor.last_seq
     }
 
     /// Cycles between the clock and the architectural state's last completion at the
     /// anchor (the same at every pass of a repetition).
-    pub(super) fn arch_lag(&self) -> u64 {
+    pub(in crate::spu::pipeline) fn arch_lag(&self) -> u64 {
         self.state.arch_lag
     }
 
@@ -199,7 +200,12 @@ impl FastForward {
     /// and the like: a zero-sized observer whose `is_listening` is `false` folds the test
     /// away (a run only records while its observer listens, so skipping is always right).
     #[inline(always)]
-    pub(super) fn note<O: SpuObserver>(&mut self, observer: &O, cycle: u64, note: Note) {
+    pub(in crate::spu::pipeline) fn note<O: SpuObserver>(
+        &mut self,
+        observer: &O,
+        cycle: u64,
+        note: Note,
+    ) {
         let silent = size_of::<O>() == 0 && !observer.is_listening();
         if !silent && self.notes.recording() {
             self.notes.note(cycle, note);
@@ -208,11 +214,11 @@ impl FastForward {
 
     /// A run starts that notifies an observer (`true`) or does not: notifications are noted
     /// while it does.
-    pub(super) fn set_recording(&mut self, recording: bool) {
+    pub(in crate::spu::pipeline) fn set_recording(&mut self, recording: bool) {
         self.notes.set_recording(recording);
     }
 
-    pub(super) fn set_enabled(&mut self, enabled: bool) {
+    pub(in crate::spu::pipeline) fn set_enabled(&mut self, enabled: bool) {
         self.disabled = !enabled;
         self.forget();
     }
@@ -250,7 +256,7 @@ impl Pipeline {
     /// One copy of the fast-forward for every observer (the firmware image has a size
     /// budget): it tells an observer of the repetitions through `dyn`.
     #[inline(always)]
-    pub(super) fn loop_head_passed<O: SpuObserver>(
+    pub(in crate::spu::pipeline) fn loop_head_passed<O: SpuObserver>(
         &mut self,
         arch: &mut SpuState,
         head: u32,
@@ -387,7 +393,11 @@ impl Pipeline {
 
     /// Whether the counters show one repetition of `n` completions since the anchor, in a
     /// non-zero number of cycles.
-    pub(super) fn one_repetition_since_anchor(&self, arch: &SpuState, n: usize) -> bool {
+    pub(in crate::spu::pipeline) fn one_repetition_since_anchor(
+        &self,
+        arch: &SpuState,
+        n: usize,
+    ) -> bool {
         let anchor = &self.fast_forward.anchor;
         let cycles = self.clock.saturating_sub(anchor.clock);
         let stats_step = self.stats.cycles.wrapping_sub(anchor.stats.cycles);
@@ -548,7 +558,7 @@ impl Pipeline {
     /// The oldest instruction not completed (in a row that reaches stage o after now, or in
     /// the issue stages), if every instruction in flight from there on follows from the
     /// architectural PC in order, along the predicted path, and `ready` accepts it.
-    pub(super) fn oldest_in_flight(
+    pub(in crate::spu::pipeline) fn oldest_in_flight(
         &self,
         arch: &SpuState,
         ready: impl Fn(u64) -> bool,

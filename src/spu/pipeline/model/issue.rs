@@ -63,17 +63,17 @@ pub struct IssuePipes {
     window: Window,
     /// Stages g, h, i, j; each holds a fetch group as sequence numbers (slot 0 even address,
     /// slot 1 odd; 0 is an empty slot).
-    pub(super) stages: [[u64; 2]; 4],
+    pub(in crate::spu::pipeline) stages: [[u64; 2]; 4],
     /// Why each empty stage is empty: the fetch model's reason when the bubble entered g. It
     /// travels down with the bubble, so a stall at j is charged to its cause.
     pub(crate) bubbles: [StallReason; 4],
     /// Last sequence number handed out.
     last_seq: u64,
     /// No instruction issues before this cycle (class issue stall).
-    pub(super) stall_until: u64,
+    pub(in crate::spu::pipeline) stall_until: u64,
     /// The cycle in which an FP7/FPD instruction uses the shared FP unit (0: none; cycles
     /// are counted from 1).
-    pub(super) fp_busy_at: u64,
+    pub(in crate::spu::pipeline) fp_busy_at: u64,
 }
 
 impl IssuePipes {
@@ -247,7 +247,7 @@ impl IssuePipes {
     /// Moves the stages `cycles` cycles and `seqs` fetches on from the end of cycle `now`
     /// (the fast-forward; see [`ExecPipes::shift`]). The window already holds the records.
     #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
-    pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
+    pub(in crate::spu::pipeline) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         for seq in self.stages.iter_mut().flatten() {
             if *seq != 0 {
                 *seq += seqs;

@@ -6,7 +6,7 @@
 //! a *run-ahead functional shadow*: a second copy of the architectural state that executes each
 //! instruction when it is fetched. The shadow's next PC goes with the instruction; stage o
 //! compares it with the next PC the real execution computes, and a difference is a typed
-//! [`ModelError::PathMismatch`](super::ModelError::PathMismatch), never a panic.
+//! [`ModelError::PathMismatch`](crate::spu::pipeline::ModelError::PathMismatch), never a panic.
 //!
 //! The shadow cannot know what the host will put into a mailbox, so channel instructions
 //! (`rdch`, `wrch`, `rchcnt`) are not executed in the shadow; like `stop`, halts and faults
@@ -150,7 +150,7 @@ pub(crate) struct IdealFetch {
 }
 
 impl IdealFetch {
-    pub(super) const fn new() -> Self {
+    pub(in crate::spu::pipeline) const fn new() -> Self {
         IdealFetch {
             // Copied from the architectural state before the first fetch.
             shadow: new_shadow(),
@@ -163,11 +163,11 @@ impl IdealFetch {
         }
     }
 
-    pub(super) fn restart(&mut self) {
+    pub(in crate::spu::pipeline) fn restart(&mut self) {
         self.restart_reason(StallReason::Initialisation);
     }
 
-    pub(super) fn restart_reason(&mut self, reason: StallReason) {
+    pub(in crate::spu::pipeline) fn restart_reason(&mut self, reason: StallReason) {
         self.synced = false;
         self.waiting = false;
         self.starve_reason = reason;
@@ -178,7 +178,11 @@ impl IdealFetch {
     /// Puts the next fetch group into issue stage g; `false` when there is none (fetch
     /// waits for a serializing instruction or the SPU stopped).
     #[inline(never)]
-    pub(super) fn fetch_group(&mut self, arch: &SpuState, issue: &mut IssuePipes) -> bool {
+    pub(in crate::spu::pipeline) fn fetch_group(
+        &mut self,
+        arch: &SpuState,
+        issue: &mut IssuePipes,
+    ) -> bool {
         if self.waiting {
             return false;
         }
@@ -225,19 +229,19 @@ impl IdealFetch {
     /// The architectural state completed every instruction up to fetch sequence number
     /// `seq` (the lean run-ahead copy drops the stores it kept aside for them).
     #[inline(always)]
-    pub(super) fn completed_through(&mut self, seq: u64) {
+    pub(in crate::spu::pipeline) fn completed_through(&mut self, seq: u64) {
         RunAheadCopy::completed_through(&mut self.shadow, seq);
     }
 
     /// Why stage g stays empty when fetch has nothing to put there.
     #[inline(always)]
-    pub(super) fn starve_reason(&self) -> StallReason {
+    pub(in crate::spu::pipeline) fn starve_reason(&self) -> StallReason {
         self.starve_reason
     }
 
     /// The loop head fetch passed in the last cycle, once.
     #[inline(always)]
-    pub(super) fn take_loop_head(&mut self) -> Option<u32> {
+    pub(in crate::spu::pipeline) fn take_loop_head(&mut self) -> Option<u32> {
         self.loop_head.take()
     }
 
@@ -254,7 +258,7 @@ impl IdealFetch {
     /// repetition's instructions).
     #[cfg(not(feature = "spu-lean"))]
     #[inline(always)]
-    pub(super) fn run_ahead_pending(
+    pub(in crate::spu::pipeline) fn run_ahead_pending(
         &mut self,
         arch: &SpuState,
         issue: &mut IssuePipes,
@@ -292,7 +296,7 @@ impl IdealFetch {
     /// state moved past them), so fetch does not place them.
     #[cfg(not(feature = "spu-lean"))]
     #[inline(always)]
-    pub(super) fn forget_pending(&mut self) {
+    pub(in crate::spu::pipeline) fn forget_pending(&mut self) {
         self.pending = NO_PENDING;
         self.loop_head = None;
     }
@@ -300,7 +304,7 @@ impl IdealFetch {
     /// Whether fetch runs with nothing pending, not waiting, not stale (the state a
     /// fast-forward starts from), and the shadow's PC and starve reason.
     #[cfg(not(feature = "spu-lean"))]
-    pub(super) fn steady(&self) -> Option<(u32, StallReason)> {
+    pub(in crate::spu::pipeline) fn steady(&self) -> Option<(u32, StallReason)> {
         (!self.has_pending() && !self.waiting && self.synced)
             .then(|| (self.shadow.pc(), self.starve_reason))
     }
@@ -325,7 +329,12 @@ impl IdealFetch {
     /// still holds `word` there (a repetition's instructions are checked once, then guarded
     /// by watching the shadow's stores).
     #[cfg(not(feature = "spu-lean"))]
-    pub(super) fn decoded_at(&mut self, arch: &SpuState, pc: u32, word: u32) -> Option<Decoded> {
+    pub(in crate::spu::pipeline) fn decoded_at(
+        &mut self,
+        arch: &SpuState,
+        pc: u32,
+        word: u32,
+    ) -> Option<Decoded> {
         (self.shadow.word_at(arch, pc) == word).then(|| *self.decoded.get(pc, word))
     }
 }

@@ -22,10 +22,10 @@
 
 use core::fmt;
 
-use super::fast_forward_notes::Note;
-use super::sizes::O_STAGE;
-use super::{LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::model::notification::Note;
+use crate::spu::pipeline::model::sizes::O_STAGE;
+use crate::spu::pipeline::{LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::probes::{SpuObserver, StallReason};
 
 impl Pipeline {
@@ -50,7 +50,7 @@ impl Pipeline {
     /// stalling for the same reason and fetch is idle (at most `budget`), see the module
     /// documentation. Returns the cycles run and the run end if one came.
     #[inline(always)]
-    pub(super) fn skip_stalled_cycles<O: SpuObserver, W: fmt::Write>(
+    pub(in crate::spu::pipeline) fn skip_stalled_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut SpuState,
         budget: u64,
@@ -100,8 +100,8 @@ impl Pipeline {
                     // Something beyond the state changed: issue and fetch decide again.
                     self.charge_stalls(reason, stalled);
                     let end = match self.issue_and_fetch(arch, end, now, observer) {
-                        super::CycleEnd::End(reason) => Some(reason),
-                        super::CycleEnd::Continue => None,
+                        crate::spu::pipeline::CycleEnd::End(reason) => Some(reason),
+                        crate::spu::pipeline::CycleEnd::Continue => None,
                     };
                     return Ok((now - start, end));
                 }

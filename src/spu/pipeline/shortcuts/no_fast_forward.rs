@@ -2,9 +2,9 @@
 //! which gives the same results (the fast-forward is exact) and saves its memory of a loop.
 //! This is its stand-in, with the same interface as `fast_forward.rs`.
 
-use super::Pipeline;
-use super::fast_forward_notes::Note;
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::Pipeline;
+use crate::spu::pipeline::model::notification::Note;
 use crate::spu::probes::SpuObserver;
 
 /// No memory of any loop.
@@ -23,14 +23,20 @@ impl FastForward {
     }
 
     /// Nothing to forget.
-    pub(super) fn forget(&mut self) {}
+    pub(in crate::spu::pipeline) fn forget(&mut self) {}
 
     /// Nothing to record.
-    pub(super) fn set_recording(&mut self, _recording: bool) {}
+    pub(in crate::spu::pipeline) fn set_recording(&mut self, _recording: bool) {}
 
     /// Nothing to note.
     #[inline(always)]
-    pub(super) fn note<O: SpuObserver>(&mut self, _observer: &O, _cycle: u64, _note: Note) {}
+    pub(in crate::spu::pipeline) fn note<O: SpuObserver>(
+        &mut self,
+        _observer: &O,
+        _cycle: u64,
+        _note: Note,
+    ) {
+    }
 }
 
 impl Pipeline {
@@ -49,7 +55,7 @@ impl Pipeline {
     }
 
     /// Never called: the fast-forward is never on.
-    pub(super) fn loop_head_passed<O: SpuObserver>(
+    pub(in crate::spu::pipeline) fn loop_head_passed<O: SpuObserver>(
         &mut self,
         _arch: &mut SpuState,
         _head: u32,

@@ -21,13 +21,13 @@ use crate::spu::isa::IClass;
 /// One instruction in an execution pipe: its sequence number (the record is in the issue
 /// pipes' instruction window) and what the scoreboard needs when the pipes are rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Slot {
+pub(in crate::spu::pipeline) struct Slot {
     /// Fetch sequence number; 0 is a bubble.
-    pub(super) seq: u64,
+    pub(in crate::spu::pipeline) seq: u64,
     /// Register written, or [`NO_REGISTER`].
-    pub(super) target: u8,
+    pub(in crate::spu::pipeline) target: u8,
     /// Class (depth).
-    pub(super) class: IClass,
+    pub(in crate::spu::pipeline) class: IClass,
 }
 
 /// An empty slot: sequence number 0 (its target and class are never read), all-zero bits.
@@ -41,12 +41,12 @@ const BUBBLE: Slot = Slot {
 #[derive(Clone, Debug)]
 pub(crate) struct ExecPipes {
     /// Pipe 0 and pipe 1 of the row that entered `jj` in each cycle (mod [`RING`]).
-    pub(super) rows: [[Slot; 2]; RING],
+    pub(in crate::spu::pipeline) rows: [[Slot; 2]; RING],
     /// Release cycle of each register (index 128: "no register", always released). Indexed
     /// by any `u8`, so a lookup needs no bounds check.
-    pub(super) ready: [u64; 256],
+    pub(in crate::spu::pipeline) ready: [u64; 256],
     /// Class of the last writer of each register.
-    pub(super) producer: [IClass; 256],
+    pub(in crate::spu::pipeline) producer: [IClass; 256],
 }
 
 impl ExecPipes {
@@ -65,7 +65,7 @@ impl ExecPipes {
     }
 
     #[inline(always)]
-    pub(super) fn index(cycle: u64) -> usize {
+    pub(in crate::spu::pipeline) fn index(cycle: u64) -> usize {
         (cycle % RING as u64) as usize
     }
 
@@ -172,7 +172,7 @@ impl ExecPipes {
     /// moves to the cycle `cycles` later with its sequence numbers `seqs` higher, and each
     /// unreleased register is released `cycles` later.
     #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
-    pub(super) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
+    pub(in crate::spu::pipeline) fn shift(&mut self, seqs: u64, cycles: u64, now: u64) {
         let old = self.rows;
         for back in 0..RING as u64 {
             let row = old[Self::index(now.wrapping_sub(back))];

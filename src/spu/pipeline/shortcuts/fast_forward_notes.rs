@@ -19,45 +19,20 @@
 //! in between), or that hold a mispredict, do not let the fast-forward skip anything while an
 //! observer listens; the loop is simulated cycle by cycle as without the fast-forward.
 
-use super::inflight::InFlight;
-use super::sizes::MAX_REPETITION;
-use super::window::Effect;
-use crate::spu::exec::{AccessKind, Executed, LsAccess, Ordinary};
+use crate::spu::exec::Executed;
 use crate::spu::isa::Instruction;
+use crate::spu::pipeline::model::inflight::InFlight;
+use crate::spu::pipeline::model::notification::{Completion, Note};
+use crate::spu::pipeline::model::sizes::MAX_REPETITION;
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 /// Notes kept for one repetition at most: a repetition of [`MAX_REPETITION`] instructions
 /// notifies each completion and each issue, and a cycle or a stall between them.
 const NOTES: usize = 4 * MAX_REPETITION;
 
-/// One notification, as a repetition repeats it. An explicit tag, `Cycle` 0: the notes of a
-/// new pipeline are zero bits (no niche of a field holds the tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub(super) enum Note {
-    /// `cycles(1)`.
-    Cycle,
-    /// `retired(..)` of the next completion, in the cycle `offset` after the anchor (the
-    /// notes set the offset).
-    Retired { offset: u32 },
-    /// `mispredict()`.
-    Mispredict,
-    /// `issue(..)` in the cycle `offset` after the anchor (the notes set the offset).
-    Issue {
-        offset: u32,
-        pc: u32,
-        pipe: u8,
-        dual: bool,
-    },
-    /// `issue_stall(reason)`.
-    IssueStall(StallReason),
-    /// `stalled_cycles(reason, n)`.
-    StalledCycles(StallReason, u64),
-}
-
 /// The notes since the anchor (see the module documentation).
 #[derive(Clone)]
-pub(super) struct Notes {
+pub(in crate::spu::pipeline) struct Notes {
     notes: [Note; NOTES],
     count: usize,
     /// The notes hold every notification since the anchor.
@@ -76,7 +51,7 @@ pub(super) struct Notes {
 
 impl Notes {
     /// No notes, not recording.
-    pub(super) const fn new() -> Self {
+    pub(in crate::spu::pipeline) const fn new() -> Self {
         Notes {
             notes: [Note::Cycle; NOTES],
             count: 0,
@@ -92,13 +67,13 @@ impl Notes {
     /// Whether notifications are noted: the run notifies and the anchor will be compared
     /// with.
     #[inline(always)]
-    pub(super) fn recording(&self) -> bool {
+    pub(in crate::spu::pipeline) fn recording(&self) -> bool {
         self.recording && self.armed
     }
 
     /// A run starts that notifies (`true`) or does not: a run that does not notify leaves
     /// the notes short of the anchor.
-    pub(super) fn set_recording(&mut self, recording: bool) {
+    pub(in crate::spu::pipeline) fn set_recording(&mut self, recording: bool) {
         if !recording {
             self.whole = false;
         }
@@ -107,13 +82,13 @@ impl Notes {
 
     /// The anchor will not be compared with (the fast-forward waits some passes, or forgot
     /// the loop): nothing is noted until the next anchor.
-    pub(super) fn disarm(&mut self) {
+    pub(in crate::spu::pipeline) fn disarm(&mut self) {
         self.armed = false;
         self.whole = false;
     }
 
     /// The anchor moved to `clock`: the notes start again, whole if recording.
-    pub(super) fn restart(&mut self, clock: u64) {
+    pub(in crate::spu::pipeline) fn restart(&mut self, clock: u64) {
         self.armed = true;
         self.count = 0;
         self.completions = 0;
@@ -125,7 +100,7 @@ impl Notes {
     /// Notes `note`, a notification in cycle `cycle` (its offset, if it has one, is set
     /// here from the anchor's clock). Out of line: one copy for every observer.
     #[inline(never)]
-    pub(super) fn note(&mut self, cycle: u64, mut note: Note) {
+    pub(in crate::spu::pipeline) fn note(&mut self, cycle: u64, mut note: Note) {
         let Ok(cycle_offset) = u32::try_from(cycle.wrapping_sub(self.anchor_clock)) else {
             self.whole = false;
             return;
@@ -149,13 +124,13 @@ impl Notes {
     }
 
     /// The notes since the anchor, as they are.
-    pub(super) fn recorded(&self) -> &[Note] {
+    pub(in crate::spu::pipeline) fn recorded(&self) -> &[Note] {
         &self.notes[..self.count]
     }
 
     /// Whether the notes of the repetition since the anchor can be replayed: whole, with
     /// `completions` completion notes and no mispredict.
-    pub(super) fn replayable(&self, completions: usize) -> bool {
+    pub(in crate::spu::pipeline) fn replayable(&self, completions: usize) -> bool {
         self.whole && self.completions == completions && !self.mispredicted
     }
 }
@@ -163,7 +138,7 @@ impl Notes {
 /// The notifications a replay makes: [`SpuObserver`]'s, less instruction mode's batches
 /// and the mispredicts (notes with one are not replayed), so that an observer seen through
 /// `dyn` brings no copy of those into the firmware.
-pub(super) trait Replayed {
+pub(in crate::spu::pipeline) trait Replayed {
     fn cycles(&self, n: u64);
     fn retired(&self, instruction: &Instruction, executed: &Executed, cycle: u64);
     fn issue(&self, event: IssueEvent);
@@ -189,94 +164,10 @@ impl<O: SpuObserver> Replayed for O {
     }
 }
 
-/// What a repeated instruction's completion report holds beyond its address and word (an
-/// ordinary instruction's: retired, the SPU running, no checkpoint). Plain integers, all
-/// zero when empty: a new pipeline is all-zero bits and stays out of the firmware image.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Completion {
-    next_pc: u32,
-    /// The LS address of a load or store.
-    address: u32,
-    /// [`Self::BRANCH_TAKEN`], [`Self::NOP`], [`Self::READ`], [`Self::WRITE`].
-    flags: u8,
-}
-
-impl Completion {
-    const BRANCH_TAKEN: u8 = 1;
-    const NOP: u8 = 2;
-    const READ: u8 = 4;
-    const WRITE: u8 = 8;
-
-    /// None yet.
-    pub(super) const NONE: Completion = Completion {
-        next_pc: 0,
-        address: 0,
-        flags: 0,
-    };
-
-    /// The completion of an instruction on trial that moved the PC to `next_pc`: what it
-    /// was, and the quadword it `stored` to if it did.
-    #[inline(always)]
-    pub(super) fn of_trial(next_pc: u32, ordinary: Ordinary, stored: Option<u32>) -> Self {
-        let flag = |has: bool, flag: u8| if has { flag } else { 0 };
-        let (address, access) = match (ordinary.loaded, stored) {
-            (Some(address), _) => (address, Self::READ),
-            (None, Some(address)) => (address, Self::WRITE),
-            (None, None) => (0, 0),
-        };
-        Completion {
-            next_pc,
-            address,
-            flags: access
-                | flag(ordinary.branch_taken, Self::BRANCH_TAKEN)
-                | flag(ordinary.is_nop, Self::NOP),
-        }
-    }
-
-    /// The completion of `inflight` from the effect the ideal fetch's shadow recorded for
-    /// it (at `address` if it loads or stores).
-    #[inline(always)]
-    pub(super) fn recorded(inflight: &InFlight, effect: Effect, address: u32) -> Self {
-        let flag = |has: bool, flag: u8| if has { flag } else { 0 };
-        Completion {
-            next_pc: inflight.predicted_next,
-            address,
-            flags: flag(effect.has(Effect::BRANCH_TAKEN), Self::BRANCH_TAKEN)
-                | flag(effect.has(Effect::NOP), Self::NOP)
-                | flag(effect.has(Effect::LOADS), Self::READ)
-                | flag(effect.has(Effect::STORES), Self::WRITE),
-        }
-    }
-
-    /// The report of `inflight`'s completion: what executing it at stage o reports.
-    #[inline(always)]
-    pub(super) fn report(&self, inflight: &InFlight) -> Executed {
-        let kind = if self.flags & Self::READ != 0 {
-            Some(AccessKind::Read)
-        } else if self.flags & Self::WRITE != 0 {
-            Some(AccessKind::Write)
-        } else {
-            None
-        };
-        Executed::retired_running(
-            inflight.pc,
-            inflight.instruction.word,
-            self.next_pc,
-            self.flags & Self::BRANCH_TAKEN != 0,
-            kind.map(|kind| LsAccess {
-                address: self.address,
-                size: 16,
-                kind,
-            }),
-            self.flags & Self::NOP != 0,
-        )
-    }
-}
-
 /// Tells `observer` of one repetition whose cycles follow cycle `start` (the anchor's
 /// counterpart), as `notes` say; `completions[k]` completed the repetition's `k`-th oldest
 /// instruction, `in_flight(k)`.
-pub(super) fn replay<'i>(
+pub(in crate::spu::pipeline) fn replay<'i>(
     notes: &[Note],
     start: u64,
     observer: &dyn Replayed,

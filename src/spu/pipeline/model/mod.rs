@@ -1,0 +1,30 @@
+//! The model: one SPU's pipeline simulated cycle by cycle, the configuration it is timed by
+//! and the statistics that classify its cycles.
+//!
+//! What lives here: the configuration (`config`), the stage names and ring sizes (`sizes`),
+//! the record of an instruction in flight (`inflight`) and its decode cache, the instruction
+//! window, the issue pipes with the dual-issue rules, the execution pipes with the register
+//! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
+//! fetch unit with its buffers), the statistics, one simulated cycle (`cycle`), and the
+//! notifications as plain data (`notification`).
+//!
+//! What it may use: its own files, the rest of the SPU (`spu::exec`, `spu::isa`,
+//! `spu::probes`) and the [`Pipeline`](super::Pipeline) it is a part of. It imports nothing
+//! of `shortcuts` or `views`: the cycle reaches the fast-forward only by handing its
+//! notifications, as [`notification::Note`]s, to the pipeline's `fast_forward` field.
+
+pub(super) mod config;
+pub(super) mod cycle;
+pub(super) mod decode_cache;
+pub(super) mod execute;
+pub(super) mod fetch;
+pub(super) mod fetch_buffers;
+pub(super) mod fetch_unit;
+pub(super) mod ideal_fetch;
+pub(super) mod inflight;
+pub(super) mod issue;
+#[cfg_attr(feature = "spu-lean", allow(dead_code))]
+pub(super) mod notification;
+pub(super) mod sizes;
+pub(super) mod stats;
+pub(super) mod window;
