@@ -15,7 +15,7 @@
 //!    (`model/execute.rs`: the rows per cycle and the register scoreboard);
 //! 3. **fetch** (`model/fetch.rs`): the issue stages move down if stage j is free and the
 //!    fetch model fills stage g: ideal fetch (`model/ideal_fetch.rs`) or the real fetch unit
-//!    (`model/fetch_unit.rs`, `model/fetch_buffers.rs`), see [`FetchKind`].
+//!    (`model/fetch_unit/`: the unit, its buffers and its branch hints), see [`FetchKind`].
 //!
 //! Each instruction's decoded record ([`InFlight`], decoded once per address and word by
 //! `model/decode_cache.rs`) is stored once, in the instruction window (`model/window.rs`), when
@@ -27,12 +27,12 @@
 //! per-cycle trace frame, [`KonataWriter`] a pipeline-viewer log, [`listing`] a static
 //! spu_timing-style listing.
 //!
-//! The fast-forward (`shortcuts/fast_forward.rs`, and `shortcuts/fast_forward_real.rs` for the
-//! real fetch unit) skips the cycle-by-cycle simulation of loop iterations that exactly repeat
+//! The fast-forward (`shortcuts/fast_forward/`, with `real_fetch.rs` for the real fetch
+//! unit) skips the cycle-by-cycle simulation of loop iterations that exactly repeat
 //! an earlier one (same timing state, fetch state and instructions on the same path): their
 //! instructions still execute, and every figure comes out as if each cycle had been simulated.
 //! With an observer listening, each skipped iteration is told to it as the notes taken of the
-//! one simulated say (`shortcuts/fast_forward_notes.rs`): the same notifications, in the same
+//! one simulated say (`shortcuts/fast_forward/notes.rs`): the same notifications, in the same
 //! order. The stall skip (`shortcuts/stall_skip.rs`) runs a stretch of identical stalled
 //! cycles at once.
 //!
@@ -58,11 +58,11 @@ mod views;
 
 pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 pub use self::model::fetch::FetchKind;
-pub use self::model::fetch_buffers::{
+pub use self::model::fetch_unit::FetchUnit;
+pub use self::model::fetch_unit::{
     Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
     QUEUE_DEPTH,
 };
-pub use self::model::fetch_unit::FetchUnit;
 pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
 pub use self::model::issue::IssuePipes;
 pub use self::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
@@ -434,7 +434,7 @@ impl Pipeline {
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
     /// `until_output` also means nothing listens: the [fast-forward](shortcuts::fast_forward) skips repetitions
     /// without a word; otherwise `observer` hears of each one it skips as of the one simulated
-    /// before (`shortcuts/fast_forward_notes.rs`).
+    /// before (`shortcuts/fast_forward/notes.rs`).
     #[inline(always)]
     fn run_cycles<O: SpuObserver, W: fmt::Write>(
         &mut self,

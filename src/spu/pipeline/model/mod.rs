@@ -5,7 +5,7 @@
 //! the record of an instruction in flight (`inflight`) and its decode cache, the instruction
 //! window, the issue pipes with the dual-issue rules, the execution pipes with the register
 //! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
-//! fetch unit with its buffers), the statistics, one simulated cycle (`cycle`), and the
+//! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle (`cycle`), and the
 //! notifications as plain data (`notification`).
 //!
 //! What it may use: its own files, the rest of the SPU (`spu::exec`, `spu::isa`,
@@ -18,7 +18,6 @@ pub(super) mod cycle;
 pub(super) mod decode_cache;
 pub(super) mod execute;
 pub(super) mod fetch;
-pub(super) mod fetch_buffers;
 pub(super) mod fetch_unit;
 pub(super) mod ideal_fetch;
 pub(super) mod inflight;

@@ -2,10 +2,10 @@
 //! every figure and every notification the same, in fewer steps.
 //!
 //! What lives here: the fast-forward, which skips exact repetitions of a loop
-//! (`fast_forward`, with `fast_forward_real` for the real fetch unit and `fast_forward_notes`
-//! for an observer listening; under the `spu-lean` feature `no_fast_forward` stands in for
-//! it), and the stall skip (`stall_skip`), which runs a stretch of identical stalled cycles at
-//! once.
+//! (`fast_forward/`: the method, the timing state it compares, the real fetch unit's part and
+//! the notes that let an observer listen; under the `spu-lean` feature `no_fast_forward`
+//! stands in for it), and the stall skip (`stall_skip`), which runs a stretch of identical
+//! stalled cycles at once.
 //!
 //! What it may use: the model (its state, which the shortcuts read and move forward), the
 //! [`Pipeline`](super::Pipeline) and the rest of the SPU. Nothing here is a view, and the
@@ -16,8 +16,4 @@ pub(super) mod fast_forward;
 #[cfg(feature = "spu-lean")]
 #[path = "no_fast_forward.rs"]
 pub(super) mod fast_forward;
-#[cfg_attr(feature = "spu-lean", allow(dead_code))]
-pub(super) mod fast_forward_notes;
-#[cfg(not(feature = "spu-lean"))]
-pub(super) mod fast_forward_real;
 pub(super) mod stall_skip;

@@ -52,7 +52,7 @@ use core::fmt;
 
 use crate::spu::exec::SpuState;
 use crate::spu::pipeline::Pipeline;
-use crate::spu::pipeline::model::fetch_buffers::{Destination, HalfLine, LineRequest};
+use crate::spu::pipeline::model::fetch_unit::{Destination, HalfLine, LineRequest};
 use crate::spu::pipeline::model::inflight::InFlight;
 use crate::spu::pipeline::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
 
@@ -237,7 +237,7 @@ pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Wri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spu::pipeline::model::fetch_buffers::QUEUE_DEPTH;
+    use crate::spu::pipeline::model::fetch_unit::QUEUE_DEPTH;
 
     fn request(line: u32) -> LineRequest {
         LineRequest {

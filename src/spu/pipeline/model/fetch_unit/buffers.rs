@@ -1,6 +1,6 @@
 //! What the real fetch unit holds: line requests and the four-deep request queue, the
 //! half-line instruction buffers, the predicted path buffer and the hint register. The
-//! behaviour that moves lines between them is in [`fetch_unit`](super::fetch_unit).
+//! behaviour that moves lines between them is in [`FetchUnit`](super::FetchUnit).
 
 /// Bytes in an instruction line.
 pub const LINE_BYTES: u32 = 128;

@@ -1,5 +1,5 @@
 //! The fast-forward under the real fetch unit: reading a repetition's path and running
-//! repetitions on trial (see the [`fast_forward`](super::fast_forward) module documentation
+//! repetitions on trial (see the [`fast_forward`](super) module documentation
 //! for the method).
 //!
 //! With no shadow to run the path ahead, a repetition here is: the `n` oldest instructions in
@@ -17,7 +17,7 @@ use crate::spu::isa::Mnemonic;
 use crate::spu::pipeline::Pipeline;
 use crate::spu::pipeline::model::decode_cache::{Decoded, Replay};
 use crate::spu::pipeline::model::fetch::FetchModel;
-use crate::spu::pipeline::model::fetch_buffers::HALF_BYTES;
+use crate::spu::pipeline::model::fetch_unit::HALF_BYTES;
 use crate::spu::pipeline::model::notification::Completion;
 
 /// Half-lines a fetch unit refers to at most: seven buffers, four queued and six LS pipe line

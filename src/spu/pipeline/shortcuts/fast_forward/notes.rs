@@ -1,7 +1,7 @@
 //! The fast-forward with an observer listening: what the observer heard during one
 //! repetition of a loop, kept as notes and replayed for each repetition skipped.
 //!
-//! The fast-forward's argument (see [`fast_forward`](super::fast_forward)) covers the
+//! The fast-forward's argument (see [`fast_forward`](super)) covers the
 //! notifications too: between two passes over a loop head the model notifies its observer in
 //! an order and at cycles that follow from the timing state and the path alone. The values
 //! computed enter only the completion reports (a load's or a store's address), and those the
