@@ -32,17 +32,20 @@
 //! fetch unit, a program that stores into code it executes is only checked cycle by cycle (the
 //! unit fetches ahead, like the hardware, which needs a `sync` before modified code runs).
 
-use std::cell::{Cell, RefCell};
+#[path = "pipeline_watch.rs"]
+mod watch;
+
+use std::cell::RefCell;
 use std::collections::HashSet;
 
-use pmprobe::spu::exec::{AccessKind, Executed, Quadword, SpuState, Status, StopReason};
-use pmprobe::spu::isa::{IClass, Instruction, OPCODES};
-use pmprobe::spu::pipeline::RING;
+use pmprobe::spu::exec::{AccessKind, Quadword, SpuState, Status, StopReason};
+use pmprobe::spu::isa::{IClass, OPCODES};
+use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::{Config, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
-use pmprobe::spu::pipeline::{FetchKind, InFlight};
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
-use pmprobe::spu::probes::{IssueEvent, NoProbes, SpuObserver, StallReason};
+use pmprobe::spu::probes::{NoProbes, SpuObserver};
 use pmprobe::spu::unit::Discard;
+use watch::{Mispredicts, Scoreboard};
 
 /// Cycles simulated per fetch model.
 const MAX_CYCLES: u64 = 3000;
@@ -62,9 +65,6 @@ const FEATURES: [&str; 3] = [
     "spu/feature/ls-line-contend-load-only",
 ];
 const BOOLS: [&str; 6] = ["TRUE", "FALSE", "true", "false", "1", "0"];
-/// "No register" in `InFlight::target` / `sources`.
-const NO_REGISTER: u8 = 128;
-
 /// A configuration built from valid keys and values (by their string form, as spusim's
 /// `--config` applies them).
 fn random_config(bytes: &[u8]) -> Config {
@@ -171,108 +171,6 @@ fn fresh_spu(spu: &mut SpuState, words: &[u32]) -> Option<()> {
     }
     Some(())
 }
-
-/// Release cycle of the last in-flight writer of each register, fed from the instructions
-/// that enter `jj` each cycle; rebuilt from what the execution rows still hold after a
-/// mispredict squashed younger instructions.
-struct Scoreboard {
-    release: [u64; 128],
-}
-
-impl Scoreboard {
-    fn new() -> Self {
-        Scoreboard { release: [0; 128] }
-    }
-
-    /// The writers of the rows that entered `jj` before cycle `now` (a writer that entered
-    /// more than the longest configured depth ago is released; the rows are kept longer).
-    fn rebuild(&mut self, pipeline: &Pipeline, now: u64) {
-        self.release = [0; 128];
-        let longest = IClass::ALL
-            .iter()
-            .map(|&class| u64::from(pipeline.config().depth(class)))
-            .max()
-            .unwrap_or(u64::from(MAX_DEPTH));
-        for back in 1..=longest {
-            let Some(cycle) = now.checked_sub(back) else {
-                break;
-            };
-            for inflight in pipeline.entered_jj(cycle).iter().flatten() {
-                self.record(pipeline, inflight, cycle);
-            }
-        }
-    }
-
-    fn record(&mut self, pipeline: &Pipeline, inflight: &InFlight, cycle: u64) {
-        if inflight.target != NO_REGISTER {
-            let depth = u64::from(pipeline.config().depth(inflight.class));
-            let slot = &mut self.release[usize::from(inflight.target & 0x7f)];
-            *slot = (*slot).max(cycle + depth);
-        }
-    }
-
-    /// Checks and records what entered `jj` in cycle `now` (pipe 0 first: it is the older of a
-    /// dual-issued pair, so its target is "unreleased" for pipe 1).
-    fn issue(&mut self, pipeline: &Pipeline, now: u64, fetch: FetchKind) {
-        for inflight in pipeline.entered_jj(now).iter().flatten() {
-            for &source in &inflight.sources {
-                if source != NO_REGISTER {
-                    let release = self.release[usize::from(source & 0x7f)];
-                    assert!(
-                        release <= now,
-                        "{fetch:?} fetch, cycle {now}: instruction at {:#x} ({:?}) issued \
-                         reading ${source}, released only at cycle {release}",
-                        inflight.pc,
-                        inflight.instruction.mnemonic
-                    );
-                }
-            }
-            self.record(pipeline, inflight, now);
-        }
-    }
-}
-
-/// Notes the mispredicts of a cycle, and counts every kind of notification (with a sum of
-/// what each carries), so that a run with the shortcuts can be held to what the plain model
-/// told its observer.
-#[derive(Default)]
-struct Mispredicts {
-    this_cycle: Cell<bool>,
-    /// Cycles, retired (and the sum of their cycles and PCs), mispredicts, issues (and the
-    /// sum of their cycles and PCs), stalled cycles.
-    heard: Cell<[u64; 7]>,
-}
-
-impl Mispredicts {
-    fn add(&self, index: usize, n: u64) {
-        let mut heard = self.heard.get();
-        heard[index] = heard[index].wrapping_add(n);
-        self.heard.set(heard);
-    }
-}
-
-impl SpuObserver for Mispredicts {
-    fn cycles(&self, n: u64) {
-        self.add(0, n);
-    }
-    fn retired(&self, _: &Instruction, executed: &Executed, cycle: u64) {
-        self.add(1, 1);
-        self.add(2, cycle ^ (u64::from(executed.pc) << 32));
-    }
-    fn mispredict(&self) {
-        self.this_cycle.set(true);
-        self.add(3, 1);
-    }
-    fn issue(&self, event: IssueEvent) {
-        self.add(4, 1);
-        self.add(5, event.cycle ^ (u64::from(event.pc) << 32));
-    }
-    fn issue_stall(&self, _: StallReason) {
-        self.add(6, 1);
-    }
-}
-
-const _: () = assert!(MAX_DEPTH as usize <= RING);
 
 /// How the pipeline run ended: the stop reason if the SPU stopped for good.
 struct PipelineRun {
