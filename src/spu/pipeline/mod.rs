@@ -47,7 +47,7 @@
 //!   model's state and must give the results of simulating every cycle;
 //! - `views/`: what reads a pipeline to show it (trace frame, Konata log, static listing).
 //!
-//! Views and shortcuts import the model; no folder imports a view. The model reaches a
+//! Views and shortcuts import the model; neither the model nor the shortcuts import a view. The model reaches a
 //! shortcut at one seam only: each cycle hands the notifications it makes, as
 //! `model::notification::Note` values, to the pipeline's fast-forward (its `note` method), so
 //! that a skipped repetition can be told to an observer.
@@ -58,10 +58,9 @@ mod views;
 
 pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 pub use self::model::fetch::FetchKind;
-pub use self::model::fetch_unit::FetchUnit;
 pub use self::model::fetch_unit::{
-    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
-    QUEUE_DEPTH,
+    Destination, FetchUnit, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest,
+    PathBuffer, QUEUE_DEPTH,
 };
 pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
 pub use self::model::issue::IssuePipes;

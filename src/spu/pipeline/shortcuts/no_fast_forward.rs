@@ -1,6 +1,6 @@
 //! The lean configuration (feature `spu-lean`) has no fast-forward: every cycle is simulated,
 //! which gives the same results (the fast-forward is exact) and saves its memory of a loop.
-//! This is its stand-in, with the same interface as `fast_forward.rs`.
+//! This is its stand-in, with the same interface as `fast_forward/`.
 
 use crate::spu::exec::SpuState;
 use crate::spu::pipeline::Pipeline;
