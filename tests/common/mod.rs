@@ -1,5 +1,6 @@
 //! Shared helpers for the host integration tests.
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod demo;
 pub mod qemu;
 pub mod toolchain;
