@@ -16,7 +16,12 @@
 pub mod asm;
 mod decode;
 mod disasm;
+mod format;
+mod iclass;
+mod mnemonic;
+mod opcode_info;
 mod opcodes;
+mod operand_kind;
 
 pub use decode::{IllegalInstruction, Instruction, decode};
 pub use disasm::{DisplayAt, NoSymbols, SymbolLookup, disassemble, write_listing};
