@@ -1,31 +1,62 @@
-//! Disassembler to the standard SPU assembly syntax (the `spu-objdump` spelling).
+//! Disassembler: GNU `objdump -d`'s SPU text, and two renderings derived from it.
 //!
-//! - Registers print as `$N` (`$0` is the link register, `$1` the stack pointer); special
-//!   purpose registers as `$spN`, channels as `$chN` (binutils' spelling, which the assembler
-//!   accepts back).
-//! - Immediates print in decimal; D-form offsets in bytes: `lqd $3,16($1)`.
-//! - Branch targets, hint branch addresses and absolute addresses (`br`, `brnz`, `hbrr`, `hbra`,
-//!   `lqa`, `lqr`, ...) print as *absolute* addresses computed from the instruction's own
-//!   address `pc`: a symbol name when a [`SymbolLookup`] knows that exact address, otherwise
-//!   lower-case hex (`0x1a0`). The assembler reads both back (a number given for a pc-relative
-//!   operand is an absolute address there too), so the listing reassembles to the same words.
-//! - Feature-bit forms print by their binutils name: `bid $0`, `bisle $0,$3`, `syncc`, `hbrp`,
-//!   `iretd`. A feature-bit combination binutils does not name (e.g. D and E together, or D on
-//!   `sync`) prints the base instruction followed by `# feature bits 0x30`; the line still
-//!   assembles, without those bits.
-//! - Optional operands are left out when their field is zero: `nop`, `iret`, `stop`,
-//!   `heq $3,$4` (but `nop $127`, `stop 8192`).
-//! - Synonyms (`lr`, `bit`, ...) are never printed: their base names are (`ori $3,$4,0`).
+//! [`Syntax::Objdump`] is binutils' `print_insn_spu` (`opcodes/spu-dis.c`) to the character,
+//! checked word by word against objdump 2.40 (`tests/data/spu_objdump_sweep.txt`):
+//!
+//! - One opcode prints as the first binutils table entry for it, with all of that entry's
+//!   operands, zero or not: `nop\t$0`, `iret\t$0`, `hgt\t$0,$4,$5`; `stop` without its
+//!   signal (binutils lists the operand-less `stop` first); `ori`, never its synonym `lr`.
+//! - The branch-indirect forms, `sync` and `hbr` append a letter per feature bit set in bits
+//!   11-13: `p` (`c` for `sync`), then `d`, then `e`: `bid`, `bide`, `syncc`, `hbrp`
+//!   (`hbrp` keeps `hbr`'s operands).
+//! - A tab separates the mnemonic from the operands; immediates print in decimal, sign-extended
+//!   where the field is signed (every I7 form, `cbd -1($1)`, I10, I16), unsigned for I8 scales
+//!   (`173 - I8` for `cflts`/`cfltu`, `155 - I8` for `csflt`/`cuflt`), X16, I18 and `stop`.
+//! - Addresses (branch and hint targets, `lqa`, `lqr`, ...) print absolute, `0x` and lower-case
+//!   hex when no symbol covers them: pc-relative ones masked to the 256 KiB local store, hint
+//!   branch addresses to 32 bits. A zero I16 of a relative or absolute address prints `0`.
+//! - When the last immediate printed is above 16 (a relative target counts, as the target),
+//!   `\t# ` and its hex value follow: `ai\t$3,$3,100\t# 64`.
+//! - A word no opcode matches is `.long 0x` and its hex value, without leading zeros.
+//!
+//! [`Syntax::Compact`] is the same text on one space-separated line: the tab becomes a space
+//! and the `# hex` comment is left out (the pipeline traces and the Kanata log use it, whose
+//! columns and tab-separated fields a tab would break).
+//!
+//! [`Syntax::Listing`] is what [`write_listing`](super::write_listing) prints, assembler input
+//! that reassembles to the same word. It is objdump's text except where that would not read
+//! back:
+//!
+//! - an address operand is the label of a symbol at that address, or the target in hex, not
+//!   wrapped to the local store (`br\t-0x4`; the assembler takes a number for a pc-relative
+//!   operand as the absolute target) and never objdump's `0` for a zero offset;
+//! - the unsigned I7 operands (shift counts, `dftsv`'s mask, `cbd`'s offset) print their seven
+//!   bits unsigned: `shli\t$1,$2,127` where objdump prints `-1`;
+//! - where objdump's text leaves bits of the word unsaid, a longer form of the same opcode says
+//!   them (`stop\t8192`); `hbrp` is written without operands, as GNU `as` spells it;
+//! - a word no form says (a bit set in an ignored field, a feature combination GNU `as` has no
+//!   name for such as `bide`, a value it refuses such as `rothmi` by 42) is written
+//!   `.long 0x0000000a\t# ` followed by its compact text.
+//!
+//! One gap remains: the byte-immediate forms (`andbi`, ...) print the whole signed I10, which
+//! GNU `as` takes with a warning outside -128..255 but this assembler refuses.
 
 use core::fmt;
 
 use super::decode::{Instruction, decode};
-use super::opcodes::{OperandKind, VARIANTS};
+use super::opcodes::{FEATURE_C_P, FEATURE_D, FEATURE_E, Mnemonic, OperandKind};
+use super::printed_forms::{listing_operands, objdump_operands};
 
 /// Resolves an address to a label for the disassembler.
 pub trait SymbolLookup {
     /// The name of the symbol defined exactly at `address`, if any.
     fn symbol_at(&self, address: u32) -> Option<&str>;
+
+    /// The symbol objdump names `address` after (`1a4 <loop+0x4>`): the nearest one at or below
+    /// it, with its address. By default only a symbol exactly at `address`.
+    fn symbol_before(&self, address: u32) -> Option<(&str, u32)> {
+        self.symbol_at(address).map(|name| (name, address))
+    }
 }
 
 /// No symbols: every address prints in hex.
@@ -38,14 +69,24 @@ impl SymbolLookup for NoSymbols {
     }
 }
 
-/// Writes the assembly text of `inst` located at `pc` (no trailing newline).
+/// Which text the disassembler writes (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// GNU `objdump -d` exactly.
+    Objdump,
+    /// objdump's text on one line: a space for the tab, no `# hex` comment.
+    Compact,
+    /// Assembler input that reassembles to the same word.
+    Listing,
+}
+
+/// Writes objdump's text for `inst` located at `pc` (no trailing newline).
 ///
 /// ```
 /// use pmprobe::spu::isa::{NoSymbols, decode, disassemble};
 /// let mut s = heapless::String::<64>::new();
-/// let fma = decode(0xe643_19b4).unwrap();
-/// disassemble(&fma, 0, &NoSymbols, &mut s).unwrap();
-/// assert_eq!(s.as_str(), "fma $50,$51,$12,$52");
+/// disassemble(&decode(0x1c19_0183).unwrap(), 0, &NoSymbols, &mut s).unwrap();
+/// assert_eq!(s.as_str(), "ai\t$3,$3,100\t# 64");
 /// ```
 pub fn disassemble<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
     inst: &Instruction,
@@ -53,190 +94,240 @@ pub fn disassemble<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
     symbols: &S,
     out: &mut W,
 ) -> fmt::Result {
-    let info = inst.info();
-    let features = inst.feature_bits();
-    // Feature bits print as the binutils variant name (`bid`, `syncc`, `hbrp`, ...). A
-    // combination binutils has no name for is printed as a trailing comment instead, so the
-    // line still assembles (to the instruction without those bits).
-    let variant = VARIANTS
-        .iter()
-        .find(|v| !v.synonym && v.base == inst.mnemonic && v.feature == features);
-    let unnamed_features = if variant.is_some() { 0 } else { features };
-    out.write_str(variant.map_or(info.name, |v| v.name))?;
-    let form = if variant.is_some_and(|v| v.forms.iter().all(|f| f.is_empty())) {
-        // hbrp, syncc: no operands.
-        &[]
-    } else {
-        choose_form(inst)
-    };
-    for (index, kind) in form.iter().enumerate() {
-        out.write_str(if index == 0 { " " } else { "," })?;
-        write_operand(*kind, inst, pc, symbols, out)?;
+    write_instruction(inst, pc, symbols, Syntax::Objdump, out)
+}
+
+/// Writes objdump's text for any word at `pc`: its instruction, or `.long 0x…` when it does
+/// not decode.
+///
+/// ```
+/// use pmprobe::spu::isa::{NoSymbols, disassemble_word};
+/// let mut s = heapless::String::<64>::new();
+/// disassemble_word(0x0080_0000, 0, &NoSymbols, &mut s).unwrap();
+/// assert_eq!(s.as_str(), ".long 0x800000");
+/// ```
+pub fn disassemble_word<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+    word: u32,
+    pc: u32,
+    symbols: &S,
+    out: &mut W,
+) -> fmt::Result {
+    match decode(word) {
+        Ok(inst) => disassemble(&inst, pc, symbols, out),
+        Err(_) => write!(out, ".long {word:#x}"),
     }
-    if unnamed_features != 0 {
-        write!(out, " # feature bits {unnamed_features:#04x}")?;
+}
+
+/// Writes `inst` located at `pc` in `syntax` (no trailing newline).
+pub fn write_instruction<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+    inst: &Instruction,
+    pc: u32,
+    symbols: &S,
+    syntax: Syntax,
+    out: &mut W,
+) -> fmt::Result {
+    let info = inst.info();
+    let mut operands = objdump_operands(inst.mnemonic);
+    if syntax == Syntax::Listing {
+        match listing_operands(inst) {
+            Some(form) => operands = form,
+            None => {
+                write!(out, ".long {:#010x}\t# ", inst.word)?;
+                return write_instruction(inst, pc, symbols, Syntax::Compact, out);
+            }
+        }
+    }
+    out.write_str(info.name)?;
+    if info.has_feature_bits {
+        let features = inst.feature_bits();
+        if features & FEATURE_C_P != 0 {
+            out.write_char(if inst.mnemonic == Mnemonic::Sync {
+                'c'
+            } else {
+                'p'
+            })?;
+        }
+        if features & FEATURE_D != 0 {
+            out.write_char('d')?;
+        }
+        if features & FEATURE_E != 0 {
+            out.write_char('e')?;
+        }
+    }
+    // objdump's `hex_value`: the last immediate printed, echoed in hex when above 16.
+    let mut hex_value = 0i32;
+    for (index, kind) in operands.iter().enumerate() {
+        out.write_str(match (index, syntax) {
+            (0, Syntax::Compact) => " ",
+            (0, _) => "\t",
+            _ => ",",
+        })?;
+        if let Some(value) = write_operand(*kind, inst, pc, symbols, syntax, out)? {
+            hex_value = value;
+        }
+    }
+    if syntax != Syntax::Compact && hex_value > 16 {
+        write!(out, "\t# {hex_value:x}")?;
     }
     Ok(())
 }
 
-/// The shortest accepted form whose omitted operands are all zero; the full form otherwise.
-fn choose_form(inst: &Instruction) -> &'static [OperandKind] {
-    let forms = inst.info().forms;
-    let full: &'static [OperandKind] = forms.first().copied().unwrap_or(&[]);
-    let mut best = full;
-    for form in forms.iter().skip(1) {
-        let omitted_are_zero = full
-            .iter()
-            .filter(|kind| !form.contains(kind))
-            .all(|kind| operand_is_zero(*kind, inst));
-        if omitted_are_zero && form.len() < best.len() {
-            best = form;
-        }
-    }
-    best
-}
-
-fn operand_is_zero(kind: OperandKind, inst: &Instruction) -> bool {
-    match kind {
-        OperandKind::Rt => inst.rt == 0,
-        OperandKind::Ra => inst.ra == 0,
-        OperandKind::Rb => inst.rb == 0,
-        OperandKind::Rc => inst.rc == 0,
-        OperandKind::U14 => inst.stop_signal() == 0,
-        _ => false,
-    }
-}
-
-fn write_address<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
-    address: i64,
-    symbols: &S,
-    out: &mut W,
-) -> fmt::Result {
-    if let Ok(a) = u32::try_from(address)
-        && let Some(name) = symbols.symbol_at(a)
-    {
-        return out.write_str(name);
-    }
-    if address < 0 {
-        write!(out, "-{:#x}", address.unsigned_abs())
-    } else {
-        write!(out, "{address:#x}")
-    }
-}
-
+/// Writes one operand; returns the value objdump's `hex_value` takes from it, if it sets one.
 fn write_operand<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
     kind: OperandKind,
     inst: &Instruction,
     pc: u32,
     symbols: &S,
+    syntax: Syntax,
     out: &mut W,
-) -> fmt::Result {
+) -> Result<Option<i32>, fmt::Error> {
     use OperandKind::*;
-    let field7 = inst.imm & 0x7f;
+    let number = |out: &mut W, value: i32| write!(out, "{value}").map(|()| Some(value));
     match kind {
-        Rt => write!(out, "${}", inst.rt),
-        Ra => write!(out, "${}", inst.ra),
-        Rb => write!(out, "${}", inst.rb),
-        Rc => write!(out, "${}", inst.rc),
-        Spr => write!(out, "$sp{}", inst.ra),
-        Channel => write!(out, "$ch{}", inst.ra),
-        S3 | S6 | S7N | S7 | S10B | S10 | S16 | U18 => write!(out, "{}", inst.imm),
-        U3 | U5 | U6 | U7 => write!(out, "{field7}"),
-        U7A => write!(out, "{}", 173 - inst.imm),
-        U7B => write!(out, "{}", 155 - inst.imm),
-        X16 => write!(out, "{}", inst.imm & 0xffff),
-        U14 => write!(out, "{}", inst.stop_signal()),
-        MemS14 => write!(out, "{}(${})", inst.imm * 16, inst.ra),
-        MemU7 => write!(out, "{field7}(${})", inst.ra),
-        S11 | S11I => write_address(
-            i64::from(pc) + i64::from(inst.hint_offset) * 4,
-            symbols,
-            out,
-        ),
-        S18 => write_address(i64::from(inst.imm & 0xffff) * 4, symbols, out),
-        R18 => write_address(i64::from(pc) + i64::from(inst.imm) * 4, symbols, out),
+        Rt => write!(out, "${}", inst.rt).map(|()| None),
+        Ra => write!(out, "${}", inst.ra).map(|()| None),
+        Rb => write!(out, "${}", inst.rb).map(|()| None),
+        Rc => write!(out, "${}", inst.rc).map(|()| None),
+        Spr => write!(out, "$sp{}", inst.ra).map(|()| None),
+        Channel => write!(out, "$ch{}", inst.ra).map(|()| None),
+        // Decode sign-extends I7, I10 and I16 and zero-extends I8 and I18, as binutils does.
+        // GNU `as` refuses a negative value for U5 and U6, this assembler for all four; both
+        // take the same seven bits unsigned.
+        U3 | U5 | U6 | U7 if syntax == Syntax::Listing => number(out, inst.imm & 0x7f),
+        S3 | S6 | S7N | S7 | U3 | U5 | U6 | U7 | S10B | S10 | S16 => number(out, inst.imm),
+        U7A => write!(out, "{}", 173 - inst.imm).map(|()| None),
+        U7B => write!(out, "{}", 155 - inst.imm).map(|()| None),
+        X16 => number(out, inst.imm & 0xffff),
+        U14 => number(out, i32::from(inst.stop_signal())),
+        MemS14 => {
+            let offset = inst.imm * 16;
+            write!(out, "{offset}(${})", inst.ra).map(|()| Some(offset))
+        }
+        MemU7 => {
+            let offset = if syntax == Syntax::Listing {
+                inst.imm & 0x7f
+            } else {
+                inst.imm
+            };
+            write!(out, "{offset}(${})", inst.ra).map(|()| Some(offset))
+        }
+        U18 => {
+            // binutils asks whether a symbol is at address 0 (not at the value) before it
+            // prints an `ila` value as an address; the listing keeps the number.
+            if syntax != Syntax::Listing && inst.imm != 0 && symbols.symbol_at(0).is_some() {
+                write_address(inst.imm as u32, symbols, syntax, out).map(|()| None)
+            } else {
+                number(out, inst.imm)
+            }
+        }
+        S11 | S11I => {
+            let target = i64::from(pc) + i64::from(inst.hint_offset) * 4;
+            write_target(target, target as u32, symbols, syntax, out).map(|()| None)
+        }
+        S18 => {
+            let address = (inst.imm & 0xffff) * 4;
+            if address == 0 {
+                out.write_str("0").map(|()| None)
+            } else {
+                write_address(address as u32, symbols, syntax, out).map(|()| None)
+            }
+        }
+        R18 => {
+            let offset = inst.imm * 4;
+            let target = i64::from(pc) + i64::from(offset);
+            if offset == 0 && syntax != Syntax::Listing {
+                out.write_str("0").map(|()| None)
+            } else {
+                write_target(target, (target as u32) & 0x3ffff, symbols, syntax, out)?;
+                // binutils' `hex_value` is a C int: the target before the local-store mask.
+                Ok((offset != 0).then_some(target as i32))
+            }
+        }
     }
 }
 
-/// [`fmt::Display`] adapter returned by [`Instruction::display_at`] and
-/// [`Instruction::display_with`].
+/// A pc-relative address: objdump prints it as `shown` (wrapped); the listing as the plain
+/// sum `target`, which is what the assembler subtracts the pc from.
+fn write_target<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+    target: i64,
+    shown: u32,
+    symbols: &S,
+    syntax: Syntax,
+    out: &mut W,
+) -> fmt::Result {
+    if syntax != Syntax::Listing {
+        return write_address(shown, symbols, syntax, out);
+    }
+    match u32::try_from(target) {
+        Ok(address) => write_address(address, symbols, syntax, out),
+        Err(_) => write!(out, "-{:#x}", target.unsigned_abs()),
+    }
+}
+
+/// objdump's `print_address_func`: `1a4 <loop+0x4>` with a symbol, `0x1a4` without; the
+/// listing's label or `0x1a4`.
+fn write_address<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+    address: u32,
+    symbols: &S,
+    syntax: Syntax,
+    out: &mut W,
+) -> fmt::Result {
+    if syntax == Syntax::Listing {
+        return match symbols.symbol_at(address) {
+            Some(name) => out.write_str(name),
+            None => write!(out, "{address:#x}"),
+        };
+    }
+    match symbols.symbol_before(address) {
+        Some((name, at)) if at == address => write!(out, "{address:x} <{name}>"),
+        Some((name, at)) => write!(out, "{address:x} <{name}+{:#x}>", address.wrapping_sub(at)),
+        None => write!(out, "{address:#x}"),
+    }
+}
+
+/// [`fmt::Display`] adapter returned by [`Instruction::display_at`],
+/// [`Instruction::display_with`] and [`Instruction::display_as`].
 pub struct DisplayAt<'a, S: SymbolLookup + ?Sized> {
     inst: &'a Instruction,
     pc: u32,
     symbols: &'a S,
+    syntax: Syntax,
 }
 
 impl<S: SymbolLookup + ?Sized> fmt::Display for DisplayAt<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        disassemble(self.inst, self.pc, self.symbols, f)
+        write_instruction(self.inst, self.pc, self.symbols, self.syntax, f)
     }
 }
 
 impl Instruction {
-    /// Displays the instruction as if located at `pc`, addresses in hex.
+    /// Displays the instruction as if located at `pc` in [`Syntax::Compact`], without symbols.
     pub fn display_at(&self, pc: u32) -> DisplayAt<'_, NoSymbols> {
-        DisplayAt {
-            inst: self,
-            pc,
-            symbols: &NoSymbols,
-        }
+        self.display_as(pc, &NoSymbols, Syntax::Compact)
     }
 
-    /// Displays the instruction as if located at `pc`, addresses resolved through `symbols`.
+    /// Displays the instruction as if located at `pc` in [`Syntax::Compact`], addresses named
+    /// through `symbols`.
     pub fn display_with<'a, S: SymbolLookup + ?Sized>(
         &'a self,
         pc: u32,
         symbols: &'a S,
     ) -> DisplayAt<'a, S> {
+        self.display_as(pc, symbols, Syntax::Compact)
+    }
+
+    /// Displays the instruction as if located at `pc` in `syntax`.
+    pub fn display_as<'a, S: SymbolLookup + ?Sized>(
+        &'a self,
+        pc: u32,
+        symbols: &'a S,
+        syntax: Syntax,
+    ) -> DisplayAt<'a, S> {
         DisplayAt {
             inst: self,
             pc,
             symbols,
+            syntax,
         }
     }
-}
-
-/// Writes a listing of `image[start..end]` (one instruction per line, big-endian words):
-/// a `name:` line for each address a symbol names, then
-/// `  0x0004: 1cffc183  ai $3,$3,-1`. Words that decode to nothing print as
-/// `.long 0x........` (binutils' spelling, which the assembler accepts).
-/// A trailing partial word (fewer than 4 bytes) is ignored.
-///
-/// ```
-/// use pmprobe::spu::isa::{asm::assemble, write_listing};
-/// let mut image = [0u8; 16];
-/// let program = assemble::<4>("loop: brnz $3,loop\n.word 0x00800000", &mut image).unwrap();
-/// let mut text = heapless::String::<256>::new();
-/// write_listing(&image, 0, program.len, &program.symbols, &mut text).unwrap();
-/// assert_eq!(
-///     text.as_str(),
-///     "loop:\n  0x0000: 21000003  brnz $3,loop\n  0x0004: 00800000  .long 0x00800000\n"
-/// );
-/// ```
-pub fn write_listing<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
-    image: &[u8],
-    start: usize,
-    end: usize,
-    symbols: &S,
-    out: &mut W,
-) -> fmt::Result {
-    let bytes = image.get(start..end.min(image.len())).unwrap_or(&[]);
-    for (index, chunk) in bytes.chunks_exact(4).enumerate() {
-        let address = start + index * 4;
-        let pc = u32::try_from(address).unwrap_or(u32::MAX);
-        let Ok(word_bytes) = <[u8; 4]>::try_from(chunk) else {
-            continue;
-        };
-        let word = u32::from_be_bytes(word_bytes);
-        if let Some(name) = symbols.symbol_at(pc) {
-            writeln!(out, "{name}:")?;
-        }
-        write!(out, "  {pc:#06x}: {word:08x}  ")?;
-        match decode(word) {
-            Ok(inst) => disassemble(&inst, pc, symbols, out)?,
-            Err(_) => write!(out, ".long {word:#010x}")?,
-        }
-        out.write_char('\n')?;
-    }
-    Ok(())
 }

@@ -55,10 +55,10 @@ fn regs_and_disasm() {
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(
-        text.contains("_start:\n  0x0000: 40800383  il $3,7\n"),
+        text.contains("_start:\n  0x0000: 40800383  il\t$3,7\n"),
         "{text}"
     );
-    assert!(text.contains("brsl $0,square"), "{text}");
+    assert!(text.contains("brsl\t$0,square"), "{text}");
     assert!(text.contains("square:\n"), "{text}");
     // 7 * 7 = 49 = 0x31 in every word (il splats), $5 = 50; $1 = top of LS - 16.
     assert!(
