@@ -15,7 +15,7 @@ if [ ! -x "$build/build/binutils/objdump" ]; then
         --disable-gdb --disable-gdbserver --disable-sim --disable-gprof --disable-gprofng \
         --disable-ld --disable-gold --disable-libctf --without-zstd
     # `all-binutils` would also build ar, whose lexer needs flex; objdump does not.
-    make all-bfd all-opcodes all-libiberty all-libsframe
+    make all-bfd all-opcodes all-libiberty all-libsframe configure-binutils
     make -C binutils objdump
 fi
 python3 "$repo/tools/oracles/spu_objdump_sweep.py" "$build/build/binutils/objdump" \
