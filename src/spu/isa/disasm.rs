@@ -28,8 +28,9 @@
 //! back:
 //!
 //! - an address operand is the label of a symbol at that address, or the target in hex, not
-//!   wrapped to the local store (`br\t-0x4`; the assembler takes a number for a pc-relative
-//!   operand as the absolute target) and never objdump's `0` for a zero offset;
+//!   wrapped to the local store (`br\t-0x4`; this assembler takes a number for a pc-relative
+//!   operand as the absolute target, where GNU `as` takes it as the offset) and never
+//!   objdump's `0` for a zero offset;
 //! - the unsigned I7 operands (shift counts, `dftsv`'s mask, `cbd`'s offset) print their seven
 //!   bits unsigned: `shli\t$1,$2,127` where objdump prints `-1`;
 //! - where objdump's text leaves bits of the word unsaid, a longer form of the same opcode says
