@@ -13,11 +13,14 @@
 //! - [`unit`](mod@unit): [`SpuUnit`](unit::SpuUnit), one SPU as the simulator has it (state, mode,
 //!   pipeline), switching between the two modes at run time.
 //! - [`arena`]: a static [`Arena`](arena::Arena) of eight SPUs.
+//! - [`elf`]: SPU ELF executables: a zero-copy reader that loads them into an SPU and names
+//!   addresses by their symbols, and a writer for assembled programs.
 //!
 //! The SPU model needs no `unsafe`, and the compiler holds it to that.
 #![forbid(unsafe_code)]
 
 pub mod arena;
+pub mod elf;
 pub mod exec;
 pub mod isa;
 pub mod pipeline;

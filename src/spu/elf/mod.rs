@@ -1,0 +1,77 @@
+//! SPU ELF executables: read one into an SPU's local store, name PCs by its symbols, write one
+//! from an assembled program.
+//!
+//! - [`SpuElf::parse`] checks a byte slice as an ELF32 big-endian `EM_SPU` `ET_EXEC` file,
+//!   zero-copy: every `PT_LOAD` segment must lie in the file and in the local store, no two may
+//!   overlap, the entry point must be a word inside one, and every `.symtab` name must be
+//!   readable. Any failure is an [`ElfError`] naming the part, and happens before anything is
+//!   loaded, so a load is never partial. [`SpuElf::load_into`] then copies the segments into an
+//!   SPU's local store, zeroes each segment's `p_memsz` beyond its `p_filesz`, and resets the
+//!   SPU to start at `e_entry`.
+//! - [`ElfSymbols`] (from [`SpuElf::symbols`]) implements the disassembler's
+//!   [`SymbolLookup`](crate::spu::isa::SymbolLookup), so ELF symbols name addresses wherever
+//!   assembler labels do (listings, branch targets), and finds the symbol containing a PC.
+//! - [`write_executable`] writes an assembled [`Program`](crate::spu::isa::asm::Program) as an
+//!   ELF executable into a caller's buffer ([`executable_size`] bytes): a `PT_LOAD` segment for
+//!   `.text` and one for `.data`, the sections `.text`, `.data`, `.symtab`, `.strtab` and
+//!   `.shstrtab`, every label a global symbol. It is in the library, heap-free, so a firmware
+//!   or a `no_std` test can produce a loadable file as well as read one.
+//!
+//! The headers and tables are parsed by the `elf` crate (no default features: `no_std`, no
+//! allocation); the checks that make a file loadable on an SPU are this module's.
+//! `docs/spu-elf.md` has the format facts relied on.
+//!
+//! ```
+//! use pmprobe::spu::elf::{SpuElf, executable_size, write_executable};
+//! use pmprobe::spu::exec::SpuState;
+//! use pmprobe::spu::isa::SymbolLookup;
+//! use pmprobe::spu::isa::asm::assemble;
+//! let mut image = [0u8; 64];
+//! let program = assemble::<8>("_start: il $3,42\nend: stop\n", &mut image)?;
+//! let mut file = [0u8; 1024];
+//! let len = write_executable(&program, &image, &mut file)?;
+//! assert_eq!(len, executable_size(&program)?);
+//!
+//! let elf = SpuElf::parse(&file[..len])?;
+//! assert_eq!((elf.entry(), elf.symbols().symbol_at(4)), (0, Some("end")));
+//! let mut spu = Box::new(SpuState::new(0));
+//! elf.load_into(&mut spu);
+//! assert_eq!(spu.local_store().load_word(0), 0x4080_1503); // il $3,42
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod reader;
+mod symbols;
+mod writer;
+
+pub use error::{ElfError, ElfPart, ElfWriteError, NameProblem};
+pub use reader::{LoadSegment, SpuElf};
+pub use symbols::{ElfSymbol, ElfSymbols, SymbolKind};
+pub use writer::{executable_size, write_executable};
+
+use crate::spu::exec::LS_SIZE;
+
+/// The first four bytes of every ELF file.
+pub const ELF_MAGIC: [u8; 4] = elf::abi::ELFMAGIC;
+
+/// The local store's size: every segment must lie below it.
+pub const LOCAL_STORE_BYTES: u32 = LS_SIZE;
+
+/// `PT_LOAD` segments a file may have. The SPU toolchain's executables have two or three
+/// (code, data, sometimes an overlay table); the bound keeps the overlap check short and the
+/// reader free of allocation.
+pub const MAX_LOAD_SEGMENTS: usize = 32;
+
+/// The longest symbol name the reader accepts, in bytes. A bound on the search for each
+/// name's NUL keeps the check of a hostile string table linear in the file's size.
+pub const MAX_NAME_LEN: usize = 1024;
+
+/// `e_machine` of an SPU program.
+pub const EM_SPU: u16 = elf::abi::EM_SPU;
+
+/// Sizes of the ELF32 structures (System V gABI).
+const FILE_HEADER_BYTES: usize = 52;
+const PROGRAM_HEADER_BYTES: usize = 32;
+const SECTION_HEADER_BYTES: usize = 40;
+const SYMBOL_BYTES: usize = 16;
