@@ -151,6 +151,7 @@ fn sandbox(mut options: Options) -> Options {
     };
     options.attachments.din = output(&options.attachments.din, "out.din");
     options.pipeline.konata = output(&options.pipeline.konata, "out.kanata");
+    options.elf_output = output(&options.elf_output, "out.elf");
     options.program = program;
     let limit = if options.pipeline.trace {
         MAX_TRACED_CYCLES

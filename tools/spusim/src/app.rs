@@ -3,8 +3,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use pmprobe::spu::exec::{ChannelOperation, FaultKind, LS_SIZE, SpuState, StopReason};
-use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::exec::{ChannelOperation, FaultKind, SpuState, StopReason};
 use pmprobe::spu::unit::SpuUnit;
 
 use crate::engine::{End, Engine, Summary};
@@ -12,11 +11,9 @@ use crate::exit::{EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
 use crate::instruction_engine::InstructionEngine;
 use crate::options::{self, Command, Mode, Options};
 use crate::pipeline_engine::{PipelineEngine, Shortcuts};
+use crate::program::Loaded;
 use crate::usage::USAGE;
-use crate::{attach, listing, outputs, source};
-
-/// Labels an assembled program may define.
-const SYMBOL_CAPACITY: usize = 4096;
+use crate::{attach, elf_output, listing, outputs, source};
 
 /// spusim with the arguments after the program name, printing to `out` and `err`; returns
 /// the exit status (0 to 3, see [`crate::exit`]).
@@ -41,7 +38,8 @@ where
     }
 }
 
-/// Assembles and runs the program `options` name; returns the exit status.
+/// Assembles (or reads, for an ELF file) and runs the program `options` name; returns the
+/// exit status.
 pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     exit_status(try_simulate(options, out), err)
 }
@@ -69,35 +67,25 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
     // Before anything is read or created: an output must never replace the program.
     outputs::refuse_overwriting_inputs(options)?;
     let path = options.program.display();
-    let source = source::read_source(&options.program, options.read_timeout)?;
-    let mut image = vec![0u8; LS_SIZE as usize];
-    // AsmError displays as `line:col: message`.
-    let program = assemble::<SYMBOL_CAPACITY>(&source, &mut image)
-        .map_err(|error| Failure::Program(format!("{path}:{error}")))?;
-    if program.text_len == 0 {
-        // Running it would execute whatever the zeroed local store holds (`stop 0`) and look
-        // like success.
-        return Err(Failure::Program(format!(
-            "{path}: no instructions to run (the file is empty or has no code)"
-        )));
+    let bytes = source::read_program(&options.program, options.read_timeout)?;
+    let program = Loaded::from_bytes(&options.program, &bytes)?;
+    if let Some(elf_path) = &options.elf_output {
+        elf_output::write(elf_path, &program)?;
     }
     let mut engine = engine_for(options)?;
 
     if options.disassemble {
-        listing::print_listing(out, &program, &image).map_err(Failure::stdout)?;
+        listing::print_listing(out, &program).map_err(Failure::stdout)?;
     }
     if options.mode == Mode::Pipeline && options.pipeline.timing {
-        let text = image.get(..program.text_len).unwrap_or_default();
-        listing::print_timing(out, text, &options.pipeline.config).map_err(Failure::stdout)?;
+        listing::print_timing(out, &program, &options.pipeline.config).map_err(Failure::stdout)?;
     }
-    let image = image.get(..program.len).unwrap_or_default();
     let not_loaded =
         |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
     let summary = if options.attachments.any() {
         // With listeners: the SPU unit (either mode) under probes, see attach.rs.
         let mut unit = Box::new(SpuUnit::new(0));
-        unit.load_program(image, program.entry)
-            .map_err(not_loaded)?;
+        program.load_into(unit.arch_mut()).map_err(not_loaded)?;
         let summary = attach::run(&mut unit, options, out)?;
         if options.mode == Mode::Pipeline && options.pipeline.stats {
             let mut text = String::new();
@@ -110,7 +98,7 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
         summary
     } else {
         let mut spu = Box::new(SpuState::new(0));
-        spu.load_program(image, program.entry).map_err(not_loaded)?;
+        program.load_into(&mut spu).map_err(not_loaded)?;
         let summary = engine.run(&mut spu, options.max_cycles, out)?;
         if options.dump_registers {
             listing::print_registers(out, &spu).map_err(Failure::stdout)?;

@@ -1,6 +1,7 @@
-//! spusim: assemble an SPU assembly file and run it on the pmprobe SPU model.
+//! spusim: assemble an SPU assembly file (or read an SPU ELF executable) and run it on the
+//! pmprobe SPU model.
 //!
-//! `cargo spusim -- [options] prog.s`; see `--help` ([`usage::USAGE`]). The binary is a thin
+//! `cargo spusim -- [options] prog.s|prog.elf`; see `--help` ([`usage::USAGE`]). The binary is a thin
 //! `main` over [`app::run`]; the library form lets tests and the fuzz targets call the option
 //! parser ([`options::parse`]) and whole runs in-process.
 //!
@@ -10,7 +11,9 @@
 //!   side and `fmt::Write` over `io::Write`;
 //! - [`usage`], [`options`]: the help text and the command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
+//! - [`program`]: the program to run, assembled or read from an SPU ELF file;
 //! - [`outputs`]: the refusal to let an output file replace an input;
+//! - [`elf_output`]: `--elf`, the assembled program as an SPU ELF executable;
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
 //! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
@@ -19,6 +22,7 @@
 
 pub mod app;
 pub mod attach;
+pub mod elf_output;
 pub mod engine;
 pub mod exit;
 pub mod instruction_engine;
@@ -26,6 +30,7 @@ pub mod listing;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
+pub mod program;
 pub mod source;
 pub mod usage;
 

@@ -49,6 +49,8 @@ pub struct Options {
     pub pipeline: PipelineOptions,
     /// Listeners on the SPU's probe points (`--pmu`, `--stack-distance`, `--din`).
     pub attachments: Attachments,
+    /// `--elf FILE`: write the assembled program as an SPU ELF executable.
+    pub elf_output: Option<PathBuf>,
 }
 
 /// Options of the pipeline mode.
@@ -114,6 +116,8 @@ impl Attachments {
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
+// Made once per process: boxing the options would only add an indirection to every use.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     Run(Options),
     Help,
@@ -265,6 +269,7 @@ where
     let mut dump_registers = false;
     let mut disassemble = false;
     let mut attachments = Attachments::default();
+    let mut elf_output = None;
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -333,6 +338,7 @@ where
             }
             "--stack-distance" => attachments.stack_distance = true,
             "--din" => attachments.din = Some(args.file(&name, inline)?),
+            "--elf" => elf_output = Some(args.file(&name, inline)?),
             "--stats" => pipeline.stats = true,
             "--no-fast-forward" => pipeline.fast_forward = false,
             "--no-stall-skip" => pipeline.stall_skip = false,
@@ -379,6 +385,7 @@ where
         read_timeout,
         pipeline,
         attachments,
+        elf_output,
     }))
 }
 
@@ -414,6 +421,7 @@ mod tests {
             "3",
             "--regs",
             "--disasm",
+            "--elf=p.elf",
             "p.s",
         ]));
         assert_eq!(
@@ -427,6 +435,7 @@ mod tests {
                 read_timeout: Duration::from_secs(3),
                 pipeline: PipelineOptions::default(),
                 attachments: Attachments::default(),
+                elf_output: Some(PathBuf::from("p.elf")),
             }))
         );
     }

@@ -16,6 +16,7 @@ pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
     let outputs: Vec<(&str, &Path)> = [
         ("--din", options.attachments.din.as_deref()),
         ("--konata", options.pipeline.konata.as_deref()),
+        ("--elf", options.elf_output.as_deref()),
     ]
     .into_iter()
     .filter_map(|(option, path)| path.map(|path| (option, path)))

@@ -1,5 +1,5 @@
-//! Reading the program: at most [`MAX_SOURCE_BYTES`] of UTF-8 text, and never a wait without
-//! end.
+//! Reading the program: at most [`MAX_SOURCE_BYTES`] (UTF-8 text for an assembly source, any
+//! bytes for an ELF file), and never a wait without end.
 //!
 //! The program may be any file the user names, including a device (`/dev/zero` never ends)
 //! or a pipe (`<(generator)`, a FIFO) whose writer never stops or never closes. So the read is
@@ -23,8 +23,20 @@ pub const MAX_SOURCE_BYTES: usize = 16 * 1024 * 1024;
 /// Bytes the reader thread sends at a time.
 const CHUNK_BYTES: usize = 64 * 1024;
 
-/// Reads the program at `path`; `timeout`: the longest wait for the next chunk.
-pub fn read_source(path: &Path, timeout: Duration) -> Result<String, Failure> {
+/// The program's bytes as UTF-8 text (an assembly source).
+pub fn as_text<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, Failure> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        Failure::Io(format!(
+            "cannot read `{}`: not UTF-8 text (the first invalid byte is at offset {})",
+            path.display(),
+            error.valid_up_to()
+        ))
+    })
+}
+
+/// Reads the program at `path` as bytes (an assembly source or an ELF file); `timeout`: the
+/// longest wait for the next chunk.
+pub fn read_program(path: &Path, timeout: Duration) -> Result<Vec<u8>, Failure> {
     let shown = path.display();
     let refuse = |why: String| Failure::Io(format!("cannot read `{shown}`: {why}"));
     // Room for a few chunks, so the reader keeps going while this thread copies.
@@ -47,7 +59,7 @@ pub fn read_source(path: &Path, timeout: Duration) -> Result<String, Failure> {
                 }
             }
             Ok(Err(error)) => return Err(refuse(error.to_string())),
-            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Disconnected) => return Ok(bytes),
             Err(RecvTimeoutError::Timeout) => {
                 return Err(refuse(format!(
                     "no data and no end of file for {} s (a pipe whose writer never \
@@ -57,12 +69,6 @@ pub fn read_source(path: &Path, timeout: Duration) -> Result<String, Failure> {
             }
         }
     }
-    String::from_utf8(bytes).map_err(|error| {
-        refuse(format!(
-            "not UTF-8 text (the first invalid byte is at offset {})",
-            error.utf8_error().valid_up_to()
-        ))
-    })
 }
 
 /// The reader thread: sends the file in chunks, then ends (closing the channel) at the end

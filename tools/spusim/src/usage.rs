@@ -2,13 +2,15 @@
 
 /// What `spusim --help` prints (and a usage error repeats).
 pub const USAGE: &str = "\
-usage: spusim [options] prog.s
-       cargo spusim -- [options] prog.s
+usage: spusim [options] prog.s|prog.elf
+       cargo spusim -- [options] prog.s|prog.elf
 
 Assembles an SPU assembly file, loads it at local-store address 0, runs it from
 `_start` (or 0) and prints the profiling checkpoint lines (prof_cpN, written as
 `and $N,$N,$N`) and a final line with the stop reason, PC, instruction count and
-cycle count.
+cycle count. A file that starts with the ELF magic is an SPU ELF executable
+instead: its PT_LOAD segments are loaded, it runs from e_entry, and its .symtab
+names addresses in the --disasm listing.
 
 options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
@@ -49,6 +51,8 @@ options:
   --read-timeout S             give up reading the program after S seconds
                                without data (a pipe whose writer never closes;
                                default: 10)
+  --elf FILE                   write the assembled program to FILE as an SPU ELF
+                               executable (with a .symtab of its labels), then run
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
@@ -56,12 +60,13 @@ options:
 
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out). The program is at most
-16 MiB of UTF-8 text. Output files (--din, --konata) are never the program file:
-spusim refuses before it opens anything.
+16 MiB (UTF-8 text, or an ELF file). Output files (--din, --konata, --elf) are
+never the program file: spusim refuses before it opens anything.
 
 exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
 instruction; 2 for a usage error, an unreadable or refused file, an output that
-cannot be written, an assembly error (`file:line:col: message`) or a file
-without instructions; 3 for a fault (illegal instruction, unsupported channel),
-a blocked channel, --max-cycles exceeded or a model error.
+cannot be written, an assembly error (`file:line:col: message`), a file
+without instructions or a bad ELF file (`file: message`); 3 for a fault
+(illegal instruction, unsupported channel), a blocked channel, --max-cycles
+exceeded or a model error.
 ";

@@ -1,0 +1,166 @@
+//! The program to run: an assembly source, assembled, or an SPU ELF executable, read by the
+//! library's reader (told apart by the ELF magic). Either way the run sees the same things: the
+//! local store image, the entry point, the code and data regions, and the symbols that name
+//! addresses in listings.
+
+use std::ops::Range;
+use std::path::Path;
+
+use pmprobe::spu::elf::{ELF_MAGIC, SpuElf};
+use pmprobe::spu::exec::{LS_SIZE, SpuState};
+use pmprobe::spu::isa::SymbolLookup;
+use pmprobe::spu::isa::asm::{Program, assemble};
+
+use crate::exit::Failure;
+
+/// Labels an assembled program may define.
+pub const SYMBOL_CAPACITY: usize = 4096;
+
+/// A region of the local store the program occupies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Its local-store addresses.
+    pub range: Range<usize>,
+    /// Code (listed as instructions) or data (listed as words).
+    pub code: bool,
+}
+
+/// Where the program came from, with what each kind keeps.
+enum Origin<'a> {
+    Assembly(Box<Program<'a, SYMBOL_CAPACITY>>),
+    Elf(Box<SpuElf<'a>>),
+}
+
+/// A program ready to load.
+pub struct Loaded<'a> {
+    /// The local store as loading leaves it (all of it, zeros outside the program).
+    pub image: Vec<u8>,
+    /// Where execution starts.
+    pub entry: u32,
+    /// The regions, in address order.
+    pub regions: Vec<Region>,
+    origin: Origin<'a>,
+}
+
+impl<'a> Loaded<'a> {
+    /// The program in `bytes`, read from `path`: an ELF file when it starts with the ELF
+    /// magic, else an assembly source.
+    pub fn from_bytes(path: &Path, bytes: &'a [u8]) -> Result<Self, Failure> {
+        if bytes.starts_with(&ELF_MAGIC) {
+            Self::elf(path, bytes)
+        } else {
+            let source = crate::source::as_text(path, bytes)?;
+            Self::assembly(path, source)
+        }
+    }
+
+    fn assembly(path: &Path, source: &'a str) -> Result<Self, Failure> {
+        let shown = path.display();
+        let mut image = vec![0u8; LS_SIZE as usize];
+        // AsmError displays as `line:col: message`.
+        let program = assemble::<SYMBOL_CAPACITY>(source, &mut image)
+            .map_err(|error| Failure::Program(format!("{shown}:{error}")))?;
+        if program.text_len == 0 {
+            // Running it would execute whatever the zeroed local store holds (`stop 0`) and
+            // look like success.
+            return Err(Failure::Program(format!(
+                "{shown}: no instructions to run (the file is empty or has no code)"
+            )));
+        }
+        let mut regions = vec![Region {
+            range: 0..program.text_len,
+            code: true,
+        }];
+        if program.data_len > 0 {
+            regions.push(Region {
+                range: program.data_start..program.data_start + program.data_len,
+                code: false,
+            });
+        }
+        Ok(Loaded {
+            image,
+            entry: program.entry,
+            regions,
+            origin: Origin::Assembly(Box::new(program)),
+        })
+    }
+
+    fn elf(path: &Path, bytes: &'a [u8]) -> Result<Self, Failure> {
+        let elf = SpuElf::parse(bytes)
+            .map_err(|error| Failure::Program(format!("{}: {error}", path.display())))?;
+        let mut image = vec![0u8; LS_SIZE as usize];
+        let mut regions = Vec::new();
+        for segment in elf.segments() {
+            let start = segment.address as usize;
+            if let Some(place) = image.get_mut(start..start + segment.bytes.len()) {
+                place.copy_from_slice(segment.bytes);
+            }
+            regions.push(Region {
+                range: start..segment.end() as usize,
+                code: segment.is_executable(),
+            });
+        }
+        regions.sort_by_key(|region| region.range.start);
+        Ok(Loaded {
+            image,
+            entry: elf.entry(),
+            regions,
+            origin: Origin::Elf(Box::new(elf)),
+        })
+    }
+
+    /// Whether the program was read from an ELF file.
+    pub fn is_elf(&self) -> bool {
+        matches!(self.origin, Origin::Elf(_))
+    }
+
+    /// The assembled program, when it was assembled here (for `--elf`).
+    pub fn assembled(&self) -> Option<&Program<'a, SYMBOL_CAPACITY>> {
+        match &self.origin {
+            Origin::Assembly(program) => Some(program),
+            Origin::Elf(_) => None,
+        }
+    }
+
+    /// Loads the program into `spu` and resets it to start at the entry point: the
+    /// assembled image at address 0, or the ELF file's segments through the library's loader.
+    pub fn load_into(&self, spu: &mut SpuState) -> Result<(), pmprobe::spu::exec::ImageTooLarge> {
+        match &self.origin {
+            Origin::Assembly(program) => spu.load_program(
+                self.image.get(..program.len).unwrap_or_default(),
+                self.entry,
+            ),
+            Origin::Elf(elf) => {
+                elf.load_into(spu);
+                Ok(())
+            }
+        }
+    }
+
+    /// Every name defined at `address`, in definition order.
+    pub fn names_at(&self, address: u32) -> Vec<&str> {
+        match &self.origin {
+            Origin::Assembly(program) => program
+                .symbols
+                .iter()
+                .filter(|s| s.address == address)
+                .map(|s| s.name)
+                .collect(),
+            Origin::Elf(elf) => elf
+                .symbols()
+                .iter()
+                .filter(|s| s.address == address)
+                .map(|s| s.name)
+                .collect(),
+        }
+    }
+}
+
+impl SymbolLookup for Loaded<'_> {
+    fn symbol_at(&self, address: u32) -> Option<&str> {
+        match &self.origin {
+            Origin::Assembly(program) => program.symbols.symbol_at(address),
+            Origin::Elf(elf) => elf.symbols().symbol_at(address),
+        }
+    }
+}
