@@ -19,6 +19,8 @@ mod pmu;
 mod pmu_extension;
 #[path = "../fuzz/checks/probe.rs"]
 mod probe;
+#[path = "../fuzz/checks/spu_elf.rs"]
+mod spu_elf;
 #[path = "../fuzz/checks/stack_distance.rs"]
 mod stack_distance;
 #[path = "../fuzz/checks/trace_decode.rs"]
@@ -93,4 +95,10 @@ fn stack_distance_checks_hold_on_seeds_and_random_streams() {
 fn trace_decode_checks_hold_on_seeds_and_random_bytes() {
     let runs = exercise("trace_decode", trace_decode::check, 500, 3000, 400);
     assert!(runs > 3000);
+}
+
+#[test]
+fn spu_elf_checks_hold_on_seeds_and_random_files() {
+    let runs = exercise("spu_elf", spu_elf::check, 500, 2000, 600);
+    assert!(runs > 2000);
 }
