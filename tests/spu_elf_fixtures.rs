@@ -1,0 +1,21 @@
+//! The SPU ELF files committed for the guest programs (tests/guest/elf/) are what the writer
+//! makes of their sources today, so the firmware runs the program its source says.
+
+use pmprobe::spu::elf::{executable_size, write_executable};
+use pmprobe::spu::exec::LS_SIZE;
+use pmprobe::spu::isa::asm::assemble;
+
+#[test]
+fn the_embedded_dot_elf_is_written_from_dot_s() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(root.join("spu/programs/dot.s")).unwrap();
+    let committed = std::fs::read(root.join("tests/guest/elf/dot.elf")).unwrap();
+    let mut image = vec![0u8; LS_SIZE as usize];
+    let program = assemble::<64>(&source, &mut image).unwrap();
+    let mut file = vec![0u8; executable_size(&program).unwrap()];
+    write_executable(&program, &image, &mut file).unwrap();
+    assert!(
+        file == committed,
+        "tests/guest/elf/dot.elf is stale: regenerate it (tests/guest/elf/README.md)"
+    );
+}
