@@ -146,9 +146,10 @@ fn symbols_name_addresses_as_the_disassembler_asks() {
     assert_eq!(containing(4), Some(("_start", 4)));
     assert_eq!(containing(0x40), Some(("loop", 0x3c)));
     assert_eq!(containing(0x108), Some(("table", 8)));
-    // Through the disassembler: `br` to 4 (RI16 opcode 0x064, offset 1 word) names `loop`.
+    // Through the disassembler: `br` to 4 (RI16 opcode 0x064, offset 1 word) names `loop` the
+    // way objdump writes a target: its address in hex, then the symbol.
     let br = pmprobe::spu::isa::decode(0x3200_0080).unwrap();
-    assert_eq!(br.display_with(0, symbols).to_string(), "br loop");
+    assert_eq!(br.display_with(0, symbols).to_string(), "br 4 <loop>");
 }
 
 #[test]

@@ -108,7 +108,7 @@ fn an_elf_file_runs_and_lists_as_its_source_does() {
     let text = stdout(&spusim(&["--disasm", &elf]));
     // call.s's `brsl $0,square`: the branch target is named by the ELF symbol.
     assert!(
-        text.contains("square:\n") && text.contains("brsl $0,square"),
+        text.contains("square:\n") && text.contains("brsl\t$0,square"),
         "{text}"
     );
 }
