@@ -1,6 +1,6 @@
 //! The reference model of the emulated PMUv3, written from the Arm ARM rules independently of
-//! `src/pmu/emulated/`: plain fields, one event at a time (so overflow, freeze-on-overflow
-//! and the /64 divider need no arithmetic shortcuts).
+//! `src/pmu/emulated/`: plain fields, one event at a time (so overflow, freeze-on-overflow,
+//! CHAIN and the /64 divider need no arithmetic shortcuts).
 //!
 //! Shared by the property test (`tests/pmu_property.rs`) and the `pmu` fuzz target
 //! (`fuzz/fuzz_targets/pmu.rs`), both include it with `#[path]`. It models the registers
@@ -192,6 +192,17 @@ impl Reference {
         self.evcntr[i as usize] = if self.long { nv } else { nv & 0xFFFF_FFFF };
         if overflow {
             self.ovs |= 1 << i;
+            // AArch64.IncrementEventCounter: a 32-bit overflow of an even counter is one CHAIN
+            // event for the odd counter above it, which counts it under its own enable and
+            // filter (CountPMUEvents), after the flag just set froze it when FZO is 1.
+            if !lp
+                && i.is_multiple_of(2)
+                && i + 1 < self.n
+                && !self.frozen()
+                && self.counts(i + 1, 0x1E)
+            {
+                self.increment(i + 1);
+            }
         }
     }
     pub fn one_event(&mut self, event: u16) {
@@ -229,7 +240,7 @@ impl Reference {
     pub fn count(&mut self, event: u16, n: u64) {
         for _ in 0..n {
             match event {
-                0x00 => {}
+                0x00 | 0x1E => {}
                 0x11 => self.one_cycle(),
                 e => self.one_event(e),
             }

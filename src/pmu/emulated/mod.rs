@@ -7,7 +7,9 @@
 //! counter); PMCR.D divides the cycle counter by 64 unless LC; PMCR.FZO (FEAT_PMUv3p7) freezes
 //! the event counters while an event counter overflow flag is set; EL filters of PMEVTYPER /
 //! PMCCFILTR / PMICFILTR against the current EL (Non-secure state, no EL3, as on QEMU `virt`);
-//! PMUSERENR gates EL0 accesses; SW_INCR counts PMSWINC writes; an overflow interrupt line.
+//! PMUSERENR gates EL0 accesses; SW_INCR counts PMSWINC writes; CHAIN (an odd counter counts
+//! the 32-bit overflows of the even counter below it, see `chain.rs`); an overflow interrupt
+//! line.
 //!
 //! Events come from outside: [`EmulatedPmu::count`] for an event happening `n` times,
 //! [`EmulatedPmu::tick_cycles`] for the clock, and [`EventInput`]s, one event's wire into the
@@ -17,6 +19,7 @@
 //! that the register accesses take `&self`, like real system registers.
 #![forbid(unsafe_code)]
 
+mod chain;
 mod config;
 mod inputs;
 
@@ -165,8 +168,8 @@ impl EmulatedPmu {
     /// `event` happened `n` times at the current EL: every enabled event counter programmed
     /// with it (and not filtered out or frozen) advances by `n`. A common event the
     /// configuration does not implement (PMCEID) never counts. CPU_CYCLES is the clock, see
-    /// [`tick_cycles`](Self::tick_cycles); SW_INCR only counts PMSWINC writes, so feeding it
-    /// here has no effect, as on hardware. INST_RETIRED also advances PMICNTR when implemented.
+    /// [`tick_cycles`](Self::tick_cycles); SW_INCR only counts PMSWINC writes and CHAIN only
+    /// the overflows of an even counter, so feeding either here has no effect, as on hardware. INST_RETIRED also advances PMICNTR when implemented.
     ///
     /// When an [`EventInput`] of `event` exists, the count goes through it (lazily).
     pub fn count(&self, event: u16, n: u64) {
@@ -193,7 +196,7 @@ impl EmulatedPmu {
     fn count_now(&self, event: u16, n: u64) {
         if event == Event::CPU_CYCLES.number() {
             self.tick_now(n);
-        } else if event != Event::SW_INCR.number() {
+        } else if event != Event::SW_INCR.number() && event != Event::CHAIN.number() {
             self.count_event_counters(event, n, u64::MAX);
             if event == Event::INST_RETIRED.number() {
                 self.count_instruction_counter(n);
@@ -260,7 +263,8 @@ impl EmulatedPmu {
             }
         }
         for i in (0..self.config.n()).filter(|&i| matching(i)) {
-            let (value, overflowed) = advance(self.evcntr_of(i), steps, long);
+            let old = self.evcntr_of(i);
+            let (value, overflowed) = advance(old, steps, long);
             let value = if self.config.long_event_counters {
                 value
             } else {
@@ -269,6 +273,9 @@ impl EmulatedPmu {
             self.set_evcntr(i, value);
             if overflowed {
                 self.ovs.set(self.ovs.get() | 1 << i);
+                if !long {
+                    self.chain_wraps(i, chain::wraps_32(old, steps));
+                }
             }
         }
     }
