@@ -36,11 +36,13 @@ pub struct Pmu<B: PmuBackend> {
     /// PMCR bits the driver keeps set (LC, and LP on PMUv3p5+).
     pmcr_base: u64,
     /// Filter bits for PMEVTYPER/PMCCFILTR: NSH when running at EL2 (as Linux does with VHE).
-    filter: u64,
+    pub(super) filter: u64,
     /// Programmed counters, bit = [`Counter::index`].
     mask: u32,
-    /// Counters that are 32 bits wide and need the software extension.
+    /// Counters that are 32 bits wide and need the software extension (unless chained).
     narrow_bits: u32,
+    /// Chained pairs, bit = the even counter (its odd partner counts CHAIN).
+    pub(super) pairs: u32,
 }
 
 /// The software extension of each counter slot, as a number of 2^32 wraps (2^32 wraps of 2^32
@@ -91,6 +93,7 @@ impl<B: PmuBackend> Pmu<B> {
             filter,
             mask: 0,
             narrow_bits: event_bits | cycle_bit,
+            pairs: 0,
         };
         pmu.reset()?;
         Ok(pmu)
@@ -125,6 +128,7 @@ impl<B: PmuBackend> Pmu<B> {
         self.programmed = [None; SLOTS];
         self.wraps = Wraps([0; SLOTS]);
         self.mask = 0;
+        self.pairs = 0;
         Ok(())
     }
 
@@ -164,11 +168,16 @@ impl<B: PmuBackend> Pmu<B> {
         self.enable_counter(counter, event, interrupt)
     }
 
-    /// Stops and frees a counter: PMCNTENCLR, isb, PMINTENCLR, isb, PMOVSCLR, isb.
+    /// Stops and frees a counter: PMCNTENCLR, isb, PMINTENCLR, isb, PMOVSCLR, isb. The even
+    /// counter of a chained pair frees the pair.
     pub fn release(&mut self, counter: Counter) -> Result<(), Error> {
         self.check_counter(counter)?;
         if self.slot(counter).is_none() {
             return Err(Error::NotProgrammed(counter));
+        }
+        self.check_not_upper_half(counter)?;
+        if self.is_chained(counter) {
+            return self.release_pair(counter);
         }
         let b = &self.backend;
         b.write(PmuRegister::CntenClr, counter.bit())?;
@@ -225,6 +234,10 @@ impl<B: PmuBackend> Pmu<B> {
     /// the rest), clearing its overflow flag. Used to preload a counter near overflow.
     pub fn preload(&mut self, counter: Counter, value: u64) -> Result<(), Error> {
         self.check_programmed(counter)?;
+        self.check_not_upper_half(counter)?;
+        if self.is_chained(counter) {
+            return self.preload_pair(counter, value);
+        }
         let narrow = self.is_narrow(counter);
         let hw = if narrow {
             value & (NARROW_WRAP - 1)
@@ -246,6 +259,11 @@ impl<B: PmuBackend> Pmu<B> {
     /// Reads one counter as a 64-bit count.
     pub fn read(&mut self, counter: Counter) -> Result<u64, Error> {
         self.check_programmed(counter)?;
+        self.check_not_upper_half(counter)?;
+        if self.is_chained(counter) {
+            self.backend.isb();
+            return self.read_pair(counter);
+        }
         self.backend.isb();
         let raw = self.backend.read(counter.register())?;
         if !self.is_narrow(counter) {
@@ -273,13 +291,18 @@ impl<B: PmuBackend> Pmu<B> {
     pub fn snapshot_into(&mut self, snap: &mut Snapshot) -> Result<(), Error> {
         snap.present = 0;
         self.backend.isb();
-        let mut pending = self.mask;
+        // The odd counter of a pair is read with the even one, as the pair's upper half.
+        let mut pending = self.mask & !(self.pairs << 1);
         while pending != 0 {
             let i = pending.trailing_zeros();
             pending &= pending - 1;
             let counter = Counter::from_index(i);
-            let raw = self.backend.read(counter.register())?;
-            let value = self.extend(counter, raw);
+            let value = if self.pairs & 1 << i != 0 {
+                self.read_pair(counter)?
+            } else {
+                let raw = self.backend.read(counter.register())?;
+                self.extend(counter, raw)
+            };
             let event = self.slot(counter).unwrap_or(Event::SW_INCR);
             if let (Some(e), Some(c)) = (
                 snap.events.get_mut(i as usize),
@@ -289,8 +312,8 @@ impl<B: PmuBackend> Pmu<B> {
                 *c = value;
             }
         }
-        snap.present = self.mask;
-        let narrow = self.mask & self.narrow_bits;
+        snap.present = self.mask & !(self.pairs << 1);
+        let narrow = self.mask & self.narrow_bits & !self.pair_bits();
         if narrow == 0 {
             return Ok(());
         }
@@ -338,7 +361,9 @@ impl<B: PmuBackend> Pmu<B> {
     pub(super) fn take_overflows(&mut self, flags: u64) -> Result<(), Error> {
         self.backend.write(PmuRegister::OvsClr, flags)?;
         self.backend.isb();
-        let mut pending = flags & u64::from(self.narrow_bits);
+        // A chained pair carries its even counter's wraps in the odd counter, and the odd
+        // counter's wrap is the pair's 2^64 one: neither goes into the software extension.
+        let mut pending = flags & u64::from(self.narrow_bits & !self.pair_bits());
         while pending != 0 {
             let counter = Counter::from_index(pending.trailing_zeros());
             pending &= pending - 1;
@@ -349,7 +374,7 @@ impl<B: PmuBackend> Pmu<B> {
 
     /// Linux's enable order: PMCNTENCLR bit, isb, PMEVTYPER/PMCCFILTR, (PMINTENSET), isb,
     /// PMCNTENSET bit.
-    fn enable_counter(
+    pub(super) fn enable_counter(
         &mut self,
         counter: Counter,
         event: Event,
@@ -377,7 +402,7 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(())
     }
 
-    fn check_implemented(&self, event: Event) -> Result<(), Error> {
+    pub(super) fn check_implemented(&self, event: Event) -> Result<(), Error> {
         // CPU_CYCLES is always countable on PMCCNTR; PMCEID says nothing about
         // IMPLEMENTATION DEFINED events, which are taken on trust as long as their number
         // fits the event field.
@@ -391,7 +416,7 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(())
     }
 
-    fn check_counter(&self, counter: Counter) -> Result<(), Error> {
+    pub(super) fn check_counter(&self, counter: Counter) -> Result<(), Error> {
         match counter {
             Counter::Event(n) if n >= self.info.counters => Err(Error::CounterOutOfRange(n)),
             _ => Ok(()),
@@ -407,20 +432,20 @@ impl<B: PmuBackend> Pmu<B> {
     }
 
     pub(super) fn is_narrow(&self, counter: Counter) -> bool {
-        u64::from(self.narrow_bits) & counter.bit() != 0
+        u64::from(self.narrow_bits & !self.pair_bits()) & counter.bit() != 0
     }
 
     pub(super) fn programmed_mask(&self) -> u64 {
         u64::from(self.mask)
     }
 
-    fn slot(&self, counter: Counter) -> Option<Event> {
+    pub(super) fn slot(&self, counter: Counter) -> Option<Event> {
         self.programmed
             .get(counter.index() as usize)
             .copied()
             .flatten()
     }
-    fn set_slot(&mut self, counter: Counter, event: Option<Event>) {
+    pub(super) fn set_slot(&mut self, counter: Counter, event: Option<Event>) {
         if let Some(s) = self.programmed.get_mut(counter.index() as usize) {
             *s = event;
             // The slot exists, so the index is < 32 and the bit fits.
@@ -443,7 +468,7 @@ impl<B: PmuBackend> Pmu<B> {
         u64::from(wraps.unwrap_or(0)) << 32
     }
     /// Sets the software extension of `counter` to `value`, a multiple of 2^32.
-    fn set_high(&mut self, counter: Counter, value: u64) {
+    pub(super) fn set_high(&mut self, counter: Counter, value: u64) {
         if let Some(wraps) = self.wraps.0.get_mut(counter.index() as usize) {
             *wraps = (value >> 32) as u32;
         }

@@ -26,6 +26,21 @@ pub enum Error {
     },
     /// Every suitable counter is in use.
     NoFreeCounter,
+    /// A 64-bit count on 32-bit event counters needs an even counter and the odd one above it
+    /// (CHAIN), and no such pair is free.
+    NoFreeCounterPair,
+    /// The counter belongs to a chained pair (a 64-bit count on two 32-bit counters): the pair
+    /// is read, preloaded and released through its even counter, and a
+    /// [`CounterGroup`](super::CounterGroup) does not read pairs.
+    ChainedPair(Counter),
+    /// The counter cannot overflow after this many events: a 32-bit counter overflows after at
+    /// most 2^32, and a period of 0 never comes.
+    PeriodOutOfRange {
+        /// The counter.
+        counter: Counter,
+        /// The period asked for.
+        period: u64,
+    },
     /// Event counter index >= PMCR.N.
     CounterOutOfRange(u8),
     /// The counter is not programmed.
@@ -52,6 +67,17 @@ impl fmt::Display for Error {
                 "event {event} does not fit this PMU's {bits}-bit event number field"
             ),
             Self::NoFreeCounter => f.write_str("no free PMU counter"),
+            Self::NoFreeCounterPair => f.write_str(
+                "no free even/odd pair of PMU event counters for a chained 64-bit count",
+            ),
+            Self::ChainedPair(c) => write!(
+                f,
+                "{c} belongs to a chained counter pair: use the pair's even counter, outside a group"
+            ),
+            Self::PeriodOutOfRange { counter, period } => write!(
+                f,
+                "{counter} cannot overflow after {period} events (32-bit counters: 1..=2^32)"
+            ),
             Self::CounterOutOfRange(n) => {
                 write!(f, "event counter {n} does not exist (n >= PMCR.N)")
             }

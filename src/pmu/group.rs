@@ -134,7 +134,8 @@ impl<B: PmuBackend> Pmu<B> {
     /// Errors: [`Error::CounterOutOfRange`] when the PMU has fewer than `EVENTS` event
     /// counters, [`Error::NotProgrammed`] for the first counter of the group that is not
     /// programmed, [`Error::Access`] at EL0 when PMUSERENR_EL0 does not allow reading the
-    /// counters and the overflow flags (PMUSERENR_EL0.EN).
+    /// counters and the overflow flags (PMUSERENR_EL0.EN), [`Error::ChainedPair`] for the first
+    /// counter of the group that belongs to a chained pair ([`Pmu::program_long`]).
     pub fn group<const EVENTS: usize>(&mut self) -> Result<CounterGroup<'_, B, EVENTS>, Error> {
         let counters = usize::from(self.info().counters);
         if EVENTS > counters {
@@ -144,6 +145,11 @@ impl<B: PmuBackend> Pmu<B> {
         self.check_programmed(Counter::Cycle)?;
         for index in 0..EVENTS as u8 {
             self.check_programmed(Counter::Event(index))?;
+            // A group reads each counter as one 32-bit value widened in software; the halves
+            // of a chained pair are not that.
+            if self.pair_bits() & 1 << index != 0 {
+                return Err(Error::ChainedPair(Counter::Event(index)));
+            }
         }
         let backend = self.backend();
         if backend.current_el() == ExceptionLevel::El0 {

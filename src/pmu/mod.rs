@@ -29,6 +29,7 @@
 #![deny(unsafe_code)]
 
 mod backend;
+mod chained;
 mod counter;
 mod detect;
 mod driver;
