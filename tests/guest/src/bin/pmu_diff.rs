@@ -68,6 +68,9 @@ fn error_code(e: &pmprobe::pmu::Error) -> u64 {
         EventTooWide { event, bits } => {
             8 << 16 | u64::from(*bits) << 20 | u64::from(event.number())
         }
+        NoFreeCounterPair => 9,
+        ChainedPair(c) => 10 << 16 | u64::from(c.index()),
+        PeriodOutOfRange { counter, .. } => 11 << 16 | u64::from(counter.index()),
     }
 }
 
