@@ -46,9 +46,10 @@ const WRITABLE: [PmuRegister; 16] = [
     EvTyper(0),
     EvCntr(0),
 ];
-/// Events fed: SW_INCR (only PMSWINC counts it), L1D_CACHE, INST_RETIRED, CPU_CYCLES and a
-/// few others, implemented or not depending on the preset.
-const EVENTS: [u16; 8] = [0x00, 0x04, 0x08, 0x11, 0x01, 0x10, 0x21, 0x3F];
+/// Events fed: SW_INCR and CHAIN (which no feed may count: only PMSWINC and an even counter's
+/// overflow do), L1D_CACHE, INST_RETIRED, CPU_CYCLES and a few others, implemented or not
+/// depending on the preset.
+const EVENTS: [u16; 9] = [0x00, 0x04, 0x08, 0x11, 0x01, 0x10, 0x21, 0x3F, 0x1E];
 const ELS: [ExceptionLevel; 3] = [
     ExceptionLevel::El0,
     ExceptionLevel::El1,
@@ -123,7 +124,7 @@ pub fn check(data: &[u8]) {
                 if lazy && op[2] & 0x40 != 0 {
                     match pmu.event_input(event) {
                         Ok(input) => input.add(n),
-                        Err(error) => panic!("step {step}: {error} (8 events fed)"),
+                        Err(error) => panic!("step {step}: {error} (9 events fed)"),
                     }
                 } else if event == 0x11 && op[2] & 0x80 != 0 {
                     pmu.tick_cycles(n);

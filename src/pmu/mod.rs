@@ -8,7 +8,8 @@
 //!   real registers through `mrs`/`msr` (`SysRegPmu`, aarch64 only) and [`EmulatedPmu`], a
 //!   software model of the architecture fed with events from outside;
 //! - the driver: [`detect`], [`Pmu`] (counter programming in Linux's order, start/stop,
-//!   64-bit counts from 32-bit counters), [`Snapshot`] of every programmed counter, and
+//!   64-bit counts from 32-bit counters, in software or with CHAIN on an even/odd pair:
+//!   [`Pmu::program_long`]), [`Snapshot`] of every programmed counter, and
 //!   [`CounterGroup`], a set of counters prepared once and read straight-line;
 //! - [`Event`] and [`EventSet`]: the common events by name, PMCEID decoding;
 //! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
