@@ -107,7 +107,7 @@ pub fn print(extra_cores: &[u64]) -> bool {
                         event,
                         events: info.events,
                     };
-                    outln!("  events   {lacking}: the host tables go without it");
+                    outln!("  events   {lacking}");
                 }
             }
             true
@@ -133,7 +133,7 @@ pub fn provoke_exception() -> ! {
 pub fn print_count_mode(no_icount: bool) {
     if no_icount {
         outln!(
-            "  counts   not exact (QEMU without -icount): the checks that need exact counts are skipped"
+            "  counts   not exact (QEMU without -icount): checks needing exact counts are skipped"
         );
     }
 }
