@@ -9,6 +9,8 @@ use std::sync::{Mutex, OnceLock};
 /// How to boot a guest.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The `-M` machine, as `qemu/run --machine` takes it (`virt`, `raspi3b`).
+    pub machine: &'static str,
     /// `-cpu` value.
     pub cpu: &'static str,
     /// Pass `-icount shift=0` (deterministic instruction and cycle counts).
@@ -24,6 +26,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
+            machine: "virt",
             cpu: "cortex-a57",
             icount: true,
             timeout_s: 60,
@@ -177,6 +180,32 @@ pub fn embedded_elf() -> PathBuf {
         .clone()
 }
 
+/// Builds the second board's example (`examples/raspi3b`, release) once and returns its raw
+/// image: the board starts a raw image at EL2 (an ELF, QEMU starts at EL3 on every core).
+pub fn raspi3b_image() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let target_dir = repo().join("target").join("guest-raspi3b");
+            cargo_build(&["-p", "pmprobe-raspi3b"], &target_dir);
+            let elf = target_dir
+                .join("aarch64-unknown-none")
+                .join("release")
+                .join("pmprobe-raspi3b");
+            let raw = elf.with_extension("img");
+            let objcopy = super::toolchain::llvm_tool(repo(), "llvm-objcopy");
+            let status = Command::new(&objcopy)
+                .args(["-O", "binary"])
+                .arg(&elf)
+                .arg(&raw)
+                .status()
+                .unwrap_or_else(|e| panic!("run {}: {e}", objcopy.display()));
+            assert!(status.success(), "llvm-objcopy failed");
+            raw
+        })
+        .clone()
+}
+
 /// Boots the guest program `name` (a binary of tests/guest) and collects its output.
 pub fn run_guest(name: &str, opts: &Options) -> GuestRun {
     let elf = guest_dir(opts.features).join(name);
@@ -188,6 +217,8 @@ pub fn run_guest(name: &str, opts: &Options) -> GuestRun {
 pub fn run_image(name: &str, image: &Path, opts: &Options) -> GuestRun {
     let mut cmd = Command::new(repo().join("qemu").join("run"));
     cmd.current_dir(repo())
+        .arg("--machine")
+        .arg(opts.machine)
         .arg("--cpu")
         .arg(opts.cpu)
         .arg("--timeout")
