@@ -17,7 +17,7 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --extra-core MPIDR, {})",
+                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --extra-core MPIDR, {})",
                 demo::profile::OPTIONS
             );
         }),
@@ -27,6 +27,9 @@ fn main() -> i32 {
     let Ok(options) = options else {
         return 2;
     };
+    if options.list_events {
+        return demo::list_events::print();
+    }
     if !demo::banner::print(&options.extra_cores) {
         return 1;
     }

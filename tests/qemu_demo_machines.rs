@@ -137,3 +137,43 @@ fn cpu_max_with_8_cores_passes_every_check() {
         run.context()
     );
 }
+
+/// `--list-events` on cortex-a57: PMCEID0 = 0x20101 under -icount announces SW_INCR,
+/// INST_RETIRED and CPU_CYCLES (names and numbers as Arm's cortex-a57.json gives them);
+/// the A57 table's events from 0x40 up follow, and the demo itself does not run.
+#[test]
+fn list_events_on_cortex_a57_prints_the_announced_events_and_exits_0() {
+    let run = run_demo_with("list-events", &[], &["--list-events"]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    let out = &run.stdout;
+    let announced_at = out
+        .find("Events of Cortex-A57 (MIDR_EL1 0x411fd070) that PMCEID announces:")
+        .unwrap_or_else(|| panic!("no announced-events heading\n{}", run.context()));
+    let beyond_at = out
+        .find("Events Cortex-A57 lists that PMCEID cannot describe (0x40 and up):")
+        .unwrap_or_else(|| panic!("no core-table heading\n{}", run.context()));
+    let announced: Vec<&str> = out[announced_at..beyond_at]
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        announced,
+        ["SW_INCR", "INST_RETIRED", "CPU_CYCLES"],
+        "{}",
+        run.context()
+    );
+    // The firmware carries no descriptions (image size): a name line, no bracketed text.
+    assert!(
+        out.contains("  INST_RETIRED                     [0x0008]\n"),
+        "{}",
+        run.context()
+    );
+    assert!(
+        out.contains("  CPU_CYCLES                       [0x0011]\n"),
+        "{}",
+        run.context()
+    );
+    assert!(out[beyond_at..].contains("  L1D_CACHE_RD                     [0x0040]"));
+    assert!(!out.contains("pmprobe demo firmware"), "{}", run.context());
+}

@@ -20,6 +20,7 @@ pub mod cores;
 pub mod files;
 pub mod host;
 pub mod kernels;
+pub mod list_events;
 pub mod options;
 pub mod output;
 pub mod plan;

@@ -17,6 +17,8 @@ pub struct Options {
     /// under KVM or on a board: counts are real, not exact, so the checks that need exact
     /// counts are skipped, each with its reason.
     pub no_icount: bool,
+    /// `--list-events`: print the running core's events (`perf list` style) and exit 0.
+    pub list_events: bool,
     /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
     pub profile: Option<super::profile::ProfileOptions>,
 }
@@ -31,6 +33,7 @@ pub fn parse(line: &str) -> Result<Options, &str> {
             "--fault" => options.fault = true,
             "--miscount" => options.miscount = true,
             "--no-icount" => options.no_icount = true,
+            "--list-events" => options.list_events = true,
             "--extra-core" => {
                 let value = words.next().ok_or(word)?;
                 let mpidr = match value.strip_prefix("0x") {

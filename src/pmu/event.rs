@@ -1,84 +1,18 @@
-//! PMU events: the 64 architected common events 0x00..0x3F by their Arm ARM names, and raw
-//! numbers for the IMPLEMENTATION DEFINED ones; [`EventSet`] of the events a PMU implements.
+//! PMU events: the 64 architected common events 0x00..0x3F as constants, every architecture-
+//! defined event by its Arm ARM name (from the catalogue), raw numbers for the
+//! IMPLEMENTATION DEFINED ones; [`EventSet`] of the events a PMU implements.
 #![forbid(unsafe_code)]
 
 use core::fmt;
 use core::str::FromStr;
 
+use super::catalogue::{common_event, common_event_named};
 use super::regs::PMCEID0_EL0;
 
 /// A PMU event number (PMEVTYPER.evtCount).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Event(u16);
-
-/// Arm ARM names of the common events 0x00..=0x3F, indexed by event number.
-const COMMON_EVENT_NAMES: [&str; 64] = [
-    "SW_INCR",
-    "L1I_CACHE_REFILL",
-    "L1I_TLB_REFILL",
-    "L1D_CACHE_REFILL",
-    "L1D_CACHE",
-    "L1D_TLB_REFILL",
-    "LD_RETIRED",
-    "ST_RETIRED",
-    "INST_RETIRED",
-    "EXC_TAKEN",
-    "EXC_RETURN",
-    "CID_WRITE_RETIRED",
-    "PC_WRITE_RETIRED",
-    "BR_IMMED_RETIRED",
-    "BR_RETURN_RETIRED",
-    "UNALIGNED_LDST_RETIRED",
-    "BR_MIS_PRED",
-    "CPU_CYCLES",
-    "BR_PRED",
-    "MEM_ACCESS",
-    "L1I_CACHE",
-    "L1D_CACHE_WB",
-    "L2D_CACHE",
-    "L2D_CACHE_REFILL",
-    "L2D_CACHE_WB",
-    "BUS_ACCESS",
-    "MEMORY_ERROR",
-    "INST_SPEC",
-    "TTBR_WRITE_RETIRED",
-    "BUS_CYCLES",
-    "CHAIN",
-    "L1D_CACHE_ALLOCATE",
-    "L2D_CACHE_ALLOCATE",
-    "BR_RETIRED",
-    "BR_MIS_PRED_RETIRED",
-    "STALL_FRONTEND",
-    "STALL_BACKEND",
-    "L1D_TLB",
-    "L1I_TLB",
-    "L2I_CACHE",
-    "L2I_CACHE_REFILL",
-    "L3D_CACHE_ALLOCATE",
-    "L3D_CACHE_REFILL",
-    "L3D_CACHE",
-    "L3D_CACHE_WB",
-    "L2D_TLB_REFILL",
-    "L2I_TLB_REFILL",
-    "L2D_TLB",
-    "L2I_TLB",
-    "REMOTE_ACCESS",
-    "LL_CACHE",
-    "LL_CACHE_MISS",
-    "DTLB_WALK",
-    "ITLB_WALK",
-    "LL_CACHE_RD",
-    "LL_CACHE_MISS_RD",
-    "REMOTE_ACCESS_RD",
-    "L1D_CACHE_LMISS_RD",
-    "OP_RETIRED",
-    "OP_SPEC",
-    "STALL",
-    "STALL_SLOT_BACKEND",
-    "STALL_SLOT_FRONTEND",
-    "STALL_SLOT",
-];
 
 macro_rules! common_events {
     ($($name:ident = $num:expr),* $(,)?) => {
@@ -120,9 +54,11 @@ impl Event {
     pub const fn number(self) -> u16 {
         self.0
     }
-    /// The Arm ARM name of a common event 0x00..=0x3F; `None` for other numbers.
+    /// The Arm ARM name of an architecture-defined event (common, recommended or extended:
+    /// the catalogue's architecture table); `None` for IMPLEMENTATION DEFINED numbers, whose
+    /// names depend on the core (see [`catalogue::for_midr`](super::catalogue::for_midr)).
     pub fn name(self) -> Option<&'static str> {
-        COMMON_EVENT_NAMES.get(usize::from(self.0)).copied()
+        common_event(self.0).map(|e| e.name())
     }
     /// Whether PMCEID0/1 describe this event (common events 0x00..=0x3F and 0x4000..=0x403F).
     pub const fn is_common(self) -> bool {
@@ -177,15 +113,12 @@ impl core::error::Error for UnknownEvent {}
 
 impl FromStr for Event {
     type Err = UnknownEvent;
-    /// A common event name (case-insensitive, e.g. `INST_RETIRED`), or a raw number in hex
+    /// An architecture-defined event name (case-insensitive, e.g. `INST_RETIRED`), or a raw number in hex
     /// (`0x11`, `r11` as in perf) or decimal.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        if let Some(i) = COMMON_EVENT_NAMES
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(s))
-        {
-            return u16::try_from(i).map(Event).map_err(|_| UnknownEvent);
+        if let Some(entry) = common_event_named(s) {
+            return Ok(Event(entry.number()));
         }
         let hex = s
             .strip_prefix("0x")

@@ -12,6 +12,8 @@
 //!   [`Pmu::program_long`]), [`Snapshot`] of every programmed counter, and
 //!   [`CounterGroup`], a set of counters prepared once and read straight-line;
 //! - [`Event`] and [`EventSet`]: the common events by name, PMCEID decoding;
+//! - [`catalogue`]: every event's name and description per core (chosen by MIDR_EL1), and
+//!   perf-style event parsing with suggestions;
 //! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
@@ -30,6 +32,7 @@
 #![deny(unsafe_code)]
 
 mod backend;
+pub mod catalogue;
 mod chained;
 mod counter;
 mod detect;
