@@ -143,8 +143,8 @@ impl<'a> Loaded<'a> {
             Origin::Assembly(program) => program
                 .symbols
                 .iter()
-                .filter(|s| s.address == address)
-                .map(|s| s.name)
+                .filter(|s| s.address == address && s.is_label() && !s.name.contains('\u{2}'))
+                .map(|s| s.name.as_str())
                 .collect(),
             Origin::Elf(elf) => elf
                 .symbols()

@@ -50,6 +50,15 @@ impl core::fmt::Display for SymbolName {
     }
 }
 
+impl core::ops::Deref for SymbolName {
+    type Target = str;
+
+    /// The name, so a `SymbolName` reads like the `&str` it replaces.
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl PartialEq<str> for SymbolName {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
