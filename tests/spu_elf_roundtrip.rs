@@ -59,7 +59,7 @@ fn every_example_program_survives_write_and_read() {
         let written: Vec<(&str, u32)> = program
             .symbols
             .iter()
-            .map(|s| (s.name, s.address))
+            .map(|s| (s.name.as_str(), s.address))
             .collect();
         assert_eq!(read, written, "{name}: every label, in order");
         for address in (0..program.len as u32 + 4).step_by(4) {

@@ -184,7 +184,7 @@ fn error_display_names_line_column_and_expectation() {
     let e = asm_err("nop\n  ai $3,$3,600");
     assert_eq!(
         e.to_string(),
-        "2:12: immediate 600 out of range, expected -512..=511"
+        "2:12: operand 3: value 600 out of range, expected -512..=511"
     );
     let e = asm_err("heq $1");
     assert_eq!(
@@ -303,7 +303,9 @@ fn error_unexpected_token() {
 #[test]
 fn error_immediate_out_of_range() {
     let range = |src: &str| match asm_err(src).kind {
-        AsmErrorKind::ImmediateOutOfRange { value, min, max } => (value, min, max),
+        AsmErrorKind::ImmediateOutOfRange {
+            value, min, max, ..
+        } => (value, min, max),
         other => panic!("{other:?}"),
     };
     assert_eq!(range("ai $1,$2,512"), (512, -512, 511));

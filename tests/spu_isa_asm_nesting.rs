@@ -43,7 +43,7 @@ fn nesting_beyond_the_limit_is_an_error_at_the_first_level_too_many() {
         ("(", ")", 7 + limit),
         ("-(", ")", 7 + limit),
     ] {
-        for depth in [limit + 1, 200_000] {
+        for depth in [limit + 1, 300] {
             let error = asm_err(&nested_source(open, close, depth));
             assert_eq!(
                 error.kind,
@@ -53,7 +53,7 @@ fn nesting_beyond_the_limit_is_an_error_at_the_first_level_too_many() {
             assert_eq!(at(error), (1, column as u32), "{open:?} x {depth}");
         }
     }
-    let error = asm_err(&format!("nop\n.word {}", "(".repeat(200_000)));
+    let error = asm_err(&format!("nop\n.word {}", "(".repeat(300)));
     assert_eq!(at(error), (2, 7 + limit as u32));
     assert_eq!(
         error.to_string(),

@@ -142,7 +142,7 @@ fn check_written(text: &[u8]) {
     let written: Vec<(&str, u32)> = program
         .symbols
         .iter()
-        .map(|s| (s.name, s.address))
+        .map(|s| (s.name.as_str(), s.address))
         .collect();
     assert_eq!(read, written);
     check_file(&file);

@@ -13,7 +13,7 @@ pub const SYMBOLS: usize = 32;
 pub const IMAGE_BYTES: usize = 8 * 1024;
 
 /// An assembled kernel.
-pub type Assembled = Program<'static, SYMBOLS>;
+pub type Assembled = Program<SYMBOLS>;
 
 /// A short description of a verified result, or of the first mismatch.
 pub type Verdict = Result<heapless::String<96>, heapless::String<96>>;

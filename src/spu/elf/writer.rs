@@ -38,7 +38,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn of<const SYMS: usize>(program: &Program<'_, SYMS>) -> Result<Self, ElfWriteError> {
+    fn of<const SYMS: usize>(program: &Program<SYMS>) -> Result<Self, ElfWriteError> {
         if program.text_len == 0 {
             return Err(ElfWriteError::NoCode);
         }
@@ -90,9 +90,7 @@ impl Layout {
 }
 
 /// The bytes [`write_executable`] writes for `program`.
-pub fn executable_size<const SYMS: usize>(
-    program: &Program<'_, SYMS>,
-) -> Result<usize, ElfWriteError> {
+pub fn executable_size<const SYMS: usize>(program: &Program<SYMS>) -> Result<usize, ElfWriteError> {
     Layout::of(program).map(|layout| layout.total)
 }
 
@@ -101,7 +99,7 @@ pub fn executable_size<const SYMS: usize>(
 /// `STT_NOTYPE` symbol of its section (`.text`, `.data`, or absolute past both), in
 /// definition order, and `e_entry` is the program's entry point.
 pub fn write_executable<const SYMS: usize>(
-    program: &Program<'_, SYMS>,
+    program: &Program<SYMS>,
     image: &[u8],
     out: &mut [u8],
 ) -> Result<usize, ElfWriteError> {
@@ -162,7 +160,7 @@ impl Writer<'_> {
 
 fn write_file_header<const SYMS: usize>(
     w: &mut Writer<'_>,
-    program: &Program<'_, SYMS>,
+    program: &Program<SYMS>,
     layout: &Layout,
 ) {
     w.bytes(0, &abi::ELFMAGIC);
@@ -187,7 +185,7 @@ fn write_file_header<const SYMS: usize>(
 
 fn write_program_headers<const SYMS: usize>(
     w: &mut Writer<'_>,
-    program: &Program<'_, SYMS>,
+    program: &Program<SYMS>,
     layout: &Layout,
 ) {
     let mut segment = |index: usize, address: usize, size: usize, flags: u32| {
@@ -212,11 +210,7 @@ fn write_program_headers<const SYMS: usize>(
     }
 }
 
-fn write_symbols<const SYMS: usize>(
-    w: &mut Writer<'_>,
-    program: &Program<'_, SYMS>,
-    layout: &Layout,
-) {
+fn write_symbols<const SYMS: usize>(w: &mut Writer<'_>, program: &Program<SYMS>, layout: &Layout) {
     // Entry 0 and string 0 stay zero: the null symbol and the empty name.
     let mut name_offset = 1;
     for (index, symbol) in program.symbols.iter().enumerate() {
@@ -244,7 +238,7 @@ fn write_symbols<const SYMS: usize>(
 
 fn write_section_headers<const SYMS: usize>(
     w: &mut Writer<'_>,
-    program: &Program<'_, SYMS>,
+    program: &Program<SYMS>,
     layout: &Layout,
 ) {
     struct Section {

@@ -27,7 +27,7 @@ pub struct Region {
 
 /// Where the program came from, with what each kind keeps.
 enum Origin<'a> {
-    Assembly(Box<Program<'a, SYMBOL_CAPACITY>>),
+    Assembly(Box<Program<SYMBOL_CAPACITY>>),
     Elf(Box<SpuElf<'a>>),
 }
 
@@ -115,7 +115,7 @@ impl<'a> Loaded<'a> {
     }
 
     /// The assembled program, when it was assembled here (for `--elf`).
-    pub fn assembled(&self) -> Option<&Program<'a, SYMBOL_CAPACITY>> {
+    pub fn assembled(&self) -> Option<&Program<SYMBOL_CAPACITY>> {
         match &self.origin {
             Origin::Assembly(program) => Some(program),
             Origin::Elf(_) => None,
@@ -143,8 +143,8 @@ impl<'a> Loaded<'a> {
             Origin::Assembly(program) => program
                 .symbols
                 .iter()
-                .filter(|s| s.address == address)
-                .map(|s| s.name)
+                .filter(|s| s.address == address && s.is_label() && !s.name.contains('\u{2}'))
+                .map(|s| s.name.as_str())
                 .collect(),
             Origin::Elf(elf) => elf
                 .symbols()

@@ -2,14 +2,23 @@
 //! [`OperandKind`] for the ranges).
 
 use super::error::AsmErrorKind;
-use super::expr::{PResult, Resolver, Span, Value, err, expression, memory_operand, register};
+use super::expr::{Resolver, Value, expression};
+use super::register::{memory_operand, register};
+use super::text::{PResult, Span, err};
 use crate::spu::isa::opcodes::{Format, OperandKind};
 
-fn check_range(value: Value, min: i64, max: i64, offset: usize) -> PResult<i64> {
+/// Checks `value` against `min..=max`; `operand` (1-based) and `offset` say where.
+pub(super) fn check_range(
+    value: Value,
+    min: i64,
+    max: i64,
+    (operand, offset): (u8, usize),
+) -> PResult<i64> {
     if value.resolved && !(min..=max).contains(&value.value) {
         return err(
             offset,
             AsmErrorKind::ImmediateOutOfRange {
+                operand,
                 value: value.value,
                 min,
                 max,
@@ -62,10 +71,11 @@ pub(super) fn operand(
     format: Format,
     pc: i64,
     resolver: &dyn Resolver,
+    index: u8,
 ) -> PResult<u32> {
     use OperandKind::*;
     let span = span.trim();
-    let at = span.offset;
+    let at = (index, span.offset);
     let reg_shift = |kind: OperandKind| match (kind, format) {
         (Rt, Format::Rrr) => 21,
         (Rt | Rc, _) => 0,
@@ -73,7 +83,9 @@ pub(super) fn operand(
         _ => 7,
     };
     Ok(match kind {
-        Rt | Ra | Rb | Rc | Spr | Channel => u32::from(register(span, kind)?) << reg_shift(kind),
+        Rt | Ra | Rb | Rc | Spr | Channel => {
+            u32::from(register(span, kind, resolver)?) << reg_shift(kind)
+        }
         S3 | S7N | S7 => bits(
             check_range(expression(span, resolver)?, -64, 63, at)?,
             7,
@@ -122,7 +134,7 @@ pub(super) fn operand(
         ),
         MemS14 | MemU7 => {
             let (offset_span, reg_span) = memory_operand(span)?;
-            let ra = u32::from(register(reg_span, Ra)?) << 7;
+            let ra = u32::from(register(reg_span, Ra, resolver)?) << 7;
             let value = if offset_span.text.trim().is_empty() {
                 Value {
                     value: 0,
@@ -134,7 +146,7 @@ pub(super) fn operand(
             let field = if kind == MemS14 {
                 let v = check_range(value, -8192, 8176, at)?;
                 if value.resolved && v % 16 != 0 {
-                    return err(at, AsmErrorKind::MisalignedOffset { value: v });
+                    return err(at.1, AsmErrorKind::MisalignedOffset { value: v });
                 }
                 bits(v >> 4, 10, 14)
             } else {
@@ -144,17 +156,17 @@ pub(super) fn operand(
         }
         S18 => {
             let value = expression(span, resolver)?;
-            check_word_aligned(value, at)?;
+            check_word_aligned(value, at.1)?;
             let v = check_range(value, -131_072, 262_140, at)?;
             bits(v >> 2, 16, 7)
         }
         R18 => {
             let value = expression(span, resolver)?;
-            bits(relative(value, pc, -131_072, 131_068, at)? >> 2, 16, 7)
+            bits(relative(value, pc, -131_072, 131_068, at.1)? >> 2, 16, 7)
         }
         S11 | S11I => {
             let value = expression(span, resolver)?;
-            let delta = relative(value, pc, -1024, 1020, at)?;
+            let delta = relative(value, pc, -1024, 1020, at.1)?;
             let high_shift = if kind == S11 { 23 } else { 14 };
             bits(delta >> 2, 7, 0) | bits(delta >> 9, 2, high_shift)
         }

@@ -94,8 +94,10 @@ pub enum AsmErrorKind {
         /// What the syntax allows here (e.g. "`,`", "end of statement").
         expected: &'static str,
     },
-    /// An immediate does not fit the instruction's field.
+    /// An immediate does not fit the instruction's field (or a directive argument its range).
     ImmediateOutOfRange {
+        /// Which operand (1 = first after the mnemonic or directive).
+        operand: u8,
         /// The value written.
         value: i64,
         /// Smallest accepted value.
@@ -146,6 +148,86 @@ pub enum AsmErrorKind {
         /// The value written.
         value: i64,
     },
+    /// A symbol or section name is longer than the assembler stores.
+    NameTooLong {
+        /// Longest name in bytes.
+        limit: usize,
+    },
+    /// More sections than the section table holds.
+    TooManySections {
+        /// The capacity.
+        capacity: usize,
+    },
+    /// A source line (after macro substitution) is longer than the line buffer.
+    LineTooLong {
+        /// Longest line in bytes.
+        limit: usize,
+    },
+    /// A string (`"..."`) is not closed on its line.
+    UnterminatedString,
+    /// A `/*` comment is not closed before the end of the source.
+    UnterminatedComment,
+    /// `.equiv` of a symbol that is already defined.
+    AlreadyDefined(Name),
+    /// A block directive (`.macro`, `.rept`, `.irp`, `.if`...) has no end before the end of
+    /// its source or macro body.
+    MissingEnd {
+        /// The directive that would have closed it (`.endm`, `.endr`, `.endif`).
+        expected: &'static str,
+    },
+    /// An end or middle directive (`.endif`, `.else`, `.endm`, `.endr`, `.exitm`) with no
+    /// block open.
+    UnmatchedEnd(Name),
+    /// Macro expansions, repeats or conditionals nest deeper than the assembler allows.
+    NestingLimit {
+        /// What nests (`"macro expansion"`, `"conditional"`).
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+    },
+    /// Macros and repeats would produce more statements than one pass allows (a runaway
+    /// `.rept` or recursion).
+    ExpansionLimit {
+        /// Statements allowed per pass.
+        limit: u32,
+    },
+    /// More macro definitions than the macro table holds.
+    TooManyMacros {
+        /// The capacity.
+        capacity: usize,
+    },
+    /// A macro with this name is already defined.
+    DuplicateMacro(Name),
+    /// A required (`:req`) macro argument was not given.
+    MissingArgument(Name),
+    /// `name=value` names no parameter of the macro.
+    UnknownParameter(Name),
+    /// More arguments than the macro has parameters (and no `:vararg`).
+    TooManyArguments(Name),
+    /// `.org` to an offset before the current one.
+    OrgBackwards {
+        /// Offset asked for in the section.
+        target: i64,
+        /// Current offset.
+        current: u32,
+    },
+    /// A floating-point constant could not be read.
+    InvalidFloat,
+    /// `.include`/`.incbin` need files: the library reads one source text.
+    NeedsFileAccess(Name),
+    /// `.error`/`.err`, or `.abort`, in the source.
+    UserError(Name),
+    /// A numeric local label reference (`1b`/`1f`) with no such label before/after.
+    UndefinedLocalLabel {
+        /// The label number.
+        number: u32,
+        /// `true` for a forward reference (`Nf`).
+        forward: bool,
+    },
+    /// Bytes other than zero in a zero-initialised section (`.bss`, `.lcomm`...).
+    NonZeroInBss,
+    /// A macro call followed by more statements on its line (`m; nop`).
+    StatementAfterMacroCall,
     /// An expression nests prefix operators and parentheses deeper than the parser allows
     /// ([`MAX_NESTING`](super::MAX_NESTING)); the column is the operator or `(` one too deep.
     NestingTooDeep {
@@ -229,8 +311,16 @@ impl fmt::Display for AsmErrorKind {
             ExpectedConstant => f.write_str("expected a constant number (labels not allowed here)"),
             InvalidNumber => f.write_str("invalid number"),
             UnexpectedToken { expected } => write!(f, "unexpected text, expected {expected}"),
-            ImmediateOutOfRange { value, min, max } => {
-                write!(f, "immediate {value} out of range, expected {min}..={max}")
+            ImmediateOutOfRange {
+                operand,
+                value,
+                min,
+                max,
+            } => {
+                write!(
+                    f,
+                    "operand {operand}: value {value} out of range, expected {min}..={max}"
+                )
             }
             MisalignedOffset { value } => {
                 write!(f, "offset {value} is not a multiple of 16")
@@ -254,6 +344,57 @@ impl fmt::Display for AsmErrorKind {
                 write!(f, "program does not fit the {capacity}-byte image")
             }
             InvalidAlignment { value } => write!(f, "invalid alignment {value}"),
+            NameTooLong { limit } => write!(f, "name longer than {limit} bytes"),
+            TooManySections { capacity } => {
+                write!(f, "too many sections, the section table holds {capacity}")
+            }
+            LineTooLong { limit } => write!(f, "line longer than {limit} bytes"),
+            UnterminatedString => f.write_str("string not closed (missing `\"`)"),
+            UnterminatedComment => f.write_str("`/*` comment not closed"),
+            AlreadyDefined(name) => write!(f, "`.equiv`: symbol `{name}` is already defined"),
+            MissingEnd { expected } => write!(f, "block not closed: missing `{expected}`"),
+            UnmatchedEnd(name) => write!(f, "`{name}` without a matching block start"),
+            NestingLimit { what, limit } => {
+                write!(f, "{what} nested deeper than {limit} levels")
+            }
+            ExpansionLimit { limit } => write!(
+                f,
+                "macros and repeats expand to more than {limit} statements (runaway recursion?)"
+            ),
+            TooManyMacros { capacity } => {
+                write!(f, "too many macros, the macro table holds {capacity}")
+            }
+            DuplicateMacro(name) => write!(f, "macro `{name}` already defined"),
+            MissingArgument(name) => {
+                write!(f, "missing value for required macro parameter `{name}`")
+            }
+            UnknownParameter(name) => write!(f, "macro has no parameter `{name}`"),
+            TooManyArguments(name) => write!(f, "too many arguments for macro `{name}`"),
+            OrgBackwards { target, current } => write!(
+                f,
+                "`.org` {target:#x} moves backwards (section is already at {current:#x})"
+            ),
+            InvalidFloat => f.write_str("invalid floating-point constant"),
+            NeedsFileAccess(name) => write!(
+                f,
+                "`{name}` needs file access: assemble with spusim, or inline the file first"
+            ),
+            UserError(name) => write!(f, "error directive: {name}"),
+            UndefinedLocalLabel { number, forward } => {
+                let (suffix, place) = if *forward {
+                    ("f", "after")
+                } else {
+                    ("b", "before")
+                };
+                write!(
+                    f,
+                    "local label `{number}{suffix}`: no `{number}:` {place} this point"
+                )
+            }
+            NonZeroInBss => f.write_str("only zeros may go in a zero-initialised section"),
+            StatementAfterMacroCall => f.write_str(
+                "a macro call must end its line (move the following statements to a new line)",
+            ),
             NestingTooDeep { limit } => write!(
                 f,
                 "expression nested too deeply: more than {limit} prefix operators and parentheses"

@@ -1,34 +1,122 @@
-//! Labels: where they were defined (section, offset) and their final addresses.
+//! Symbols: labels (a section and an offset in it), absolute values (`sym = expr`, `.set`,
+//! `.equ`), numeric local labels, and their final addresses.
 
+use super::error::AsmErrorKind;
 use crate::spu::isa::disasm::SymbolLookup;
 
-/// Which section a statement assembles into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Section {
-    /// Code, from address 0.
-    Text,
-    /// Data, after the text at a 16-byte boundary.
-    Data,
+/// Longest symbol or section name in bytes; longer names are an error, never truncated (two
+/// long names cut to the same prefix would silently become one symbol).
+pub const MAX_NAME: usize = 64;
+
+/// A symbol name stored inline, so that names made by macro expansion need no heap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SymbolName {
+    bytes: [u8; MAX_NAME],
+    len: u8,
 }
 
-/// One label and its final address.
+impl SymbolName {
+    /// Copies `text`, or fails with [`AsmErrorKind::NameTooLong`].
+    pub fn new(text: &str) -> Result<SymbolName, AsmErrorKind> {
+        if text.len() > MAX_NAME {
+            return Err(AsmErrorKind::NameTooLong { limit: MAX_NAME });
+        }
+        let mut bytes = [0; MAX_NAME];
+        if let Some(dst) = bytes.get_mut(..text.len()) {
+            dst.copy_from_slice(text.as_bytes());
+        }
+        Ok(SymbolName {
+            bytes,
+            len: text.len() as u8,
+        })
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or(&[]);
+        core::str::from_utf8(bytes).unwrap_or("")
+    }
+}
+
+impl core::fmt::Debug for SymbolName {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl core::fmt::Display for SymbolName {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::ops::Deref for SymbolName {
+    type Target = str;
+
+    /// The name, so a `SymbolName` reads like the `&str` it replaces.
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for SymbolName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SymbolName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// What a symbol stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Symbol<'src> {
-    /// Label name as written.
-    pub name: &'src str,
-    /// Address in the image (local store address when the image is loaded at 0).
+pub enum SymbolValue {
+    /// A label: an offset in a section (index into [`super::Program::sections`]).
+    Label {
+        /// Section index.
+        section: u8,
+        /// Byte offset from the start of the section.
+        offset: u32,
+    },
+    /// An absolute value (`sym = expr`, `.set`, `.equ`, `.equiv`, `.eqv`).
+    Absolute(i64),
+    /// Assigned an expression that used a symbol not yet known (first pass only).
+    Unresolved,
+}
+
+/// One symbol and its final address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The name as written (numeric local labels are stored as `N` followed by `\u{2}` and
+    /// the instance number, as GNU `as` does, so they never collide with a written name).
+    pub name: SymbolName,
+    /// Local-store address (labels) or the value truncated to 32 bits (absolute symbols).
     pub address: u32,
-    pub(super) section: Section,
-    pub(super) offset: usize,
+    /// Label or absolute value.
+    pub value: SymbolValue,
+    /// Defined in the current pass (for `.ifdef`, `.equiv` and redefinition checks).
+    pub(super) defined: bool,
+    /// Assigned with `.set`/`=` (may be redefined) rather than defined as a label.
+    pub(super) variable: bool,
 }
 
-/// Fixed-capacity symbol table (`N` labels at most).
+impl Symbol {
+    /// `true` for labels, `false` for absolute values.
+    pub fn is_label(&self) -> bool {
+        matches!(self.value, SymbolValue::Label { .. })
+    }
+}
+
+/// Fixed-capacity symbol table (`N` symbols at most).
 #[derive(Clone, Debug)]
-pub struct SymbolTable<'src, const N: usize> {
-    pub(super) entries: heapless::Vec<Symbol<'src>, N>,
+pub struct SymbolTable<const N: usize> {
+    pub(super) entries: heapless::Vec<Symbol, N>,
 }
 
-impl<'src, const N: usize> SymbolTable<'src, N> {
+impl<const N: usize> SymbolTable<N> {
     /// An empty table.
     pub const fn new() -> Self {
         SymbolTable {
@@ -36,43 +124,54 @@ impl<'src, const N: usize> SymbolTable<'src, N> {
         }
     }
 
-    /// Address of the label `name`.
+    /// Address of the symbol `name` (labels: their local-store address).
     pub fn get(&self, name: &str) -> Option<u32> {
         self.find(name).map(|s| s.address)
     }
 
-    pub(super) fn find(&self, name: &str) -> Option<&Symbol<'src>> {
+    pub(super) fn find(&self, name: &str) -> Option<&Symbol> {
         self.entries.iter().find(|s| s.name == name)
     }
 
-    /// All labels in definition order.
-    pub fn iter(&self) -> impl Iterator<Item = &Symbol<'src>> {
+    pub(super) fn find_mut(&mut self, name: &str) -> Option<&mut Symbol> {
+        self.entries.iter_mut().find(|s| s.name == name)
+    }
+
+    /// Adds a symbol; the table must not hold `name` yet.
+    pub(super) fn insert(&mut self, symbol: Symbol) -> Result<(), AsmErrorKind> {
+        self.entries
+            .push(symbol)
+            .map_err(|_| AsmErrorKind::TooManySymbols { capacity: N })
+    }
+
+    /// All symbols in definition order.
+    pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
         self.entries.iter()
     }
 
-    /// Number of labels.
+    /// Number of symbols.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// `true` when no label is defined.
+    /// `true` when no symbol is defined.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 }
 
-impl<const N: usize> Default for SymbolTable<'_, N> {
+impl<const N: usize> Default for SymbolTable<N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const N: usize> SymbolLookup for SymbolTable<'_, N> {
-    /// The first label defined at `address`.
+impl<const N: usize> SymbolLookup for SymbolTable<N> {
+    /// The first label defined at `address` (absolute symbols are not addresses).
     fn symbol_at(&self, address: u32) -> Option<&str> {
         self.entries
             .iter()
-            .find(|s| s.address == address)
-            .map(|s| s.name)
+            .find(|s| s.is_label() && s.address == address && !s.name.as_str().contains('\u{2}'))
+            .map(|s| s.name.as_str())
     }
 }
