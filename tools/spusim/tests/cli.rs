@@ -87,7 +87,7 @@ fn assembly_errors_name_file_line_and_column() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        format!("{path}:2:18: immediate 1000 out of range, expected -512..=511\n")
+        format!("{path}:2:18: operand 3: value 1000 out of range, expected -512..=511\n")
     );
     assert!(stdout(&output).is_empty());
 }

@@ -10,7 +10,9 @@ use super::reader::{
     first_word, is, line_at,
 };
 use super::symbols::SymbolName;
-use super::text::{LineBuf, Located, PResult, Span, err, ident_len, statements, strip_comments};
+use super::text::{
+    LineBuf, Located, PResult, Span, err, has_comment_marker, ident_len, statements, strip_comments,
+};
 
 impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
     /// Reads the whole source once.
@@ -36,16 +38,23 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                 Ok(None) => break,
                 Err(e) => return Err(at_line(self, e, 0)),
             };
-            let mut in_comment = self.expander.in_comment;
-            strip_comments(raw, &mut in_comment, &mut stripped)
-                .map_err(|e| at_line(self, e, raw.len()))?;
-            self.expander.in_comment = in_comment;
-            let text: &str = if self.substitutes() {
-                self.substitute(&stripped, &mut substituted)
-                    .map_err(|e| at_line(self, e, raw.len()))?;
-                &substituted
+            // A line without comments is read in place, so its length is bounded only by the
+            // source (GNU as has no line limit); only lines that must be rewritten are copied.
+            let uncommented = !self.expander.in_comment && !has_comment_marker(raw);
+            let text: &str = if uncommented && !self.substitutes() {
+                raw
             } else {
-                &stripped
+                let mut in_comment = self.expander.in_comment;
+                strip_comments(raw, &mut in_comment, &mut stripped)
+                    .map_err(|e| at_line(self, e, raw.len()))?;
+                self.expander.in_comment = in_comment;
+                if self.substitutes() {
+                    self.substitute(&stripped, &mut substituted)
+                        .map_err(|e| at_line(self, e, raw.len()))?;
+                    &substituted
+                } else {
+                    &stripped
+                }
             };
             let depth = self.expander.frames.len();
             let cursor = self.current_cursor();

@@ -78,6 +78,13 @@ pub(super) fn ident_len(text: &str) -> usize {
     }
 }
 
+/// True when `line` may hold a comment (`#` or `/*`, possibly inside a string: the check is
+/// conservative, a false positive only costs a copy).
+pub(super) fn has_comment_marker(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    bytes.contains(&b'#') || bytes.windows(2).any(|w| w == b"/*")
+}
+
 /// Copies `line` into `out` with comments replaced by spaces, so columns stay those of the
 /// source. `in_block` carries an open `/*` from one line to the next.
 pub(super) fn strip_comments(line: &str, in_block: &mut bool, out: &mut LineBuf) -> PResult<()> {
