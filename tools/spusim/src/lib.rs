@@ -25,6 +25,7 @@ pub mod attach;
 pub mod elf_output;
 pub mod engine;
 pub mod exit;
+pub mod expand_source;
 pub mod instruction_engine;
 pub mod listing;
 pub mod options;

@@ -12,6 +12,7 @@ use pmprobe::spu::isa::SymbolLookup;
 use pmprobe::spu::isa::asm::{Program, assemble};
 
 use crate::exit::Failure;
+use crate::expand_source;
 
 /// Labels an assembled program may define.
 pub const SYMBOL_CAPACITY: usize = 4096;
@@ -57,9 +58,11 @@ impl<'a> Loaded<'a> {
     fn assembly(path: &Path, source: &'a str) -> Result<Self, Failure> {
         let shown = path.display();
         let mut image = vec![0u8; LS_SIZE as usize];
-        // AsmError displays as `line:col: message`.
-        let program = assemble::<SYMBOL_CAPACITY>(source, &mut image)
-            .map_err(|error| Failure::Program(format!("{shown}:{error}")))?;
+        let expanded = expand_source::expand(path, source)?;
+        let program = assemble_on_big_stack(&expanded.text, &mut image)?.map_err(|error| {
+            let place = expanded.locate(error.line);
+            Failure::Program(format!("{place}:{}: {}", error.column, error.kind))
+        })?;
         if program.text_len == 0 {
             // Running it would execute whatever the zeroed local store holds (`stop 0`) and
             // look like success.
@@ -81,7 +84,7 @@ impl<'a> Loaded<'a> {
             image,
             entry: program.entry,
             regions,
-            origin: Origin::Assembly(Box::new(program)),
+            origin: Origin::Assembly(program),
         })
     }
 
@@ -163,4 +166,28 @@ impl SymbolLookup for Loaded<'_> {
             Origin::Elf(elf) => elf.symbols().symbol_at(address),
         }
     }
+}
+
+/// Stack for the assembler's thread. The heap-free assembler keeps its symbol table (with
+/// names inline), sections and line buffers in its frame: over 2 MiB for
+/// [`SYMBOL_CAPACITY`] symbols, more than a spawned thread's default stack (a test harness
+/// calling spusim in-process overflowed it).
+const ASSEMBLER_STACK_BYTES: usize = 64 << 20;
+
+/// [`assemble`] on a thread of its own with [`ASSEMBLER_STACK_BYTES`] of stack.
+fn assemble_on_big_stack(
+    source: &str,
+    image: &mut [u8],
+) -> Result<Result<Box<Program<SYMBOL_CAPACITY>>, pmprobe::spu::isa::asm::AsmError>, Failure> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("spusim-assemble".into())
+            .stack_size(ASSEMBLER_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                assemble::<SYMBOL_CAPACITY>(source, image).map(Box::new)
+            })
+            .map_err(|error| Failure::Io(format!("cannot start the assembler thread: {error}")))?
+            .join()
+            .map_err(|_| Failure::Io("the assembler thread panicked".into()))
+    })
 }
