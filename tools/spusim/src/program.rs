@@ -59,10 +59,8 @@ impl<'a> Loaded<'a> {
         let shown = path.display();
         let mut image = vec![0u8; LS_SIZE as usize];
         let expanded = expand_source::expand(path, source)?;
-        let program = assemble_on_big_stack(&expanded.text, &mut image)?.map_err(|error| {
-            let place = expanded.locate(error.line);
-            Failure::Program(format!("{place}:{}: {}", error.column, error.kind))
-        })?;
+        let program = assemble_on_big_stack(&expanded.text, &mut image)?
+            .map_err(|error| Failure::Program(expanded.describe(&error)))?;
         if program.text_len == 0 {
             // Running it would execute whatever the zeroed local store holds (`stop 0`) and
             // look like success.

@@ -81,7 +81,7 @@ fn a_file_that_includes_itself_stops_at_the_depth_limit() {
     assert_eq!(output.status.code(), Some(2));
     let text = stderr(&output);
     assert!(
-        text.contains(":1: .include \"self.s\" nests more than 16 files deep"),
+        text.contains("self.s:1:9: .include \"self.s\" nests more than 16 files deep"),
         "{text}"
     );
 }
@@ -97,7 +97,99 @@ fn a_missing_include_names_the_line_and_the_file() {
     assert_eq!(output.status.code(), Some(2));
     let text = stderr(&output);
     assert!(
-        text.starts_with(&format!("{main}:2: .include \"nowhere.inc\": ")),
+        text.starts_with(&format!("{main}:2:9: .include \"nowhere.inc\": ")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_include_in_a_false_conditional_is_never_opened() {
+    // gas reads `.include` only where it assembles: inside a false `.if` nothing is opened,
+    // and an include guard stops a header from being read twice.
+    let dir = folder("guarded");
+    write(
+        &dir.join("sub/guard.inc"),
+        "        .ifndef GUARD
+        .set GUARD, 1
+        .set VALUE, 7
+        \
+         .include \"guard.inc\"
+        .endif
+",
+    );
+    let main = write(
+        &dir.join("main.s"),
+        "        .if 0
+        .include \"nowhere.inc\"
+        .endif
+        \
+         .include \"sub/guard.inc\"
+        .include \"sub/guard.inc\"
+        \
+         il $3, VALUE
+        stop
+",
+    );
+    let output = spusim(&["--mode", "instruction", "--regs", &main]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains(&reg3(7)), "{}", stdout(&output));
+}
+
+#[test]
+fn incbin_places_the_file_bytes_with_skip_and_count() {
+    // gas manual: `.incbin "file"[,skip[,count]]` includes the file verbatim at the current
+    // location, skipping `skip` bytes and taking at most `count`.
+    let dir = folder("incbin");
+    std::fs::write(
+        dir.join("sub/table.bin"),
+        [0x11u8, 0x22, 0x33, 0x44, 0x55, 0x66],
+    )
+    .expect("write the binary file");
+    let main = write(
+        &dir.join("main.s"),
+        "_start: lqr $3, whole
+        lqr $4, part
+        stop
+        .data
+        \
+         .balign 16
+whole:  .incbin \"sub/table.bin\"
+        .balign 16
+part:   \
+         .incbin \"sub/table.bin\", 1, 3
+        .balign 16
+",
+    );
+    let output = spusim(&["--mode", "instruction", "--regs", &main]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let regs = stdout(&output);
+    // The quadword at `whole`: the six bytes, then the zeros `.balign` pads with.
+    assert!(
+        regs.contains("$3   11223344 55660000 00000000 00000000\n"),
+        "{regs}"
+    );
+    // At `part`: bytes 1..4 of the file.
+    assert!(
+        regs.contains("$4   22334400 00000000 00000000 00000000\n"),
+        "{regs}"
+    );
+}
+
+#[test]
+fn a_missing_incbin_file_names_the_line_and_the_file() {
+    let dir = folder("incbin_missing");
+    let main = write(
+        &dir.join("main.s"),
+        "        stop
+        .data
+        .incbin \"nowhere.bin\"
+",
+    );
+    let output = spusim(&[&main]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    assert!(
+        text.starts_with(&format!("{main}:3:9: .incbin \"nowhere.bin\": ")),
         "{text}"
     );
 }

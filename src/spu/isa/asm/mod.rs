@@ -19,8 +19,10 @@
 //!   store; `symbols`: the symbol table.
 //!
 //! `.include` and `.incbin` need files: the library reads one text and reports them as
-//! [`AsmErrorKind::NeedsFileAccess`]; `tools/spusim` inlines included files (and runs `.S`
-//! files through the C preprocessor) before calling [`assemble`].
+//! [`AsmErrorKind::NeedsFileAccess`] where it reaches them; `tools/spusim` inlines included
+//! files and `.incbin` bytes (and runs `.S` files through the C preprocessor) before calling
+//! [`assemble`], leaving a directive whose file it cannot read for this error to report only
+//! if assembly reaches it (not inside a false `.if`).
 //!
 //! # Memory
 //! Everything is fixed-capacity: `SYMS` symbols, [`MAX_SECTIONS`] sections,
