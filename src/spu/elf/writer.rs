@@ -10,7 +10,7 @@ use elf::abi;
 use super::error::ElfWriteError;
 use super::{FILE_HEADER_BYTES, PROGRAM_HEADER_BYTES, SECTION_HEADER_BYTES, SYMBOL_BYTES};
 use crate::spu::exec::LS_SIZE;
-use crate::spu::isa::asm::Program;
+use crate::spu::isa::asm::{Program, Symbol};
 
 /// The section header string table: each name's offset is where it starts here.
 const SECTION_NAMES: &[u8] = b"\0.text\0.data\0.symtab\0.strtab\0.shstrtab\0";
@@ -50,11 +50,9 @@ impl Layout {
         let text_offset = (FILE_HEADER_BYTES + program_headers * PROGRAM_HEADER_BYTES)
             .next_multiple_of(SEGMENT_ALIGN);
         let symtab_offset = (text_offset + program.len).next_multiple_of(4);
-        let symbols = 1 + program.symbols.len();
+        let symbols = 1 + symtab_symbols(program).count();
         let strtab_offset = symtab_offset + symbols * SYMBOL_BYTES;
-        let strtab_len = 1 + program
-            .symbols
-            .iter()
+        let strtab_len = 1 + symtab_symbols(program)
             .map(|s| s.name.len() + 1)
             .sum::<usize>();
         let shstrtab_offset = strtab_offset + strtab_len;
@@ -89,15 +87,26 @@ impl Layout {
     }
 }
 
+/// The symbols that go into `.symtab`: all but the assembler's local labels, which GNU `as`
+/// leaves out of the object file too: `.L` names (gas's `LOCAL_LABEL_PREFIX` for ELF) and
+/// numeric local labels (`1:`, stored with a `\u{2}` instance mark).
+fn symtab_symbols<const SYMS: usize>(program: &Program<SYMS>) -> impl Iterator<Item = &Symbol> {
+    program
+        .symbols
+        .iter()
+        .filter(|s| !s.name.starts_with(".L") && !s.name.contains('\u{2}'))
+}
+
 /// The bytes [`write_executable`] writes for `program`.
 pub fn executable_size<const SYMS: usize>(program: &Program<SYMS>) -> Result<usize, ElfWriteError> {
     Layout::of(program).map(|layout| layout.total)
 }
 
 /// Writes `program`, assembled into `image`, as an SPU ELF executable at the start of `out`;
-/// returns the bytes written ([`executable_size`]). Every label becomes a global
-/// `STT_NOTYPE` symbol of its section (`.text`, `.data`, or absolute past both), in
-/// definition order, and `e_entry` is the program's entry point.
+/// returns the bytes written ([`executable_size`]). Every label but the local ones (`.L`
+/// names, numeric labels) becomes a global `STT_NOTYPE` symbol of its section (`.text`,
+/// `.data`, or absolute past both), in definition order, and `e_entry` is the program's
+/// entry point.
 pub fn write_executable<const SYMS: usize>(
     program: &Program<SYMS>,
     image: &[u8],
@@ -213,7 +222,7 @@ fn write_program_headers<const SYMS: usize>(
 fn write_symbols<const SYMS: usize>(w: &mut Writer<'_>, program: &Program<SYMS>, layout: &Layout) {
     // Entry 0 and string 0 stay zero: the null symbol and the empty name.
     let mut name_offset = 1;
-    for (index, symbol) in program.symbols.iter().enumerate() {
+    for (index, symbol) in symtab_symbols(program).enumerate() {
         let address = symbol.address as usize;
         let section =
             if address < program.text_len || (address == program.text_len && !layout.has_data) {
