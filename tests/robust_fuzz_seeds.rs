@@ -5,6 +5,14 @@
 //! The `spusim_options` target's checks call spusim, so they run in spusim's package
 //! (`tools/spusim/tests/fuzz_seeds.rs`).
 
+// Checks are written to be their own crates (fuzz targets); here several live in one, so
+// `fuzz/checks/byte_stream.rs`, which two of them include, is compiled twice.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../fuzz/checks/asm_expression.rs"]
+mod asm_expression;
+#[path = "../fuzz/checks/asm_macro.rs"]
+mod asm_macro;
 #[path = "../fuzz/checks/asm_roundtrip.rs"]
 mod asm_roundtrip;
 #[path = "../fuzz/checks/assemble.rs"]
@@ -47,6 +55,18 @@ fn exercise(
 fn assemble_checks_hold_on_seeds_and_random_text() {
     let runs = exercise("assemble", assemble::check, 500, 2000, 300);
     assert!(runs > 700);
+}
+
+#[test]
+fn asm_expression_checks_hold_on_seeds_and_random_expressions() {
+    let runs = exercise("asm_expression", asm_expression::check, 300, 3000, 200);
+    assert!(runs > 3000);
+}
+
+#[test]
+fn asm_macro_checks_hold_on_seeds_and_random_macros() {
+    let runs = exercise("asm_macro", asm_macro::check, 300, 3000, 200);
+    assert!(runs > 3000);
 }
 
 #[test]
