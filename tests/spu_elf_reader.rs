@@ -153,6 +153,37 @@ fn symbols_name_addresses_as_the_disassembler_asks() {
 }
 
 #[test]
+fn an_absolute_symbol_without_a_type_is_a_value_not_an_address() {
+    // gas writes `.set K, 5` as an absolute (SHN_ABS) NOTYPE symbol: a number, which must
+    // not name local-store address 5. A typed absolute symbol stays (see symbol_file).
+    let strings = b"\0K\0here\0";
+    let bytes = TestElf::minimal()
+        .with_symbols(
+            vec![
+                Sym {
+                    name: 1,
+                    value: 4,
+                    size: 0,
+                    info: info(STB_GLOBAL, STT_NOTYPE),
+                    shndx: SHN_ABS,
+                },
+                Sym {
+                    name: 3,
+                    value: 4,
+                    size: 0,
+                    info: info(STB_GLOBAL, STT_NOTYPE),
+                    shndx: 1,
+                },
+            ],
+            strings,
+        )
+        .build();
+    let elf = SpuElf::parse(&bytes).unwrap();
+    assert_eq!(elf.symbols().symbol_at(4), Some("here"));
+    assert_eq!(elf.symbols().address_of("K"), None);
+}
+
+#[test]
 fn a_file_without_a_symbol_table_has_no_symbols() {
     let bytes = TestElf::minimal().build();
     let elf = SpuElf::parse(&bytes).unwrap();

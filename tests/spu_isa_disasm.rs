@@ -237,6 +237,32 @@ fn addresses_with_symbols_as_objdump_names_them() {
 }
 
 #[test]
+fn an_assembled_programs_labels_name_addresses_as_elf_symbols_do() {
+    // The same symbol layout as ELF_SYMBOLS, from labels: objdump's names above must come
+    // out of the assembler's own table too (nearest label at or below; values never).
+    let mut image = [0u8; 0x40];
+    let program = assemble::<8>(
+        "_binary__tmp_s_bin_start: nop\n nop\nloop: nop\n nop\nfar: nop\n nop\n nop\n\
+         _binary__tmp_s_bin_end: nop\n.set far_value, 0x14\n",
+        &mut image,
+    )
+    .unwrap();
+    for (pc, word, expected) in [
+        (0x04, 0x3200_0200, "br\t14 <far+0x4>\t# 14"),
+        (
+            0x10,
+            0x3080_0c03,
+            "lqa\t$3,60 <_binary__tmp_s_bin_end+0x44>",
+        ),
+        (0x18, 0x337f_fd00, "brsl\t$0,0 <_binary__tmp_s_bin_start>"),
+    ] {
+        let mut text = String::new();
+        disassemble(&decode(word).unwrap(), pc, &program.symbols, &mut text).unwrap();
+        assert_eq!(text, expected, "{word:#010x} at {pc:#x}");
+    }
+}
+
+#[test]
 fn compact_is_objdump_on_one_line_without_the_hex_comment() {
     let ai = decode(ri10(0x0e0, 100, 3, 3)).unwrap();
     assert_eq!(ai.display_at(0).to_string(), "ai $3,$3,100");

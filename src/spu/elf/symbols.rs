@@ -137,7 +137,11 @@ impl<'data> ElfSymbols<'data> {
             abi::STT_FUNC => SymbolKind::Function,
             _ => return None,
         };
-        if symbol.is_undefined() || symbol.st_shndx == abi::SHN_COMMON {
+        // An absolute symbol without a type is an assembler value (`.set K, 5`), not a
+        // local-store address; a typed one (an object or function placed by a linker script)
+        // is an address.
+        let value = symbol.st_shndx == abi::SHN_ABS && kind == SymbolKind::Label;
+        if symbol.is_undefined() || symbol.st_shndx == abi::SHN_COMMON || value {
             return None;
         }
         let name = self.name(symbol.st_name).ok().filter(|n| !n.is_empty())?;
@@ -176,16 +180,20 @@ impl<'data> ElfSymbols<'data> {
         let sized = self
             .iter()
             .find(|s| s.size > 0 && pc >= s.address && pc - s.address < s.size);
-        let symbol = sized.or_else(|| {
-            self.iter().filter(|s| s.address <= pc).fold(
-                None,
-                |best: Option<ElfSymbol<'data>>, s| match best {
-                    Some(b) if b.address >= s.address => Some(b),
-                    _ => Some(s),
-                },
-            )
-        })?;
+        let symbol = sized.or_else(|| self.nearest_at_or_below(pc))?;
         Some((symbol, pc - symbol.address))
+    }
+
+    /// The symbol with the highest address not above `address` (the first in table order
+    /// among several there).
+    fn nearest_at_or_below(&self, address: u32) -> Option<ElfSymbol<'data>> {
+        self.iter().filter(|s| s.address <= address).fold(
+            None,
+            |best: Option<ElfSymbol<'data>>, s| match best {
+                Some(b) if b.address >= s.address => Some(b),
+                _ => Some(s),
+            },
+        )
     }
 }
 
@@ -193,6 +201,14 @@ impl SymbolLookup for ElfSymbols<'_> {
     /// The first symbol in table order that names `address`.
     fn symbol_at(&self, address: u32) -> Option<&str> {
         self.iter().find(|s| s.address == address).map(|s| s.name)
+    }
+
+    /// The nearest symbol at or below `address`, as objdump names a branch target
+    /// (`<loop+0x4>`): by address alone, unlike [`containing`](Self::containing), which
+    /// prefers a sized symbol that covers it.
+    fn symbol_before(&self, address: u32) -> Option<(&str, u32)> {
+        self.nearest_at_or_below(address)
+            .map(|symbol| (symbol.name, symbol.address))
     }
 }
 

@@ -174,4 +174,17 @@ impl<const N: usize> SymbolLookup for SymbolTable<N> {
             .find(|s| s.is_label() && s.address == address && !s.name.as_str().contains('\u{2}'))
             .map(|s| s.name.as_str())
     }
+
+    /// The nearest label at or below `address` (the first defined, among several at one
+    /// address), as objdump names an address `<loop+0x4>`.
+    fn symbol_before(&self, address: u32) -> Option<(&str, u32)> {
+        self.entries
+            .iter()
+            .filter(|s| s.is_label() && s.address <= address && !s.name.as_str().contains('\u{2}'))
+            .fold(None, |best: Option<&Symbol>, s| match best {
+                Some(b) if b.address >= s.address => Some(b),
+                _ => Some(s),
+            })
+            .map(|s| (s.name.as_str(), s.address))
+    }
 }
