@@ -59,7 +59,7 @@ fn every_example_program_survives_write_and_read() {
         let written: Vec<(&str, u32)> = program
             .symbols
             .iter()
-            .filter(|s| !s.name.starts_with(".L") && !s.name.contains('\u{2}'))
+            .filter(|s| s.is_label() && !s.name.starts_with(".L") && !s.name.contains('\u{2}'))
             .map(|s| (s.name.as_str(), s.address))
             .collect();
         assert_eq!(

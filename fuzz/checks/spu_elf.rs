@@ -25,7 +25,7 @@ use pmprobe::spu::elf::{
 };
 use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::SymbolLookup;
-use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::isa::asm::{SectionKind, SymbolValue, assemble};
 
 /// Symbols checked one by one at most (each look-up is a linear search).
 const CHECKED_SYMBOLS: usize = 64;
@@ -139,9 +139,26 @@ fn check_written(text: &[u8]) {
     assert_eq!(elf.entry(), program.entry);
     assert_eq!(elf.segments()[0].bytes, &image[..program.text_len]);
     let read: Vec<(&str, u32)> = elf.symbols().iter().map(|s| (s.name, s.address)).collect();
+    // What GNU `as` would put in `.symtab` as a section symbol: every label but the local
+    // ones (`.L` names, numeric labels), in a section of a kind that has bytes or space.
+    let kind_present = |kind| {
+        kind == SectionKind::Code
+            || program
+                .sections
+                .iter()
+                .any(|s| s.kind == kind && s.size > 0)
+    };
     let written: Vec<(&str, u32)> = program
         .symbols
         .iter()
+        .filter(|s| match s.value {
+            SymbolValue::Label { section, .. } => program
+                .sections
+                .get(usize::from(section))
+                .is_some_and(|s| kind_present(s.kind)),
+            _ => false,
+        })
+        .filter(|s| !s.name.starts_with(".L") && !s.name.contains('\u{2}'))
         .map(|s| (s.name.as_str(), s.address))
         .collect();
     assert_eq!(read, written);

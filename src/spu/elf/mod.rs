@@ -13,8 +13,8 @@
 //!   assembler labels do (listings, branch targets), and finds the symbol containing a PC.
 //! - [`write_executable`] writes an assembled [`Program`](crate::spu::isa::asm::Program) as an
 //!   ELF executable into a caller's buffer ([`executable_size`] bytes): a `PT_LOAD` segment for
-//!   `.text` and one for `.data`, the sections `.text`, `.data`, `.symtab`, `.strtab` and
-//!   `.shstrtab`, every label a global symbol. It is in the library, heap-free, so a firmware
+//!   `.text` and one for `.data` and `.bss`, the sections `.text`, `.data`, `.bss`, `.symtab`,
+//!   `.strtab` and `.shstrtab`, every label and `.set` value a global symbol. It is in the library, heap-free, so a firmware
 //!   or a `no_std` test can produce a loadable file as well as read one.
 //!
 //! The headers and tables are parsed by the `elf` crate (no default features: `no_std`, no

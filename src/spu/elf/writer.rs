@@ -1,30 +1,34 @@
 //! Writing an assembled program as an SPU ELF executable, into a caller's buffer.
 //!
-//! The layout, in file order: the file header; one program header per non-empty section
-//! (`.text`, then `.data`); the image (`.text` at an offset that is a multiple of 16, so each
-//! segment's offset and address agree modulo its 16-byte alignment, the gap up to `.data`,
-//! `.data`); `.symtab`; `.strtab`; `.shstrtab`; the section header table.
+//! The layout, in file order: the file header; one program header per segment (`.text`, then
+//! `.data` with `.bss` in its memory size, or `.bss` alone); the image (`.text` at an offset
+//! that is a multiple of 16, so each segment's offset and address agree modulo its 16-byte
+//! alignment, the gap up to `.data`, `.data`); `.symtab`; `.strtab`; `.shstrtab`; the section
+//! header table.
 
 use elf::abi;
 
 use super::error::ElfWriteError;
 use super::{FILE_HEADER_BYTES, PROGRAM_HEADER_BYTES, SECTION_HEADER_BYTES, SYMBOL_BYTES};
 use crate::spu::exec::LS_SIZE;
-use crate::spu::isa::asm::{Program, Symbol};
+use crate::spu::isa::asm::{Program, SectionKind, Symbol, SymbolValue};
 
 /// The section header string table: each name's offset is where it starts here.
-const SECTION_NAMES: &[u8] = b"\0.text\0.data\0.symtab\0.strtab\0.shstrtab\0";
+const SECTION_NAMES: &[u8] = b"\0.text\0.data\0.bss\0.symtab\0.strtab\0.shstrtab\0";
 const NAME_TEXT: u32 = 1;
 const NAME_DATA: u32 = 7;
-const NAME_SYMTAB: u32 = 13;
-const NAME_STRTAB: u32 = 21;
-const NAME_SHSTRTAB: u32 = 29;
+const NAME_BSS: u32 = 13;
+const NAME_SYMTAB: u32 = 18;
+const NAME_STRTAB: u32 = 26;
+const NAME_SHSTRTAB: u32 = 34;
 /// Alignment of both segments and of their sections (a quadword, the LS access unit).
 const SEGMENT_ALIGN: usize = 16;
 
 /// Where everything goes, computed once for the size and the writing.
 struct Layout {
     has_data: bool,
+    /// The zero-initialised sections' span in local store (empty when there are none).
+    bss: core::ops::Range<usize>,
     program_headers: usize,
     text_offset: usize,
     symtab_offset: usize,
@@ -42,11 +46,13 @@ impl Layout {
         if program.text_len == 0 {
             return Err(ElfWriteError::NoCode);
         }
-        if program.len > LS_SIZE as usize {
+        let bss = bss_span(program);
+        if program.len > LS_SIZE as usize || bss.end > LS_SIZE as usize {
             return Err(ElfWriteError::TooLarge);
         }
         let has_data = program.data_len > 0;
-        let program_headers = if has_data { 2 } else { 1 };
+        let has_bss = !bss.is_empty();
+        let program_headers = 1 + usize::from(has_data || has_bss);
         let text_offset = (FILE_HEADER_BYTES + program_headers * PROGRAM_HEADER_BYTES)
             .next_multiple_of(SEGMENT_ALIGN);
         let symtab_offset = (text_offset + program.len).next_multiple_of(4);
@@ -57,13 +63,15 @@ impl Layout {
             .sum::<usize>();
         let shstrtab_offset = strtab_offset + strtab_len;
         let section_headers_offset = (shstrtab_offset + SECTION_NAMES.len()).next_multiple_of(4);
-        let sections = if has_data { 6 } else { 5 };
+        // null, .text, .symtab, .strtab, .shstrtab, and .data and .bss when present.
+        let sections = 5 + usize::from(has_data) + usize::from(has_bss);
         let total = section_headers_offset + sections * SECTION_HEADER_BYTES;
         if u32::try_from(total).is_err() {
             return Err(ElfWriteError::TooLarge);
         }
         Ok(Layout {
             has_data,
+            bss,
             program_headers,
             text_offset,
             symtab_offset,
@@ -77,14 +85,34 @@ impl Layout {
         })
     }
 
-    /// Section indices: 0 null, 1 `.text`, then `.data` when there is one.
+    /// Section indices: 0 null, 1 `.text`, then `.data` and `.bss` when present.
     fn data_index(&self) -> u16 {
         2
     }
 
-    fn symtab_index(&self) -> u16 {
-        if self.has_data { 3 } else { 2 }
+    fn bss_index(&self) -> u16 {
+        2 + u16::from(self.has_data)
     }
+
+    fn symtab_index(&self) -> u16 {
+        2 + u16::from(self.has_data) + u16::from(!self.bss.is_empty())
+    }
+}
+
+/// From the first zero-initialised section to the end of the last (they follow the data).
+fn bss_span<const SYMS: usize>(program: &Program<SYMS>) -> core::ops::Range<usize> {
+    let mut zeroed = program
+        .sections
+        .iter()
+        .filter(|s| s.kind == SectionKind::Bss && s.size > 0);
+    let Some(first) = zeroed.next() else {
+        return 0..0;
+    };
+    let start = first.address as usize;
+    let end = zeroed
+        .map(|s| (s.address + s.size) as usize)
+        .fold((first.address + first.size) as usize, usize::max);
+    start..end
 }
 
 /// The symbols that go into `.symtab`: all but the assembler's local labels, which GNU `as`
@@ -103,10 +131,11 @@ pub fn executable_size<const SYMS: usize>(program: &Program<SYMS>) -> Result<usi
 }
 
 /// Writes `program`, assembled into `image`, as an SPU ELF executable at the start of `out`;
-/// returns the bytes written ([`executable_size`]). Every label but the local ones (`.L`
-/// names, numeric labels) becomes a global `STT_NOTYPE` symbol of its section (`.text`,
-/// `.data`, or absolute past both), in definition order, and `e_entry` is the program's
-/// entry point.
+/// returns the bytes written ([`executable_size`]). Every symbol but the local labels (`.L`
+/// names, numeric labels) becomes a global `STT_NOTYPE` symbol, in definition order: a label
+/// of its section (`.text`, `.data` or `.bss`), a `.set` value absolute (`SHN_ABS`), as GNU
+/// `as` writes them. Zero-initialised sections are `.bss`, a `SHT_NOBITS` section the data
+/// segment's memory size covers. `e_entry` is the program's entry point.
 pub fn write_executable<const SYMS: usize>(
     program: &Program<SYMS>,
     image: &[u8],
@@ -197,23 +226,45 @@ fn write_program_headers<const SYMS: usize>(
     program: &Program<SYMS>,
     layout: &Layout,
 ) {
-    let mut segment = |index: usize, address: usize, size: usize, flags: u32| {
+    let mut segment = |index: usize, address: usize, file_size: usize, memory_size, flags: u32| {
         let at = FILE_HEADER_BYTES + index * PROGRAM_HEADER_BYTES;
+        // A segment without file bytes points at the image's start, which agrees with any
+        // 16-byte aligned address modulo the alignment.
+        let offset = if file_size == 0 { 0 } else { address };
         w.u32(at, abi::PT_LOAD as usize);
-        w.u32(at + 4, layout.text_offset + address);
+        w.u32(at + 4, layout.text_offset + offset);
         w.u32(at + 8, address);
         w.u32(at + 12, address);
-        w.u32(at + 16, size);
-        w.u32(at + 20, size);
+        w.u32(at + 16, file_size);
+        w.u32(at + 20, memory_size);
         w.u32(at + 24, flags as usize);
         w.u32(at + 28, SEGMENT_ALIGN);
     };
-    segment(0, 0, program.text_len, abi::PF_R | abi::PF_X);
+    segment(
+        0,
+        0,
+        program.text_len,
+        program.text_len,
+        abi::PF_R | abi::PF_X,
+    );
+    // `.bss` needs no bytes in the file: it is the memory size beyond the data's file size,
+    // which a loader zeroes (or a segment of its own, of file size 0, without data).
     if layout.has_data {
+        let memory_end = program.data_start + program.data_len;
+        let memory_end = memory_end.max(layout.bss.end);
         segment(
             1,
             program.data_start,
             program.data_len,
+            memory_end - program.data_start,
+            abi::PF_R | abi::PF_W,
+        );
+    } else if !layout.bss.is_empty() {
+        segment(
+            1,
+            layout.bss.start,
+            0,
+            layout.bss.len(),
             abi::PF_R | abi::PF_W,
         );
     }
@@ -223,20 +274,22 @@ fn write_symbols<const SYMS: usize>(w: &mut Writer<'_>, program: &Program<SYMS>,
     // Entry 0 and string 0 stay zero: the null symbol and the empty name.
     let mut name_offset = 1;
     for (index, symbol) in symtab_symbols(program).enumerate() {
-        let address = symbol.address as usize;
-        let section =
-            if address < program.text_len || (address == program.text_len && !layout.has_data) {
-                1
-            } else if layout.has_data
-                && (program.data_start..=program.data_start + program.data_len).contains(&address)
-            {
-                layout.data_index()
-            } else {
-                abi::SHN_ABS
-            };
+        // A `.set` value is no address: it goes to no section, as gas writes it.
+        let section = match symbol.value {
+            SymbolValue::Label { section, .. } => {
+                match program.sections.get(usize::from(section)).map(|s| s.kind) {
+                    Some(SectionKind::Code) => 1,
+                    Some(SectionKind::Data) if layout.has_data => layout.data_index(),
+                    Some(SectionKind::Bss) if !layout.bss.is_empty() => layout.bss_index(),
+                    // A label in an empty section: an address, but in no section's bytes.
+                    _ => abi::SHN_ABS,
+                }
+            }
+            _ => abi::SHN_ABS,
+        };
         let at = layout.symtab_offset + (index + 1) * SYMBOL_BYTES;
         w.u32(at, name_offset);
-        w.u32(at + 4, address);
+        w.u32(at + 4, symbol.address as usize);
         // 8: st_size, 0 for a label.
         w.bytes(at + 12, &[(abi::STB_GLOBAL << 4) | abi::STT_NOTYPE, 0]);
         w.u16(at + 14, section);
@@ -301,6 +354,19 @@ fn write_section_headers<const SYMS: usize>(
             program.data_len,
         ),
         Section {
+            name: NAME_BSS,
+            kind: abi::SHT_NOBITS,
+            flags: abi::SHF_ALLOC | abi::SHF_WRITE,
+            address: layout.bss.start,
+            // A NOBITS section's offset is nominal; where its bytes would start.
+            offset: layout.text_offset + layout.bss.start.min(program.len),
+            size: layout.bss.len(),
+            link: 0,
+            info: 0,
+            align: SEGMENT_ALIGN,
+            entry_size: 0,
+        },
+        Section {
             name: NAME_SYMTAB,
             kind: abi::SHT_SYMTAB,
             flags: 0,
@@ -316,9 +382,11 @@ fn write_section_headers<const SYMS: usize>(
         strings(NAME_STRTAB, layout.strtab_offset, layout.strtab_len),
         strings(NAME_SHSTRTAB, layout.shstrtab_offset, SECTION_NAMES.len()),
     ];
-    let present = sections
-        .iter_mut()
-        .filter(|s| s.name != NAME_DATA || layout.has_data);
+    let present = sections.iter_mut().filter(|s| match s.name {
+        NAME_DATA => layout.has_data,
+        NAME_BSS => !layout.bss.is_empty(),
+        _ => true,
+    });
     // Section 0 is the null section, all zeros.
     for (index, section) in present.enumerate() {
         let at = layout.section_headers_offset + (index + 1) * SECTION_HEADER_BYTES;

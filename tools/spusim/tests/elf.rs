@@ -172,3 +172,75 @@ fn elf_output_is_refused_for_an_elf_input_and_for_the_program_itself() {
     assert!(stderr(&output).contains("--elf"), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(&source).unwrap(), "stop\n");
 }
+
+#[test]
+fn zero_initialised_data_is_a_nobits_section_and_values_are_absolute() {
+    // The layout docs/spu-assembler.md gives: code from 0 (8 bytes), .data at the next 16-byte
+    // boundary (0x10, one word), .bss after it at 0x20 (32 bytes), then `c` in .bss at its
+    // alignment 16 (0x40, 16 bytes) up to 0x50. gABI: a NOBITS section has no file bytes; the
+    // data segment's memory size (0x50 - 0x10) covers it. `.set` values are SHN_ABS, as gas
+    // writes them.
+    let source = scratch("bss_and_values.s");
+    std::fs::write(
+        &source,
+        "_start: il $3, K\n stop\n.data\nd: .word 7\n.bss\nb: .space 32\n.lcomm c, 16, 16\n.set K, 5\n",
+    )
+    .unwrap();
+    let elf = scratch("bss_and_values.elf");
+    let output = spusim(&["--mode", "instruction", "--elf", &elf, &source]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let Some((all, errors)) = readelf(&["-W", "-S", "-l", "-s", &elf]) else {
+        eprintln!("readelf is not on PATH: the file was not checked by binutils");
+        return;
+    };
+    assert!(errors.is_empty(), "readelf complained: {errors}");
+    let row = |starts: &str| -> Vec<String> {
+        let line = all
+            .lines()
+            .find(|l| l.trim_start().starts_with(starts) || l.contains(starts))
+            .unwrap_or_else(|| panic!("no `{starts}` line in\n{all}"));
+        line.split_whitespace().map(str::to_string).collect()
+    };
+    // [Nr] Name Type Addr Off Size ...: `[ 3]` splits into two fields.
+    let bss = row(" .bss ");
+    let at = bss.iter().position(|f| f == ".bss").unwrap();
+    assert_eq!(
+        (&bss[at + 1], &bss[at + 2], &bss[at + 4]),
+        (
+            &"NOBITS".to_string(),
+            &"00000020".to_string(),
+            &"000030".to_string()
+        ),
+        "{all}"
+    );
+    let segments: Vec<Vec<String>> = all
+        .lines()
+        .filter(|l| l.trim_start().starts_with("LOAD"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(segments.len(), 2, "{all}");
+    // LOAD Offset VirtAddr PhysAddr FileSiz MemSiz Flg Align
+    assert_eq!(
+        (
+            &segments[1][2][..],
+            &segments[1][4][..],
+            &segments[1][5][..]
+        ),
+        ("0x00000010", "0x00004", "0x00040"),
+        "{all}"
+    );
+    // Num: Value Size Type Bind Vis Ndx Name; sections 1 .text, 2 .data, 3 .bss.
+    let symbol = |name: &str| -> (String, String) {
+        let fields = all
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|f| f.len() == 8 && f[7] == name)
+            .unwrap_or_else(|| panic!("no symbol {name} in\n{all}"));
+        (fields[1].to_string(), fields[6].to_string())
+    };
+    assert_eq!(symbol("_start"), ("00000000".into(), "1".into()));
+    assert_eq!(symbol("d"), ("00000010".into(), "2".into()));
+    assert_eq!(symbol("b"), ("00000020".into(), "3".into()));
+    assert_eq!(symbol("c"), ("00000040".into(), "3".into()));
+    assert_eq!(symbol("K"), ("00000005".into(), "ABS".into()));
+}
