@@ -256,7 +256,11 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
         pipeline_total > functional_total,
         "pipeline mode has the larger share: {pipeline_total}% vs {functional_total}%"
     );
-    for file in ["pmprobe-profile.folded", "pmprobe-profile.svg"] {
+    for file in [
+        "pmprobe-profile.folded",
+        "pmprobe-profile.svg",
+        "pmprobe-profile.json",
+    ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(text.contains("pmprobe::spu::pipeline::"), "{file}");
     }

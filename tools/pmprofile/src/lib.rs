@@ -3,12 +3,14 @@
 //! Reads a `PMPS` sample file written by the firmware (`pmprobe::sampling::wire`) and the
 //! firmware ELF, symbolizes every PC and return address with `addr2line` (inlined frames
 //! included, Rust names demangled), and produces a top-N table of self and total shares,
-//! folded stacks and a flamegraph SVG rendered with `inferno`; optionally checks the share of
-//! samples through given functions against figures the firmware measured ([`expect`]).
+//! folded stacks, a flamegraph SVG rendered with `inferno` and a Firefox Profiler profile
+//! ([`firefox`]); optionally checks the share of samples through given functions against
+//! figures the firmware measured ([`expect`]).
 
 #![warn(missing_docs)]
 
 pub mod expect;
+pub mod firefox;
 pub mod frame_record;
 pub mod profile;
 pub mod report;

@@ -1,13 +1,16 @@
-//! `pmprofile [--top N] [--folded FILE] [--svg FILE] [--expect FILE] FIRMWARE.elf SAMPLES.pmps`
+//! `pmprofile [--top N] [--folded FILE] [--svg FILE] [--firefox FILE] [--expect FILE]
+//! FIRMWARE.elf SAMPLES.pmps`
 
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::SystemTime;
 
-use pmprobe::sampling::{ProfileDecoder, SkidHistogram};
-use pmprofile::{Profile, Symbolizer, expect, report};
+use pmprobe::sampling::{ProfileDecoder, ProfileHeader, Sample, SkidHistogram};
+use pmprofile::{Profile, Symbolizer, expect, firefox, report};
 
-const USAGE: &str = "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] [--expect FILE] \
-FIRMWARE.elf SAMPLES.pmps
+const USAGE: &str = "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] [--firefox FILE] \
+[--expect FILE] FIRMWARE.elf SAMPLES.pmps
 
 Symbolizes the samples of a pmprobe profile against the firmware ELF and prints the functions
 with the largest share of samples (self: the sample was in the function itself; total: the
@@ -16,6 +19,8 @@ function was anywhere on the call stack).
   --top N        rows of the table (default 20)
   --folded FILE  also write folded stacks (`root;...;leaf count` lines)
   --svg FILE     also write a flamegraph SVG
+  --firefox FILE also write a Firefox Profiler profile (JSON, one thread per core; open it
+                 at profiler.firefox.com, \"Load a profile from file\", or `samply load FILE`)
   --expect FILE  check the share of samples through given functions against the firmware's
                  own figures (lines `label pattern percent tolerance`); exit status 4 when
                  one does not hold
@@ -29,6 +34,7 @@ struct Options {
     top: usize,
     folded: Option<PathBuf>,
     svg: Option<PathBuf>,
+    firefox: Option<PathBuf>,
     expect: Option<PathBuf>,
     elf: PathBuf,
     samples: PathBuf,
@@ -36,7 +42,7 @@ struct Options {
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut top = 20;
-    let (mut folded, mut svg, mut expect) = (None, None, None);
+    let (mut folded, mut svg, mut firefox, mut expect) = (None, None, None, None);
     let mut positional = Vec::new();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -50,6 +56,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
             }
             "--folded" => folded = Some(PathBuf::from(value("--folded")?)),
             "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
+            "--firefox" => firefox = Some(PathBuf::from(value("--firefox")?)),
             "--expect" => expect = Some(PathBuf::from(value("--expect")?)),
             other if other.starts_with("--") => return Err(format!("unknown option `{other}`")),
             _ => positional.push(PathBuf::from(arg)),
@@ -62,6 +69,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         top,
         folded,
         svg,
+        firefox,
         expect,
         elf,
         samples,
@@ -125,7 +133,39 @@ fn run(options: &Options) -> Result<bool, String> {
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
+    if let Some(path) = &options.firefox {
+        write_firefox(path, options, &samples, &header, &symbolizer)?;
+    }
     Ok(checks.iter().all(expect::ShareCheck::holds))
+}
+
+/// The Firefox profile, its time axis anchored at the sample file's date: the firmware writes
+/// it at the end of the run, the nearest to the run's date the host can know.
+fn write_firefox(
+    path: &Path,
+    options: &Options,
+    samples: &[Sample],
+    header: &ProfileHeader,
+    symbolizer: &Symbolizer,
+) -> Result<(), String> {
+    let written = std::fs::metadata(&options.samples)
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|_| SystemTime::now());
+    let profile = firefox::build(
+        samples,
+        header,
+        symbolizer,
+        &firefox::Firmware::at(&options.elf),
+        written,
+    );
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    firefox::write(&profile, &mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -4,39 +4,17 @@ mod common;
 
 use std::process::Command;
 
-use object::{Object, ObjectSymbol};
 use pmprobe::sampling::{Sample, WalkEnd};
 
 fn pmprofile() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pmprofile"))
 }
 
-/// Three SPU model functions of the firmware, found through its symbol table: (address, name).
-/// Names with a space (`<impl A for B>`) are left out: the `--expect` file's fields are
-/// separated by spaces.
-fn three_functions(elf: &[u8]) -> Vec<(u64, String)> {
-    let file = object::File::parse(elf).unwrap();
-    let mut found: Vec<(u64, String)> = file
-        .symbols()
-        .filter(|s| s.kind() == object::SymbolKind::Text && s.size() >= 64)
-        .map(|s| {
-            let name = rustc_demangle::demangle(s.name().unwrap());
-            (s.address(), format!("{name:#}"))
-        })
-        .filter(|(_, name)| name.starts_with("pmprobe::spu::") && !name.contains(' '))
-        .collect();
-    found.sort();
-    found.dedup_by(|a, b| a.1 == b.1);
-    found.truncate(3);
-    assert_eq!(found.len(), 3);
-    found
-}
-
 #[test]
 fn a_known_profile_gives_its_shares_folded_stacks_and_a_flamegraph() {
     let elf_path = common::firmware_elf();
     let elf = std::fs::read(&elf_path).unwrap();
-    let functions = three_functions(&elf);
+    let functions = common::three_functions(&elf);
     let (hot, warm, caller) = (&functions[0], &functions[1], &functions[2]);
     // 70 samples at hot's entry and 30 at warm's, all called from inside `caller` (the return
     // address 8 bytes into it).

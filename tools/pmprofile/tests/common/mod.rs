@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use object::{Object, ObjectSymbol};
 use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, encode_profile};
 
 /// The repository root.
@@ -77,4 +78,25 @@ pub fn sample_file(samples: &[Sample], period: u64) -> Vec<u8> {
     let len = encode_profile(&header, samples, &mut bytes).expect("buffer large enough");
     bytes.truncate(len);
     bytes
+}
+
+/// Three SPU model functions of the firmware, found through its symbol table: (address, name).
+/// Names with a space (`<impl A for B>`) are left out: the `--expect` file's fields are
+/// separated by spaces.
+pub fn three_functions(elf: &[u8]) -> Vec<(u64, String)> {
+    let file = object::File::parse(elf).unwrap();
+    let mut found: Vec<(u64, String)> = file
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.size() >= 64)
+        .map(|s| {
+            let name = rustc_demangle::demangle(s.name().unwrap());
+            (s.address(), format!("{name:#}"))
+        })
+        .filter(|(_, name)| name.starts_with("pmprobe::spu::") && !name.contains(' '))
+        .collect();
+    found.sort();
+    found.dedup_by(|a, b| a.1 == b.1);
+    found.truncate(3);
+    assert_eq!(found.len(), 3);
+    found
 }
