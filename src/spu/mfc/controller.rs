@@ -1,0 +1,594 @@
+//! [`Mfc`]: one SPU's memory flow controller with its channels: the command parameters and
+//! queue, tag groups, list stalls, atomic status, multisource sync, the event facility, the
+//! decrementer and the signal-notification channels.
+//!
+//! Channel operations only record what the SPU asked; [`Mfc::service`] does the work that
+//! needs main memory: it completes what is due, starts what may start and raises the events
+//! that follow. In instruction mode (*immediate* timing) a command completes in the service
+//! right after the instruction that issued it; in pipeline mode (*timed*) the service starts it
+//! at the cycle the pipeline gives and completes it at the cycle the [timing](super::timing)
+//! says, which [`next_event`](Mfc::next_event) tells the pipeline to stop at.
+
+use super::command::{Command, CommandKind};
+use super::decrementer::Decrementer;
+use super::error::{DmaErrorKind, DmaFault};
+use super::events::{
+    EVENT_DECREMENTER, EVENT_RESERVATION_LOST, EVENT_SIGNAL_1, EVENT_SIGNAL_2, Events,
+};
+use super::held::Held;
+use super::port::MemoryPort;
+use super::queue::{CommandQueue, Progress, QUEUE_DEPTH, Queued};
+use super::record::DmaStats;
+use super::tags::{TagGroups, TagUpdate};
+use super::timing::{DmaTiming, Schedule};
+use super::transfer::{check_list, check_signal, check_transfer};
+use crate::spu::main_memory::{LINE_BYTES, MemoryView, SharedMemory, SignalRegister};
+
+/// `MFC_RdAtomicStat` bits.
+pub const ATOMIC_PUTLLC_FAILED: u32 = 0x1;
+/// `putlluc` completed.
+pub const ATOMIC_PUTLLUC_DONE: u32 = 0x2;
+/// `getllar` completed.
+pub const ATOMIC_GETLLAR_DONE: u32 = 0x4;
+
+/// What a write to `MFC_Cmd` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandWrite {
+    /// The command is in the MFC.
+    Accepted,
+    /// The queue is full: the write waits.
+    Blocked,
+    /// The command is refused: the SPU stops.
+    Refused(DmaFault),
+}
+
+/// An immediate atomic command (`getllar`, `putllc`, `putlluc`): outside the queue, one at a
+/// time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PendingAtomic {
+    pub(super) command: Command,
+    pub(super) lsa: u32,
+    pub(super) ea: u64,
+    pub(super) issued: u64,
+    /// When its line moves (timed; set when the service starts it).
+    pub(super) schedule: Held<Schedule>,
+}
+
+const NO_SCHEDULE: Held<Schedule> = Held::none(Schedule {
+    first_request: 0,
+    lines: 0,
+    spacing: 0,
+    latency: 0,
+    into_local_store: false,
+});
+
+const NO_ATOMIC: Held<PendingAtomic> = Held::none(PendingAtomic {
+    command: Command {
+        opcode: 0,
+        kind: CommandKind::Get,
+        ordering: super::command::Ordering::None,
+    },
+    lsa: 0,
+    ea: 0,
+    issued: 0,
+    schedule: NO_SCHEDULE,
+});
+
+const NO_FAULT: Held<DmaFault> = Held::none(DmaFault {
+    kind: DmaErrorKind::UnknownCommand,
+    opcode: 0,
+    tag: 0,
+    lsa: 0,
+    ea: 0,
+    size: 0,
+    element: None,
+});
+
+/// One SPU's MFC and the channels around it. All-zero bits is the reset state (no memory
+/// attached, immediate timing, everything empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mfc {
+    pub(super) lsa: u32,
+    pub(super) eah: u32,
+    pub(super) eal: u32,
+    pub(super) size: u32,
+    pub(super) tag: u32,
+    pub(super) queue: CommandQueue,
+    pub(super) tags: TagGroups,
+    pub(super) list_stall: u32,
+    pub(super) list_stall_available: bool,
+    pub(super) atomic: Held<PendingAtomic>,
+    pub(super) atomic_status: u32,
+    pub(super) atomic_available: bool,
+    pub(super) ms_sync: bool,
+    pub(super) queue_was_full: bool,
+    /// The first cycle the engine may send a request again (timed).
+    pub(super) engine_free: u64,
+    /// `None`: [`DmaTiming::cell`].
+    pub(super) timing: Option<DmaTiming>,
+    pub(super) timed: bool,
+    pub(super) attention: bool,
+    pub(super) memory: MemoryPort,
+    pub(super) events: Events,
+    pub(super) decrementer: Decrementer,
+    /// Decrementer underflows up to this cycle have raised `Tm`.
+    pub(super) underflows_seen_to: u64,
+    /// The signal registers were seen written (their `S1`/`S2` was raised).
+    pub(super) signals_seen: [bool; 2],
+    pub(super) stats: DmaStats,
+    pub(super) fault: Held<DmaFault>,
+}
+
+impl Default for Mfc {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Mfc {
+    /// A reset MFC.
+    pub const fn new() -> Self {
+        Mfc {
+            lsa: 0,
+            eah: 0,
+            eal: 0,
+            size: 0,
+            tag: 0,
+            queue: CommandQueue::new(),
+            tags: TagGroups::new(),
+            list_stall: 0,
+            list_stall_available: false,
+            atomic: NO_ATOMIC,
+            atomic_status: 0,
+            atomic_available: false,
+            ms_sync: false,
+            queue_was_full: false,
+            engine_free: 0,
+            timing: None,
+            timed: false,
+            attention: false,
+            memory: MemoryPort::none(),
+            events: Events::new(),
+            decrementer: Decrementer::new(),
+            underflows_seen_to: 0,
+            signals_seen: [false; 2],
+            stats: DmaStats::new(),
+            fault: NO_FAULT,
+        }
+    }
+
+    /// Back to the reset state, keeping what configures it: the attached memory, the DMA
+    /// timing and the decrementer's timebase ratio.
+    pub fn reset(&mut self) {
+        let (memory, timing, timed) = (self.memory, self.timing, self.timed);
+        let ratio = self.decrementer.cycles_per_tick();
+        *self = Mfc::new();
+        (self.memory, self.timing, self.timed) = (memory, timing, timed);
+        self.decrementer.set_cycles_per_tick(ratio, 0);
+    }
+
+    /// Attaches the main memory DMA reaches.
+    pub fn attach(&mut self, memory: MemoryPort) {
+        self.memory = memory;
+    }
+
+    /// The main memory DMA reaches (an empty one when none is attached).
+    pub fn memory(&self) -> &dyn SharedMemory {
+        self.memory.memory()
+    }
+
+    /// The memory port (to attach another SPU to the same memory).
+    pub fn memory_port(&self) -> MemoryPort {
+        self.memory
+    }
+
+    /// The DMA timing (pipeline mode).
+    pub fn timing(&self) -> DmaTiming {
+        self.timing.unwrap_or_default()
+    }
+
+    /// Sets the DMA timing.
+    pub fn set_timing(&mut self, timing: DmaTiming) {
+        self.timing = Some(timing);
+    }
+
+    /// Timed (pipeline mode) or immediate (instruction mode: a command completes right
+    /// after the instruction that issued it).
+    pub fn set_timed(&mut self, timed: bool) {
+        self.timed = timed;
+    }
+
+    /// The DMA statistics.
+    pub fn stats(&self) -> &DmaStats {
+        &self.stats
+    }
+
+    /// Counts cycles the SPU waited on an MFC channel or an event.
+    pub fn count_wait(&mut self, cycles: u64) {
+        self.stats.wait_cycles += cycles;
+    }
+
+    /// The command that stopped the SPU, if one did.
+    pub fn fault(&self) -> Option<DmaFault> {
+        self.fault.get()
+    }
+
+    /// The event registers.
+    pub fn events(&self) -> &Events {
+        &self.events
+    }
+
+    /// The event registers, mutable (the mailbox events are raised from outside).
+    pub fn events_mut(&mut self) -> &mut Events {
+        &mut self.events
+    }
+
+    /// The decrementer.
+    pub fn decrementer(&self) -> &Decrementer {
+        &self.decrementer
+    }
+
+    /// The decrementer, mutable (its timebase ratio).
+    pub fn decrementer_mut(&mut self) -> &mut Decrementer {
+        &mut self.decrementer
+    }
+
+    /// Commands in the queue (not completed; a stalled list included).
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether [`service`](Self::service) has work at `now`.
+    pub fn needs_service(&self, now: u64) -> bool {
+        self.attention || self.next_event().is_some_and(|at| at <= now)
+    }
+
+    /// The next cycle something happens without the SPU doing anything: a timed transfer
+    /// completes, or (with `Tm` enabled) the decrementer underflows.
+    pub fn next_event(&self) -> Option<u64> {
+        let mut next: Option<u64> = None;
+        let mut consider = |at: u64| next = Some(next.map_or(at, |n| n.min(at)));
+        if self.timed {
+            for entry in self.queue.iter() {
+                if let Progress::Scheduled { schedule, .. } = entry.progress {
+                    consider(schedule.done());
+                }
+            }
+            if let Some(schedule) = self.atomic.get().and_then(|a| a.schedule.get()) {
+                consider(schedule.done());
+            }
+        }
+        if self.events.mask() & EVENT_DECREMENTER != 0
+            && let Some(at) = self.decrementer.next_underflow(self.underflows_seen_to)
+        {
+            consider(at);
+        }
+        next
+    }
+
+    /// Whether a transfer is scheduled (its data will use the local-store port).
+    pub fn transfers_in_flight(&self) -> bool {
+        self.atomic.get().is_some_and(|a| a.schedule.is_some())
+            || self
+                .queue
+                .iter()
+                .any(|e| matches!(e.progress, Progress::Scheduled { .. }))
+    }
+
+    /// Whether DMA data uses the local-store port in `cycle` (it has the port's first claim).
+    pub fn uses_local_store(&self, cycle: u64) -> bool {
+        self.atomic
+            .get()
+            .and_then(|a| a.schedule.get())
+            .is_some_and(|s| s.uses_local_store(cycle))
+            || self.queue.iter().any(|e| match e.progress {
+                Progress::Scheduled { schedule, .. } => schedule.uses_local_store(cycle),
+                _ => false,
+            })
+    }
+
+    // The parameter channels (16..=20).
+
+    /// `MFC_LSA`.
+    pub fn write_lsa(&mut self, value: u32) {
+        self.lsa = value;
+    }
+
+    /// `MFC_EAH`.
+    pub fn write_eah(&mut self, value: u32) {
+        self.eah = value;
+    }
+
+    /// `MFC_EAL`.
+    pub fn write_eal(&mut self, value: u32) {
+        self.eal = value;
+    }
+
+    /// `MFC_Size`.
+    pub fn write_size(&mut self, value: u32) {
+        self.size = value;
+    }
+
+    /// `MFC_TagID`.
+    pub fn write_tag(&mut self, value: u32) {
+        self.tag = value;
+    }
+
+    /// The `MFC_Cmd` count: free queue entries.
+    pub fn queue_free(&self) -> u32 {
+        (QUEUE_DEPTH - self.queue.len()) as u32
+    }
+
+    /// `MFC_Cmd` at cycle `now`: checks the command against the CBEA's rules and puts it in
+    /// the MFC (the parameter channels keep their values).
+    pub fn write_command(&mut self, value: u32, now: u64) -> CommandWrite {
+        let ea = (u64::from(self.eah) << 32) | u64::from(self.eal);
+        let refuse = |mfc: &mut Mfc, kind: DmaErrorKind| {
+            let fault = DmaFault {
+                kind,
+                opcode: (value & 0xFFFF) as u16,
+                tag: mfc.tag,
+                lsa: mfc.lsa,
+                ea,
+                size: mfc.size,
+                element: None,
+            };
+            mfc.fault.set(fault);
+            CommandWrite::Refused(fault)
+        };
+        let Some(command) = Command::decode(value) else {
+            return refuse(self, DmaErrorKind::UnknownCommand);
+        };
+        if let Err(kind) = self.check(command, ea) {
+            return refuse(self, kind);
+        }
+        if command.is_immediate_atomic() {
+            if self.atomic.is_some() {
+                return refuse(self, DmaErrorKind::AtomicBusy);
+            }
+            self.atomic.set(PendingAtomic {
+                command,
+                lsa: self.lsa,
+                ea,
+                issued: now,
+                schedule: NO_SCHEDULE,
+            });
+        } else {
+            if self.queue.is_full() {
+                self.queue_was_full = true;
+                return CommandWrite::Blocked;
+            }
+            self.queue.push(Queued {
+                command,
+                tag: self.tag as u8,
+                lsa: self.lsa,
+                ea: if command.is_list() {
+                    (u64::from(self.eah) << 32) | u64::from(self.eal)
+                } else {
+                    ea
+                },
+                size: self.size,
+                issued: now,
+                progress: Progress::Waiting,
+                started: false,
+                next_element: 0,
+                list_lsa: self.lsa,
+            });
+        }
+        self.stats.commands += 1;
+        self.stats.set_busy(true, now);
+        self.attention = true;
+        CommandWrite::Accepted
+    }
+
+    fn check(&self, command: Command, ea: u64) -> Result<(), DmaErrorKind> {
+        let tagged = !command.is_immediate_atomic();
+        if tagged && self.tag > 31 {
+            return Err(DmaErrorKind::TagOutOfRange);
+        }
+        let memory_size = || self.memory.memory().size();
+        match command.kind {
+            CommandKind::Get | CommandKind::Put => {
+                check_transfer(self.lsa, ea, self.size, memory_size())
+            }
+            CommandKind::GetList | CommandKind::PutList => {
+                check_list(self.lsa, self.eal, self.size)
+            }
+            CommandKind::Sndsig => check_signal(self.lsa, ea, self.size).map(|_| ()),
+            CommandKind::Getllar
+            | CommandKind::Putllc
+            | CommandKind::Putlluc
+            | CommandKind::Putqlluc => {
+                let line = ea & !(LINE_BYTES - 1);
+                if line + LINE_BYTES > memory_size() {
+                    Err(DmaErrorKind::EaOutOfRange)
+                } else if self.lsa >= super::transfer::LOCAL_STORE_BYTES {
+                    Err(DmaErrorKind::LocalStoreRange)
+                } else {
+                    Ok(())
+                }
+            }
+            CommandKind::Barrier | CommandKind::Eieio | CommandKind::Sync => Ok(()),
+        }
+    }
+
+    // Tag groups (22..=24), list stalls (25, 26), atomic status (27), multisource sync (9).
+
+    /// `MFC_WrTagMask`.
+    pub fn write_tag_mask(&mut self, mask: u32) {
+        self.tags.write_mask(mask);
+        self.attention = true;
+    }
+
+    /// `MFC_RdTagMask`.
+    pub fn tag_mask(&self) -> u32 {
+        self.tags.mask()
+    }
+
+    /// `MFC_WrTagUpdate`: only the low two bits are defined; 3 (reserved) asks for nothing.
+    pub fn write_tag_update(&mut self, value: u32) {
+        if let Some(condition) = TagUpdate::from_value(value & 3) {
+            self.tags.request(condition);
+            self.attention = true;
+        }
+    }
+
+    /// `MFC_RdTagStat`, or `None` while no status is available.
+    pub fn read_tag_status(&mut self) -> Option<u32> {
+        self.tags.read_status()
+    }
+
+    /// The `MFC_RdTagStat` count.
+    pub fn tag_status_available(&self) -> bool {
+        self.tags.status_available()
+    }
+
+    /// `MFC_RdListStallStat`: the groups with a list stalled since the last read.
+    pub fn read_list_stall(&mut self) -> Option<u32> {
+        if !self.list_stall_available {
+            return None;
+        }
+        self.list_stall_available = false;
+        Some(core::mem::take(&mut self.list_stall))
+    }
+
+    /// The `MFC_RdListStallStat` count.
+    pub fn list_stall_available(&self) -> bool {
+        self.list_stall_available
+    }
+
+    /// `MFC_WrListStallAck`: resumes every stalled list of the tag group in bits 27..31.
+    pub fn acknowledge_list_stall(&mut self, value: u32) {
+        let tag = (value & 31) as u8;
+        for index in 0..self.queue.len() {
+            if let Some(entry) = self.queue.get_mut(index)
+                && entry.tag == tag
+                && entry.progress == Progress::Stalled
+            {
+                entry.progress = Progress::Waiting;
+                self.attention = true;
+            }
+        }
+    }
+
+    /// `MFC_RdAtomicStat`.
+    pub fn read_atomic_status(&mut self) -> Option<u32> {
+        if !self.atomic_available {
+            return None;
+        }
+        self.atomic_available = false;
+        Some(core::mem::take(&mut self.atomic_status))
+    }
+
+    /// The `MFC_RdAtomicStat` count.
+    pub fn atomic_status_available(&self) -> bool {
+        self.atomic_available
+    }
+
+    /// `MFC_WrMSSyncReq`: `false` while an earlier request is outstanding (the write waits).
+    pub fn request_multisource_sync(&mut self) -> bool {
+        if self.ms_sync {
+            return false;
+        }
+        self.ms_sync = true;
+        self.attention = true;
+        true
+    }
+
+    /// The `MFC_WrMSSyncReq` count.
+    pub fn multisource_sync_free(&self) -> bool {
+        !self.ms_sync
+    }
+
+    // Decrementer (7, 8) and signals (3, 4).
+
+    /// `SPU_WrDec` at `now`.
+    pub fn write_decrementer(&mut self, value: u32, now: u64) {
+        self.decrementer.write(value, now);
+        self.underflows_seen_to = now;
+        self.attention = true;
+    }
+
+    /// `SPU_WrEventAck`: clears pending events; acknowledging `Tm` while it is masked stops
+    /// the decrementer (IBM's SPU timer library stops it so).
+    pub fn acknowledge_events(&mut self, bits: u32, now: u64) {
+        self.raise_underflows(now);
+        if bits & EVENT_DECREMENTER != 0 && self.events.mask() & EVENT_DECREMENTER == 0 {
+            self.decrementer.stop(now);
+        }
+        self.events.acknowledge(bits);
+        self.attention = true;
+    }
+
+    /// `SPU_WrEventMask` at `now`.
+    pub fn write_event_mask(&mut self, mask: u32, now: u64) {
+        self.raise_underflows(now);
+        self.events.write_mask(mask);
+        self.attention = true;
+    }
+
+    /// Raises `Tm` if the decrementer underflowed since last looked.
+    pub(super) fn raise_underflows(&mut self, now: u64) {
+        if let Some(at) = self.decrementer.next_underflow(self.underflows_seen_to)
+            && at <= now
+        {
+            self.events.raise(EVENT_DECREMENTER);
+        }
+        self.underflows_seen_to = self.underflows_seen_to.max(now);
+    }
+
+    /// Updates the events that come from outside the SPU (a lost reservation, written signal
+    /// registers) and the decrementer, as of `now`.
+    pub fn refresh_events(&mut self, spu: u8, now: u64) {
+        self.raise_underflows(now);
+        let memory = self.memory;
+        memory
+            .memory()
+            .with_view(&mut |view| self.poll_memory(spu, view));
+    }
+
+    pub(super) fn poll_memory(&mut self, spu: u8, view: &mut MemoryView<'_>) {
+        if view.take_reservation_lost(spu) {
+            self.events.raise(EVENT_RESERVATION_LOST);
+        }
+        for (index, register, event) in [
+            (0, SignalRegister::One, EVENT_SIGNAL_1),
+            (1, SignalRegister::Two, EVENT_SIGNAL_2),
+        ] {
+            let pending = view.signal_pending(spu, register);
+            if let Some(seen) = self.signals_seen.get_mut(index) {
+                if pending && !*seen {
+                    self.events.raise(event);
+                }
+                *seen = pending;
+            }
+        }
+    }
+
+    /// `SPU_RdSigNotify1/2` for SPU `spu`: the value (which resets), or `None` (the read
+    /// waits) while the register was not written.
+    pub fn read_signal(&mut self, spu: u8, register: SignalRegister) -> Option<u32> {
+        let mut value = None;
+        self.memory
+            .memory()
+            .with_view(&mut |view| value = view.take_signal(spu, register));
+        if value.is_some()
+            && let Some(seen) = self.signals_seen.get_mut(match register {
+                SignalRegister::One => 0,
+                SignalRegister::Two => 1,
+            })
+        {
+            *seen = false;
+        }
+        value
+    }
+
+    /// The `SPU_RdSigNotify1/2` count.
+    pub fn signal_pending(&self, spu: u8, register: SignalRegister) -> bool {
+        let mut pending = false;
+        self.memory
+            .memory()
+            .with_view(&mut |view| pending = view.signal_pending(spu, register));
+        pending
+    }
+}
