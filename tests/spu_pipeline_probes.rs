@@ -151,7 +151,9 @@ fn points_register_under_gem5_names() {
             "BranchMispredicts",
             "DataAccess",
             "IssueStall",
-            "Issue"
+            "Issue",
+            "Dma",
+            "DmaLines"
         ]
     );
     manager

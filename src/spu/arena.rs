@@ -17,6 +17,7 @@
 
 use core::fmt;
 
+use super::main_memory::SharedMemory;
 use super::unit::SpuUnit;
 
 /// Number of SPUs in an arena (a Cell BE has eight).
@@ -45,7 +46,7 @@ impl core::error::Error for NoSuchSpu {}
 
 /// Eight SPUs, SPU0..SPU7.
 ///
-/// A new arena is all-zero bits (about 4.9 MB of them; see `docs/spu-footprint.md`), so a
+/// A new arena is all-zero bits (about 5.3 MB of them; see `docs/spu-footprint.md`), so a
 /// `static` one lands in `.bss` and costs nothing in a firmware image. Each SPU is in its reset
 /// state; the arena gives it its number when it hands it out.
 pub struct Arena {
@@ -86,6 +87,14 @@ impl Arena {
     pub fn units_mut(&mut self) -> &mut [SpuUnit; SPU_COUNT] {
         self.number_units();
         &mut self.units
+    }
+
+    /// Attaches every SPU to `memory`: their DMA reaches it, and they share its lock-line
+    /// reservations and signal-notification registers (`docs/spu-mfc.md`).
+    pub fn attach_main_memory(&mut self, memory: &'static dyn SharedMemory) {
+        for unit in self.units_mut() {
+            unit.attach_main_memory(memory);
+        }
     }
 
     /// All SPUs.

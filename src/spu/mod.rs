@@ -23,6 +23,8 @@ pub mod arena;
 pub mod elf;
 pub mod exec;
 pub mod isa;
+pub mod main_memory;
+pub mod mfc;
 pub mod pipeline;
 pub mod probes;
 pub mod unit;

@@ -19,6 +19,8 @@
 //! | `DataAccess` | [`MemAccess`] (tick, pc, LS address, size 16, read/write) | a load or store completes |
 //! | `IssueStall` | [`StallReason`] | a cycle in which nothing issued |
 //! | `Issue` | [`IssueEvent`] (pc, pipe, dual) | an instruction issues |
+//! | `Dma` | [`DmaEvent`] (SPU, command, tag, LSA, EA, size, issue and completion cycles) | a DMA transfer completes |
+//! | `DmaLines` | [`MemAccess`] (completion cycle, pc 0, EA, bytes of the line, read for a get / write for a put) | per 128-byte main-memory line of a completed DMA transfer |
 //!
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
@@ -37,6 +39,7 @@ use crate::probe::{Manager, ManagerError, ProbePoint};
 use crate::spu::exec::{CompletedBatch, Executed};
 use crate::spu::isa::IClass;
 use crate::spu::isa::Instruction;
+use crate::spu::mfc::{DMA_LINE_BYTES, DmaEvent};
 
 /// Listener capacity of each SPU probe point.
 pub const LISTENERS_PER_POINT: usize = 4;
@@ -65,18 +68,26 @@ pub enum StallReason {
     DpPipeline,
     /// Fetch waits for a serializing instruction (channel access, `stop`, halt) to complete.
     Channel,
+    /// A channel instruction waits for the MFC or an event (tag status, atomic status, a
+    /// list stall, a full command queue, the decrementer): the SPU is blocked on a channel.
+    ChannelWait,
+    /// A load or store waits for the local-store port, which DMA data has this cycle.
+    DmaLocalStore,
 }
 
 impl StallReason {
-    /// The PMUv3 stall event this reason feeds: waiting on operands or execution resources is
-    /// a back-end stall (STALL_BACKEND, 0x24); waiting for instructions (mispredict, prefetch
-    /// miss, hint target, a serializing instruction, start-up) is a front-end stall
-    /// (STALL_FRONTEND, 0x23).
+    /// The PMUv3 stall event this reason feeds: waiting on operands, execution resources, the
+    /// MFC or the local-store port is a back-end stall (STALL_BACKEND, 0x24); waiting for
+    /// instructions (mispredict, prefetch miss, hint target, a serializing instruction,
+    /// start-up) is a front-end stall (STALL_FRONTEND, 0x23).
     pub const fn pmu_event(self) -> crate::pmu::Event {
         match self {
-            Self::Dependency(_) | Self::FpResource | Self::DpPipeline => {
-                crate::pmu::Event::STALL_BACKEND
-            }
+            // Waiting on the MFC is waiting on memory, the back end's.
+            Self::Dependency(_)
+            | Self::FpResource
+            | Self::DpPipeline
+            | Self::ChannelWait
+            | Self::DmaLocalStore => crate::pmu::Event::STALL_BACKEND,
             Self::BranchMiss
             | Self::PrefetchMiss
             | Self::HintTarget
@@ -162,6 +173,10 @@ pub trait SpuObserver {
             self.issue_stall(reason);
         }
     }
+    /// A DMA transfer completed (in instruction mode, right after the instruction that
+    /// issued it).
+    #[inline(always)]
+    fn dma(&self, _event: &DmaEvent) {}
 }
 
 /// What [`SpuObserver::completed`] does by default: `observer.cycles(1)` then
@@ -215,6 +230,10 @@ impl<T: SpuObserver + ?Sized> SpuObserver for &T {
     fn stalled_cycles(&self, reason: StallReason, n: u64) {
         (**self).stalled_cycles(reason, n);
     }
+    #[inline(always)]
+    fn dma(&self, event: &DmaEvent) {
+        (**self).dma(event);
+    }
 }
 
 /// Two observers composed at build time: every notification goes to the first, then to the
@@ -265,6 +284,11 @@ impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
         self.0.stalled_cycles(reason, n);
         self.1.stalled_cycles(reason, n);
     }
+    #[inline(always)]
+    fn dma(&self, event: &DmaEvent) {
+        self.0.dma(event);
+        self.1.dma(event);
+    }
 }
 
 /// Emits nothing; the notifications compile away.
@@ -308,6 +332,12 @@ pub struct SpuProbes<'a> {
     pub issue_stall: ProbePoint<'a, StallReason, LISTENERS_PER_POINT>,
     /// `Issue`.
     pub issue: ProbePoint<'a, IssueEvent, LISTENERS_PER_POINT>,
+    /// `Dma`: every DMA transfer that completed (command, tag, LSA, EA, size, cycles).
+    pub dma: ProbePoint<'a, DmaEvent, LISTENERS_PER_POINT>,
+    /// `DmaLines`: the main-memory side of each DMA transfer, one access per 128-byte line it
+    /// touches (a get reads main memory, a put writes it), at its completion cycle: what the
+    /// memory-trace and stack-distance listeners take.
+    pub dma_lines: ProbePoint<'a, MemAccess, LISTENERS_PER_POINT>,
 }
 
 impl Default for SpuProbes<'_> {
@@ -330,6 +360,8 @@ impl<'a> SpuProbes<'a> {
             data_access: ProbePoint::new(),
             issue_stall: ProbePoint::new(),
             issue: ProbePoint::new(),
+            dma: ProbePoint::new(),
+            dma_lines: ProbePoint::new(),
         }
     }
 
@@ -345,13 +377,16 @@ impl<'a> SpuProbes<'a> {
         self.data_access.clear();
         self.issue_stall.clear();
         self.issue.clear();
+        self.dma.clear();
+        self.dma_lines.clear();
     }
 }
 
 impl<'p> SpuProbes<'static> {
     /// Registers the points under their names (`Cycles`, `RetiredInsts`, `RetiredInstsPC`,
     /// `RetiredLoads`, `RetiredStores`, `RetiredBranches`, `BranchMispredicts`, `DataAccess`,
-    /// `IssueStall`, `Issue`). One manager per SPU: the names are the same for every SPU.
+    /// `IssueStall`, `Issue`, `Dma`, `DmaLines`). One manager per SPU: the names are the same
+    /// for every SPU.
     pub fn register<const P: usize>(
         &'p self,
         manager: &mut Manager<'p, P>,
@@ -365,7 +400,9 @@ impl<'p> SpuProbes<'static> {
         manager.register("BranchMispredicts", &self.branch_mispredicts)?;
         manager.register("DataAccess", &self.data_access)?;
         manager.register("IssueStall", &self.issue_stall)?;
-        manager.register("Issue", &self.issue)
+        manager.register("Issue", &self.issue)?;
+        manager.register("Dma", &self.dma)?;
+        manager.register("DmaLines", &self.dma_lines)
     }
 }
 
@@ -397,6 +434,8 @@ impl SpuObserver for SpuProbes<'_> {
             || self.data_access.has_listeners()
             || self.issue_stall.has_listeners()
             || self.issue.has_listeners()
+            || self.dma.has_listeners()
+            || self.dma_lines.has_listeners()
     }
 
     #[inline(always)]
@@ -462,6 +501,32 @@ impl SpuObserver for SpuProbes<'_> {
     #[inline(always)]
     fn issue_stall(&self, reason: StallReason) {
         self.issue_stall.notify(&reason);
+    }
+
+    #[inline(always)]
+    fn dma(&self, event: &DmaEvent) {
+        self.dma.notify(event);
+        if self.dma_lines.has_listeners() {
+            let kind = if event.is_get() {
+                AccessKind::Read
+            } else {
+                AccessKind::Write
+            };
+            let end = event.ea + u64::from(event.size);
+            let mut line = event.ea & !(DMA_LINE_BYTES - 1);
+            while line < end {
+                let start = line.max(event.ea);
+                let stop = (line + DMA_LINE_BYTES).min(end);
+                self.dma_lines.notify(&MemAccess {
+                    tick: event.completed,
+                    pc: 0,
+                    address: start,
+                    size: (stop - start) as u32,
+                    kind,
+                });
+                line += DMA_LINE_BYTES;
+            }
+        }
     }
 
     /// `Cycles` listeners get the `n` cycles in one notification, before the `n`

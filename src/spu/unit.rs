@@ -9,13 +9,14 @@
 use core::fmt;
 
 use super::exec::{
-    BATCH_RECORDS_BYTES, BatchEnd, BatchRecords, ImageTooLarge, LocalStore,
+    BATCH_RECORDS_BYTES, BatchEnd, BatchRecords, ImageTooLarge, LocalStore, MailboxFull,
     STEP_DECODE_CACHE_BYTES, SpuState, Status,
 };
+use super::main_memory::{SharedMemory, SignalRegister};
 use super::pipeline::{
     Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
 };
-use super::probes::SpuObserver;
+use super::probes::{SpuObserver, StallReason};
 
 /// Execution mode of an SPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +94,41 @@ impl SpuUnit {
     pub fn arch_mut(&mut self) -> &mut SpuState {
         self.pipeline.flush();
         &mut self.arch
+    }
+
+    /// Attaches the main memory this SPU's DMA reaches (kept across resets).
+    pub fn attach_main_memory(&mut self, memory: &'static dyn SharedMemory) {
+        self.arch.attach_main_memory(memory);
+    }
+
+    /// The main memory this SPU reaches (an empty one if none is attached).
+    pub fn main_memory(&self) -> &dyn SharedMemory {
+        self.arch.main_memory()
+    }
+
+    /// The host writes the inbound mailbox (libspe2's `spe_in_mbox_write`); an error when its
+    /// four entries are full. Channel instructions only run at stage o, on the architectural
+    /// state, so the pipeline needs no flush.
+    pub fn write_inbound_mailbox(&mut self, value: u32) -> Result<(), MailboxFull> {
+        self.arch.channels_mut().write_inbound_mailbox(value)
+    }
+
+    /// The host reads the outbound mailbox (`spe_out_mbox_read`).
+    pub fn read_outbound_mailbox(&mut self) -> Option<u32> {
+        self.arch.channels_mut().read_outbound_mailbox()
+    }
+
+    /// The host reads the outbound interrupt mailbox (`spe_out_intr_mbox_read`).
+    pub fn read_outbound_interrupt_mailbox(&mut self) -> Option<u32> {
+        self.arch.channels_mut().read_outbound_interrupt_mailbox()
+    }
+
+    /// The host writes one of this SPU's signal-notification registers
+    /// (`spe_signal_write`), in the register's mode.
+    pub fn write_signal(&self, register: SignalRegister, value: u32) {
+        self.arch
+            .main_memory()
+            .write_signal(self.id(), register, value);
     }
 
     /// Loads a program image at LS address 0 and resets with the PC at `entry`.
@@ -263,6 +299,31 @@ impl SpuUnit {
     }
 }
 
+/// Services the channels of `arch` if they need it (instruction mode: DMA completes now),
+/// telling `observer` of each completed transfer; the run end a DMA error brings.
+fn service_channels<O: SpuObserver>(arch: &mut SpuState, observer: &O) -> Option<RunEnd> {
+    if !arch.channels_need_service() {
+        return None;
+    }
+    let service = arch.service_channels(&mut |event| observer.dma(event));
+    match arch.status() {
+        Status::Stopped(reason) if service.fault.is_some() => Some(RunEnd::Stopped(reason)),
+        _ => None,
+    }
+}
+
+/// The SPU waits on a channel in instruction mode: the cycles it waits for the next channel
+/// event (reported to `observer` as channel-wait stalls), `None` if only the host can end the
+/// wait.
+fn wait_on_channel<O: SpuObserver>(arch: &mut SpuState, budget: u64, observer: &O) -> Option<u64> {
+    let waited = arch.wait_for_channel_event(budget)?;
+    if waited == 0 && !arch.channels_need_service() {
+        return None;
+    }
+    observer.stalled_cycles(StallReason::ChannelWait, waited);
+    Some(waited)
+}
+
 /// Instruction mode: one instruction per cycle, with the same probe points.
 fn run_functional<O: SpuObserver, W: fmt::Write>(
     arch: &mut SpuState,
@@ -271,40 +332,53 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
     observer: &O,
     output: &mut W,
 ) -> Result<RunOutcome, ModelError> {
+    arch.mfc_mut().set_timed(false);
     let mut cycles = 0;
     let mut instructions = 0;
     let mut end = RunEnd::CycleLimit;
+    let outcome = |end, cycles, instructions, arch: &SpuState| RunOutcome {
+        end,
+        cycles,
+        instructions,
+        pc: arch.pc(),
+    };
     if let Status::Stopped(reason) = arch.status() {
-        return Ok(RunOutcome {
-            end: RunEnd::Stopped(reason),
-            cycles,
-            instructions,
-            pc: arch.pc(),
-        });
+        return Ok(outcome(RunEnd::Stopped(reason), cycles, instructions, arch));
     }
     // Nothing to notify: the run loop that builds no report for ordinary instructions, back
     // to the caller's loop after each checkpoint line (whose writer may attach a listener).
     while max_cycles > cycles && !observer.is_listening() {
-        let (outcome, checkpoint) = arch.run_to_checkpoint(max_cycles - cycles);
-        cycles += outcome.cycles;
-        instructions += outcome.instructions;
-        end = outcome.end;
+        if let Some(end) = service_channels(arch, observer) {
+            return Ok(outcome(end, cycles, instructions, arch));
+        }
+        let slice = arch.channel_slice(max_cycles - cycles);
+        let (ran, checkpoint) = arch.run_to_checkpoint(slice);
+        cycles += ran.cycles;
+        instructions += ran.instructions;
+        end = ran.end;
         if let Some(checkpoint) = checkpoint {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
         }
-        if end != RunEnd::CycleLimit {
-            return Ok(RunOutcome {
-                end,
-                cycles,
-                instructions,
-                pc: arch.pc(),
-            });
+        match end {
+            RunEnd::CycleLimit => {}
+            RunEnd::Blocked { .. } => match wait_on_channel(arch, max_cycles - cycles, observer) {
+                Some(waited) => {
+                    cycles += waited;
+                    end = RunEnd::CycleLimit;
+                }
+                None => return Ok(outcome(end, cycles, instructions, arch)),
+            },
+            RunEnd::Stopped(_) => return Ok(outcome(end, cycles, instructions, arch)),
         }
     }
     // Observers hear of the instructions in batches the interpreter ran just before (see
     // `SpuState::run_completed`).
     while cycles < max_cycles {
-        let budget = usize::try_from(max_cycles - cycles).unwrap_or(usize::MAX);
+        if let Some(end) = service_channels(arch, observer) {
+            return Ok(outcome(end, cycles, instructions, arch));
+        }
+        let budget = arch.channel_slice(max_cycles - cycles);
+        let budget = usize::try_from(budget).unwrap_or(usize::MAX);
         let (counts, batch_end) = arch.run_completed(budget, records, observer.needs_records());
         let batch = arch.completed_batch(records, counts);
         if !batch.is_empty() {
@@ -336,7 +410,13 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             Status::Running => {}
             Status::Blocked { channel } => {
                 end = RunEnd::Blocked { channel };
-                break;
+                match wait_on_channel(arch, max_cycles - cycles, observer) {
+                    Some(waited) => {
+                        cycles += waited;
+                        end = RunEnd::CycleLimit;
+                    }
+                    None => break,
+                }
             }
             Status::Stopped(reason) => {
                 end = RunEnd::Stopped(reason);
@@ -344,10 +424,5 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
             }
         }
     }
-    Ok(RunOutcome {
-        end,
-        cycles,
-        instructions,
-        pc: arch.pc(),
-    })
+    Ok(outcome(end, cycles, instructions, arch))
 }

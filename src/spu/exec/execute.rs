@@ -79,6 +79,10 @@ impl SpuState {
         if let Status::Stopped(_) = self.status {
             return self.not_executed(pc, insn.word);
         }
+        if AT_CYCLE {
+            // A channel access reads the clock (the decrementer, the MFC's timing).
+            self.cycles = cycle;
+        }
         let fall_through = instruction_address(pc.wrapping_add(4));
         match apply::<false>(self, insn, pc) {
             Flow::Next => {
@@ -236,6 +240,11 @@ impl SpuState {
             retired: true,
             status: Status::Running,
         };
+        let flow = match flow {
+            // The counters are up to date now: the access sees the right cycle.
+            Flow::ChannelAccess(instruction) => self.access_channel(instruction),
+            other => other,
+        };
         match flow {
             Flow::Checkpoint(number) => {
                 // Counters first, then the checkpoint action (see `profile` for the rule).
@@ -267,6 +276,14 @@ impl SpuState {
                 self.status = Status::Stopped(StopReason::Fault(Fault { pc, word, kind }));
                 executed.next_pc = pc;
                 executed.retired = false;
+            }
+            Flow::Channel => self.retire::<AT_CYCLE>(cycle, false),
+            // Resolved above.
+            Flow::ChannelAccess(_) => self.retire::<AT_CYCLE>(cycle, false),
+            Flow::InterruptBranch(target) => {
+                self.retire::<AT_CYCLE>(cycle, false);
+                executed.next_pc = target;
+                executed.branch_taken = true;
             }
             // The hot path handles these; they are listed to keep the match exhaustive.
             Flow::Next => self.retire::<AT_CYCLE>(cycle, false),

@@ -2,7 +2,7 @@
 //! (the entry points in `execute.rs`, the run-ahead copies).
 
 use super::local_store::LS_ADDRESS_MASK;
-use super::outcome::FaultKind;
+use super::outcome::{ChannelOperation, FaultKind};
 
 /// Control-flow effect of one instruction, and how it counts for the statistics.
 pub(crate) enum Flow {
@@ -22,10 +22,30 @@ pub(crate) enum Flow {
     Stop(u16),
     /// A halt condition held.
     Halt,
+    /// A channel instruction, not yet performed: the caller performs it
+    /// ([`SpuState::access_channel`](super::SpuState)) once the clock and the counters are up
+    /// to date (the quiet run loops count ordinary instructions late), which resolves it into
+    /// `Channel`, `Blocked` or `Fault`.
+    ChannelAccess(ChannelInstruction),
+    /// A channel access completed: fall through, and the caller services the channels
+    /// (the MFC, the events, a due interrupt) before the next instruction.
+    Channel,
+    /// A taken branch that may change the interrupt state (`iret`, `bisled`, an indirect
+    /// branch with the E or D feature bit): as `Branch`, then as `Channel`.
+    InterruptBranch(u32),
     /// A channel access must wait.
     Blocked(u8),
     /// The instruction cannot execute.
     Fault(FaultKind),
+}
+
+/// A channel instruction's operands: which instruction, the channel (RA field) and the
+/// register (RT field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChannelInstruction {
+    pub operation: ChannelOperation,
+    pub channel: u8,
+    pub register: u8,
 }
 
 /// Word-aligned LS address for branch targets.

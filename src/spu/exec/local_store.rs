@@ -5,6 +5,7 @@
 //! of quadwords makes both rules a single mask, so no access can fall outside the array.
 
 use super::quadword::Quadword;
+use crate::spu::mfc::LocalStoreBytes;
 
 /// Size of the local store in bytes (256 KiB).
 pub const LS_SIZE: u32 = 256 * 1024;
@@ -202,6 +203,42 @@ impl LocalStore {
             current = current.wrapping_add(4);
         }
         Ok(())
+    }
+}
+
+impl LocalStoreBytes for LocalStore {
+    /// Copies from `lsa` on (wrapping at the end of the store).
+    fn read_bytes(&self, lsa: u32, out: &mut [u8]) {
+        let mut address = lsa;
+        for chunk in out.chunks_mut(16) {
+            let bytes = self.load_quadword(address).bytes();
+            let start = (address & 15) as usize;
+            if start == 0 && chunk.len() == 16 {
+                chunk.copy_from_slice(&bytes);
+            } else {
+                for (offset, byte) in chunk.iter_mut().enumerate() {
+                    *byte = self.load_byte(address.wrapping_add(offset as u32));
+                }
+            }
+            address = address.wrapping_add(chunk.len() as u32);
+        }
+    }
+
+    /// Writes from `lsa` on, a quadword at a time where it can (wrapping at the end).
+    fn write_bytes(&mut self, lsa: u32, data: &[u8]) {
+        let mut address = lsa;
+        for chunk in data.chunks(16) {
+            if address & 15 == 0
+                && let Ok(bytes) = <[u8; 16]>::try_from(chunk)
+            {
+                self.store_quadword(address, Quadword::from_bytes(bytes));
+            } else {
+                for (offset, &byte) in chunk.iter().enumerate() {
+                    self.store_byte(address.wrapping_add(offset as u32), byte);
+                }
+            }
+            address = address.wrapping_add(chunk.len() as u32);
+        }
     }
 }
 

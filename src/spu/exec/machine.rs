@@ -3,7 +3,7 @@
 //! can run instructions ahead on a lighter copy of it that reads the local store of the
 //! architectural state and keeps its own stores aside.
 
-use super::channels::Channels;
+use super::channels::{ChannelContext, Channels};
 use super::flow::Flow;
 use super::quadword::Quadword;
 use super::state::SpuState;
@@ -28,6 +28,8 @@ pub(crate) trait Machine {
     fn set_fpscr(&mut self, value: Quadword);
     /// Enables or disables interrupts (the E/D bits of indirect branches).
     fn set_interrupts_enabled(&mut self, enabled: bool);
+    /// What a channel access needs to know: the cycle, the SPU number, the interrupt state.
+    fn channel_context(&self) -> ChannelContext;
 
     /// Writes `value` to register `rt` and falls through.
     #[inline(always)]
@@ -101,5 +103,13 @@ impl Machine for SpuState {
     #[inline(always)]
     fn set_interrupts_enabled(&mut self, enabled: bool) {
         self.interrupts_enabled = enabled;
+    }
+
+    fn channel_context(&self) -> ChannelContext {
+        ChannelContext {
+            now: self.cycles,
+            spu: self.id.get(),
+            interrupts_enabled: self.interrupts_enabled,
+        }
     }
 }

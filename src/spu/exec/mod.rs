@@ -45,6 +45,7 @@
 
 mod block_cache;
 mod block_run;
+mod channel_service;
 mod channels;
 mod completed;
 mod decode_cache;
@@ -57,6 +58,7 @@ mod flow;
 mod instructions;
 mod local_store;
 mod machine;
+mod mailbox;
 mod ops_integer;
 mod ops_shift;
 mod outcome;
@@ -75,15 +77,21 @@ mod trial;
 /// The direction of an [`LsAccess`]: the probe framework's access kind, whose `Read` and
 /// `Write` an SPU load and store report (they are never `InstructionFetch`).
 pub use crate::probe::listeners::AccessKind;
+pub use channel_service::ChannelService;
 pub use channels::{
-    ChannelAccess, Channels, INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull,
-    OUTBOUND_MAILBOX_CAPACITY, SPU_RD_IN_MBOX, SPU_RD_SRR0, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
-    SPU_WR_SRR0,
+    ChannelAccess, ChannelContext, Channels, MACH_STAT_INTERRUPTS_ENABLED, MFC_CMD, MFC_EAH,
+    MFC_EAL, MFC_LSA, MFC_RD_ATOMIC_STAT, MFC_RD_LIST_STALL_STAT, MFC_RD_TAG_MASK, MFC_RD_TAG_STAT,
+    MFC_SIZE, MFC_TAG_ID, MFC_WR_LIST_STALL_ACK, MFC_WR_MS_SYNC_REQ, MFC_WR_TAG_MASK,
+    MFC_WR_TAG_UPDATE, SPU_RD_DEC, SPU_RD_EVENT_MASK, SPU_RD_EVENT_STAT, SPU_RD_IN_MBOX,
+    SPU_RD_MACH_STAT, SPU_RD_SIG_NOTIFY_1, SPU_RD_SIG_NOTIFY_2, SPU_RD_SRR0, SPU_WR_DEC,
+    SPU_WR_EVENT_ACK, SPU_WR_EVENT_MASK, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SPU_WR_SRR0,
+    SRR0_MASK, channel_name,
 };
 pub(crate) use completed::{BatchEnd, BatchRecords};
 pub use completed::{COMPLETED_BATCH, Completed, CompletedBatch};
 pub(crate) use execute::Ordinary;
 pub use local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
+pub use mailbox::{INBOUND_MAILBOX_CAPACITY, Mailbox, MailboxFull, OUTBOUND_MAILBOX_CAPACITY};
 pub use outcome::{
     ChannelOperation, Executed, Fault, FaultKind, LsAccess, RunEnd, RunOutcome, Status, StopReason,
 };

@@ -2,6 +2,7 @@
 
 use super::profile::ProfileCheckpoint;
 use crate::probe::listeners::AccessKind;
+use crate::spu::mfc::DmaErrorKind;
 
 /// The local-store data access of a load or store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,10 @@ pub enum FaultKind {
         /// What the instruction tried.
         access: ChannelOperation,
     },
+    /// The MFC refused a DMA command (written to `MFC_Cmd`, or a list element it reached);
+    /// [`SpuState::dma_fault`](super::SpuState::dma_fault) has the command, tag, LSA, EA and
+    /// size.
+    Dma(DmaErrorKind),
 }
 
 /// The channel instruction that faulted.
@@ -74,6 +79,13 @@ impl core::fmt::Display for Fault {
                     self.word, self.pc
                 )
             }
+            FaultKind::Dma(kind) => write!(
+                f,
+                "DMA error: {} (word {:#010x}) at pc {:#07x}",
+                kind.description(),
+                self.word,
+                self.pc
+            ),
         }
     }
 }

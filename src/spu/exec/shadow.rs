@@ -10,7 +10,7 @@
 //! o), so a short list holds every store it is ahead by; the pipeline tells it which
 //! instructions the architectural state has completed ([`ShadowState::completed_through`]).
 
-use super::channels::Channels;
+use super::channels::{ChannelContext, Channels};
 use super::flow::{Flow, instruction_address};
 use super::instructions::apply;
 use super::local_store::{LS_ADDRESS_MASK, LocalStore};
@@ -204,10 +204,14 @@ impl ShadowState {
                 Status::Stopped(StopReason::Fault(Fault { pc, word, kind })),
                 pc,
             ),
-            Flow::Branch(target) => (Status::Running, target),
-            Flow::Checkpoint(_) | Flow::Next | Flow::Nop | Flow::Load(_) | Flow::Store(_) => {
-                (Status::Running, fall_through)
-            }
+            Flow::Branch(target) | Flow::InterruptBranch(target) => (Status::Running, target),
+            Flow::Checkpoint(_)
+            | Flow::Next
+            | Flow::Nop
+            | Flow::Load(_)
+            | Flow::Store(_)
+            | Flow::Channel
+            | Flow::ChannelAccess(_) => (Status::Running, fall_through),
         };
         self.status = status;
         self.pc = next_pc;
@@ -287,6 +291,16 @@ impl Machine for Ahead<'_> {
     #[inline(always)]
     fn channels(&mut self) -> &mut Channels {
         &mut self.shadow.channels
+    }
+
+    // Channel instructions do not run ahead (fetch waits for them at stage o); the context
+    // is the copy's as of its last sync.
+    fn channel_context(&self) -> ChannelContext {
+        ChannelContext {
+            now: 0,
+            spu: 0,
+            interrupts_enabled: self.shadow.interrupts_enabled,
+        }
     }
 
     #[inline(always)]

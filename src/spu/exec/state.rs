@@ -186,7 +186,7 @@ impl SpuState {
     pub fn reset(&mut self, entry: u32) {
         self.pc = entry & LS_ADDRESS_MASK & !3;
         self.registers = initial_registers();
-        self.channels = Channels::new();
+        self.channels.reset();
         self.fpscr = Quadword::ZERO;
         self.interrupts_enabled = false;
         self.status = Status::Running;

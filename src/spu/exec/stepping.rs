@@ -28,11 +28,15 @@ impl SpuState {
         if let Status::Stopped(_) = self.status {
             return self.not_executed(pc, word);
         }
-        match self.decode_cache.decode(pc, word) {
+        let executed = match self.decode_cache.decode(pc, word) {
             // Copied out of the cache: executing needs the whole SPU mutably.
             Some(&insn) => self.execute_inner::<false>(&insn, 0),
             None => self.illegal_instruction(pc, word),
+        };
+        if self.channels_need_service() {
+            self.service_channels(&mut |_| {});
         }
+        executed
     }
 
     /// [`step`](Self::step) for the run loops that only want to hear about the unusual,
@@ -128,18 +132,37 @@ impl SpuState {
             pc: self.pc,
         };
         loop {
-            let (outcome, checkpoint) = self.run_to_checkpoint(max_instructions - total.cycles);
+            if self.channels_need_service() {
+                self.service_channels(&mut |_| {});
+            }
+            let remaining = max_instructions - total.cycles;
+            if let Status::Stopped(reason) = self.status {
+                total.end = RunEnd::Stopped(reason);
+                total.pc = self.pc;
+                return Ok(total);
+            }
+            let (outcome, checkpoint) = self.run_to_checkpoint(self.channel_slice(remaining));
             total = RunOutcome {
                 end: outcome.end,
                 cycles: total.cycles + outcome.cycles,
                 instructions: total.instructions.wrapping_add(outcome.instructions),
                 pc: outcome.pc,
             };
-            let Some(checkpoint) = checkpoint else {
-                return Ok(total);
-            };
-            on_checkpoint(&checkpoint)?;
-            if total.end != RunEnd::CycleLimit || total.cycles >= max_instructions {
+            if let Some(checkpoint) = checkpoint {
+                on_checkpoint(&checkpoint)?;
+            }
+            let remaining = max_instructions - total.cycles;
+            match total.end {
+                RunEnd::Stopped(_) => return Ok(total),
+                RunEnd::Blocked { .. } => match self.wait_for_channel_event(remaining) {
+                    Some(waited) if waited > 0 || self.channels_need_service() => {
+                        total.cycles += waited;
+                    }
+                    _ => return Ok(total),
+                },
+                RunEnd::CycleLimit => {}
+            }
+            if total.cycles >= max_instructions {
                 return Ok(total);
             }
         }
@@ -208,7 +231,7 @@ impl SpuState {
                     executed.profile,
                 );
             }
-            if executed.profile.is_some() {
+            if executed.profile.is_some() || self.channels_need_service() {
                 let outcome = self.outcome(RunEnd::CycleLimit, attempts, retired_before);
                 return (outcome, executed.profile);
             }
@@ -239,7 +262,21 @@ impl SpuState {
             let executed = self.step();
             observer(&executed)?;
             if let Some(end) = Self::run_end(executed.status) {
-                return Ok(self.outcome(end, attempts, retired_before));
+                let waited = match end {
+                    RunEnd::Blocked { .. } => {
+                        self.wait_for_channel_event(max_instructions - attempts)
+                    }
+                    _ => None,
+                };
+                match waited {
+                    Some(waited) if waited > 0 || self.channels_need_service() => {
+                        attempts += waited;
+                        if self.channels_need_service() {
+                            self.service_channels(&mut |_| {});
+                        }
+                    }
+                    _ => return Ok(self.outcome(end, attempts, retired_before)),
+                }
             }
         }
         Ok(self.outcome(self.current_end(), attempts, retired_before))

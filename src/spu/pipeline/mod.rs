@@ -219,6 +219,12 @@ pub struct Pipeline {
     stall_skip_off: bool,
     /// Stalled cycles the stall skip ran.
     stall_skipped: u64,
+    /// The MFC has transfers in flight: their data claims local-store port cycles, and the
+    /// shortcuts (which assume nothing but the pipeline changes) stay off.
+    dma_active: bool,
+    /// A completed instruction left the channels needing a service (the MFC, an event, an
+    /// interrupt): the run loop services them before the next cycle.
+    channel_attention: bool,
 }
 
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
@@ -264,6 +270,8 @@ impl Pipeline {
             fast_forward: FastForward::new(),
             stall_skip_off: false,
             stall_skipped: 0,
+            dma_active: false,
+            channel_attention: false,
         }
     }
 
@@ -334,6 +342,13 @@ impl Pipeline {
         self.stopped_by
     }
 
+    /// The channel instruction waiting at stage o for the MFC or an event, if one is.
+    pub fn held_on_channel(&self) -> Option<InFlight> {
+        (self.blocked != 0)
+            .then(|| self.issue.record(self.blocked).copied())
+            .flatten()
+    }
+
     /// The issue stages (g, h, i, j).
     pub fn issue_pipes(&self) -> &IssuePipes {
         &self.issue
@@ -389,6 +404,8 @@ impl Pipeline {
         output: &mut W,
     ) -> Result<RunOutcome, ModelError> {
         self.config.materialize();
+        // DMA takes the time the MFC's timing gives, counted on this pipeline's clock.
+        arch.mfc_mut().set_timed(true);
         // Keep the clock ahead of the architectural cycle counter (instruction mode may have
         // run since), so prof_cp intervals stay monotonic.
         if arch.cycle_count() > self.clock {
@@ -410,7 +427,18 @@ impl Pipeline {
         let mut cycles = 0;
         let mut end = None;
         while cycles < max_cycles && end.is_none() {
-            let budget = max_cycles - cycles;
+            if arch.channels_need_service_at(self.clock) {
+                end = self.service_channels(arch, observer);
+                if end.is_some() {
+                    break;
+                }
+            }
+            let mut budget = max_cycles - cycles;
+            // Stop at the next channel event: the service completes DMA at its cycle.
+            if let Some(at) = arch.next_channel_event() {
+                budget = budget.min(at.saturating_sub(self.clock).max(1));
+            }
+            self.dma_active = arch.mfc().transfers_in_flight();
             // With no listener attached, the notifications are compiled out until something
             // could attach one: a prof_cp line written to the caller's output.
             let (ran, reason) = if observer.is_listening() {
@@ -429,6 +457,27 @@ impl Pipeline {
         })
     }
 
+    /// Services the channels at the current cycle: DMA completes and starts, events rise,
+    /// and a due interrupt flushes the pipeline to the handler at LS address 0 (as a
+    /// mispredicted branch would). DMA data also lands in ideal fetch's run-ahead copy. The
+    /// run end a DMA error brings, if one does.
+    fn service_channels<O: SpuObserver>(
+        &mut self,
+        arch: &mut SpuState,
+        observer: &O,
+    ) -> Option<RunEnd> {
+        let now = self.clock;
+        let mirror = self.fetch.shadow_local_store_mut();
+        let service = arch.service_channels_at(now, mirror, &mut |event| observer.dma(event));
+        if service.fault.is_some() || service.interrupted {
+            self.flush();
+        }
+        match arch.status() {
+            Status::Stopped(reason) if service.fault.is_some() => Some(RunEnd::Stopped(reason)),
+            _ => None,
+        }
+    }
+
     /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
     /// `until_output` also means nothing listens: the [fast-forward](shortcuts::fast_forward) skips repetitions
@@ -444,16 +493,26 @@ impl Pipeline {
         until_output: bool,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let mut cycles = 0;
-        let fast_forward = self.fast_forward.enabled();
+        // DMA in flight changes the local store and its port from outside the pipeline: the
+        // shortcuts, which repeat or skip what the pipeline alone does, wait until it is done.
+        let fast_forward = self.fast_forward.enabled() && !self.dma_active;
         let notify = !until_output;
         self.fast_forward.set_recording(fast_forward && notify);
-        let skip_stalls = !self.stall_skip_off;
+        let skip_stalls = !self.stall_skip_off && !self.dma_active;
         self.fetch.take_loop_head();
         while cycles < budget {
             cycles += 1;
             let dual_before = self.stats.dual_cycles;
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
+            }
+            if core::mem::take(&mut self.channel_attention) {
+                break;
+            }
+            if self.blocked != 0 {
+                // Held on a channel until the next channel event, which ends the budget.
+                cycles += self.wait_on_channel(arch, budget - cycles, observer);
+                continue;
             }
             let dual_issued = self.stats.dual_cycles != dual_before;
             if until_output && core::mem::take(&mut self.wrote_output) {

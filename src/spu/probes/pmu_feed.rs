@@ -6,6 +6,7 @@ use crate::pmu::{EmulatedPmu, Event, EventInput, EventInputsFull};
 use crate::probe::listeners::AccessKind;
 use crate::spu::exec::{COMPLETED_BATCH, CompletedBatch, Executed};
 use crate::spu::isa::Instruction;
+use crate::spu::mfc::{DmaEvent, lines};
 
 /// Feeds an [`EmulatedPmu`] from an SPU's notifications, as hardware wires events into its
 /// counters: each notification is one [`EventInput::add`] per event (a compare and a
@@ -24,7 +25,8 @@ use crate::spu::isa::Instruction;
 /// | a retired store (`RetiredStores`) | ST_RETIRED, MEM_ACCESS |
 /// | a retired branch (`RetiredBranches`) | BR_RETIRED |
 /// | [`mispredict`](SpuObserver::mispredict) (`BranchMispredicts`) | BR_MIS_PRED, BR_MIS_PRED_RETIRED |
-/// | [`issue_stall`](SpuObserver::issue_stall) (`IssueStall`) | STALL_FRONTEND or STALL_BACKEND ([`StallReason::pmu_event`]) |
+/// | [`issue_stall`](SpuObserver::issue_stall) (`IssueStall`) | STALL_FRONTEND or STALL_BACKEND ([`StallReason::pmu_event`]: a channel wait and DMA at the LS port are back-end stalls) |
+/// | [`dma`](SpuObserver::dma) (`Dma`) | BUS_ACCESS, one per 128-byte line the transfer moves (a DMA request on the bus) |
 ///
 /// Compose it with the SPU's probe points for everything else: `(feed, &probes)` is an
 /// observer that notifies both.
@@ -55,11 +57,12 @@ pub struct SpuPmuFeed<'p> {
     mispredicts_retired: EventInput<'p>,
     frontend: EventInput<'p>,
     backend: EventInput<'p>,
+    bus: EventInput<'p>,
 }
 
 impl<'p> SpuPmuFeed<'p> {
     /// The events this feed drives, in the order of the table above.
-    pub const EVENTS: [Event; 10] = [
+    pub const EVENTS: [Event; 11] = [
         Event::CPU_CYCLES,
         Event::INST_RETIRED,
         Event::LD_RETIRED,
@@ -70,9 +73,10 @@ impl<'p> SpuPmuFeed<'p> {
         Event::BR_MIS_PRED_RETIRED,
         Event::STALL_FRONTEND,
         Event::STALL_BACKEND,
+        Event::BUS_ACCESS,
     ];
 
-    /// A feed into `pmu`, through its event inputs (10 of them, shared with any other
+    /// A feed into `pmu`, through its event inputs (11 of them, shared with any other
     /// input of the same events).
     pub fn new(pmu: &'p EmulatedPmu) -> Result<Self, EventInputsFull> {
         let input = |event: Event| pmu.event_input(event.number());
@@ -87,6 +91,7 @@ impl<'p> SpuPmuFeed<'p> {
             mispredicts_retired: input(Event::BR_MIS_PRED_RETIRED)?,
             frontend: input(Event::STALL_FRONTEND)?,
             backend: input(Event::STALL_BACKEND)?,
+            bus: input(Event::BUS_ACCESS)?,
         })
     }
 
@@ -199,5 +204,10 @@ impl SpuObserver for SpuPmuFeed<'_> {
                 stall.add(1);
             }
         }
+    }
+
+    #[inline(always)]
+    fn dma(&self, event: &DmaEvent) {
+        self.bus.add(lines(event.ea, event.size));
     }
 }

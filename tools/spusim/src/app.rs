@@ -8,6 +8,7 @@ use pmprobe::spu::unit::SpuUnit;
 
 use crate::engine::{End, Engine, Summary};
 use crate::exit::{EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
+use crate::host::{Host, print_dma_stats};
 use crate::instruction_engine::InstructionEngine;
 use crate::options::{self, Command, Mode, Options};
 use crate::pipeline_engine::{PipelineEngine, Shortcuts};
@@ -57,7 +58,7 @@ fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
         End::Stopped(StopReason::Stop { .. }) => EXIT_STOP,
         End::Stopped(StopReason::Halt { .. }) => EXIT_HALT,
         End::Stopped(StopReason::Fault(_)) | End::Blocked { .. } | End::CycleLimit { .. } => {
-            let _ = writeln!(err, "spusim: {}", reason(&summary.end));
+            let _ = writeln!(err, "spusim: {}", reason(&summary));
             EXIT_RUN_ERROR
         }
     }
@@ -82,32 +83,48 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
     }
     let not_loaded =
         |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
+    let mut host = Host::new(&options.host)?;
     let summary = if options.attachments.any() {
         // With listeners: the SPU unit (either mode) under probes, see attach.rs.
         let mut unit = Box::new(SpuUnit::new(0));
         program.load_into(unit.arch_mut()).map_err(not_loaded)?;
-        let summary = attach::run(&mut unit, options, out)?;
+        host.prepare(unit.arch_mut(), &options.host);
+        let summary = attach::run(&mut unit, options, &mut host, out)?;
         if options.mode == Mode::Pipeline && options.pipeline.stats {
             let mut text = String::new();
             let _ = unit.print_stats(&mut text);
             out.write_all(text.as_bytes()).map_err(Failure::stdout)?;
         }
-        if options.dump_registers {
-            listing::print_registers(out, unit.arch()).map_err(Failure::stdout)?;
-        }
+        finish(options, &host, unit.arch(), out)?;
         summary
     } else {
         let mut spu = Box::new(SpuState::new(0));
         program.load_into(&mut spu).map_err(not_loaded)?;
-        let summary = engine.run(&mut spu, options.max_cycles, out)?;
-        if options.dump_registers {
-            listing::print_registers(out, &spu).map_err(Failure::stdout)?;
-        }
+        host.prepare(&mut spu, &options.host);
+        let summary = engine.run(&mut spu, options.max_cycles, &mut host, out)?;
+        finish(options, &host, &spu, out)?;
         summary
     };
     writeln!(out, "{}", final_line(&summary)).map_err(Failure::stdout)?;
     out.flush().map_err(Failure::stdout)?;
     Ok(summary)
+}
+
+/// After the run: the DMA figures (`--stats`, both modes), `--ea-dump`, `--regs`.
+fn finish(
+    options: &Options,
+    host: &Host,
+    spu: &SpuState,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if options.pipeline.stats {
+        print_dma_stats(spu, out)?;
+    }
+    host.dump(&options.host, out)?;
+    if options.dump_registers {
+        listing::print_registers(out, spu).map_err(Failure::stdout)?;
+    }
+    Ok(())
 }
 
 /// The engine for the options (the pipeline engine is configured by them and creates the
@@ -135,8 +152,8 @@ fn engine_for(options: &Options) -> Result<Box<dyn Engine>, Failure> {
     })
 }
 
-fn reason(end: &End) -> String {
-    match end {
+fn reason(summary: &Summary) -> String {
+    match &summary.end {
         End::Stopped(StopReason::Stop { signal, .. }) => format!("stop {signal:#06x}"),
         End::Stopped(StopReason::Halt { .. }) => "halt".to_string(),
         End::Stopped(StopReason::Fault(fault)) => match fault.kind {
@@ -154,6 +171,10 @@ fn reason(end: &End) -> String {
                     fault.word
                 )
             }
+            FaultKind::Dma(kind) => match summary.dma_fault {
+                Some(dma) => format!("fault: {dma}"),
+                None => format!("fault: DMA error: {}", kind.description()),
+            },
         },
         End::Blocked { channel } => {
             format!("blocked: channel {channel} waits for data the host never sends")
@@ -166,7 +187,7 @@ fn reason(end: &End) -> String {
 fn final_line(summary: &Summary) -> String {
     format!(
         "{} at pc {:#07x}: {} instructions, {} cycles",
-        reason(&summary.end),
+        reason(summary),
         summary.pc,
         summary.instructions,
         summary.cycles
@@ -204,6 +225,7 @@ mod tests {
             pc: 0,
             instructions: 0,
             cycles: 0,
+            dma_fault: None,
         };
         let mut err = Vec::new();
         let limit = End::CycleLimit { limit: 5 };

@@ -22,8 +22,9 @@ use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::{SpuObserver, SpuPmuFeed, SpuProbes};
 use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
 
-use crate::engine::{End, IoFmt, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::engine::{End, IoFmt, Summary};
 use crate::exit::Failure;
+use crate::host::Host;
 use crate::options::{Attachments, Mode, Options};
 
 /// Cycles simulated between two drains of the trace ring.
@@ -113,7 +114,12 @@ fn leak<T>(value: T) -> &'static T {
 
 /// Runs the program loaded in `unit` with the requested listeners and prints their results
 /// after the run (the din file is written during it).
-pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
+pub fn run(
+    unit: &mut SpuUnit,
+    options: &Options,
+    host: &mut Host,
+    out: &mut dyn Write,
+) -> Result<Summary, Failure> {
     let attachments: &Attachments = &options.attachments;
     let probes: &'static SpuProbes<'static> = leak(SpuProbes::new());
 
@@ -151,8 +157,8 @@ pub fn run(unit: &mut SpuUnit, options: &Options, out: &mut dyn Write) -> Result
     };
     // The feed is part of the observer's type, so a run without --pmu carries none.
     let summary = match feed {
-        Some(feed) => run_slices(unit, options, &(feed, probes), out, between)?,
-        None => run_slices(unit, options, probes, out, between)?,
+        Some(feed) => run_slices(unit, options, &(feed, probes), host, out, between)?,
+        None => run_slices(unit, options, probes, host, out, between)?,
     };
 
     if let Some(din) = din {
@@ -197,6 +203,7 @@ fn run_slices(
     unit: &mut SpuUnit,
     options: &Options,
     observer: &impl SpuObserver,
+    host: &mut Host,
     out: &mut dyn Write,
     mut between: impl FnMut() -> Result<(), Failure>,
 ) -> Result<Summary, Failure> {
@@ -230,10 +237,8 @@ fn run_slices(
             RunEnd::Stopped(reason) => break End::Stopped(reason),
             RunEnd::CycleLimit => {}
             RunEnd::Blocked { channel } => {
-                let id = unit.id();
-                match drain_outbound_mailbox(unit.arch_mut().channels_mut(), channel) {
-                    Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
-                    None => break End::Blocked { channel },
+                if !host.service(unit.arch_mut(), channel, out)? {
+                    break End::Blocked { channel };
                 }
             }
         }
@@ -247,6 +252,7 @@ fn run_slices(
         pc,
         instructions,
         cycles,
+        dma_fault: unit.arch().dma_fault(),
     })
 }
 

@@ -1,12 +1,14 @@
-//! What every engine shares: how a run ends, its summary, the [`Engine`] trait, the host side
-//! of the outbound mailboxes, and `fmt::Write` over `io::Write`. A leaf: it uses nothing else
-//! of spusim but the exit module's [`Failure`].
+//! What every engine shares: how a run ends, its summary, the [`Engine`] trait, and
+//! `fmt::Write` over `io::Write`. It uses nothing else of spusim but the exit module's
+//! [`Failure`] and the [`Host`] an engine is given.
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::{Channels, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SpuState, StopReason};
+use pmprobe::spu::exec::{SpuState, StopReason};
+use pmprobe::spu::mfc::DmaFault;
 
 use crate::exit::Failure;
+use crate::host::Host;
 
 /// How a simulation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +29,8 @@ pub struct Summary {
     pub pc: u32,
     pub instructions: u64,
     pub cycles: u64,
+    /// The DMA command that stopped the SPU, with what it named.
+    pub dma_fault: Option<DmaFault>,
 }
 
 /// A way of running an SPU until it stops.
@@ -37,27 +41,9 @@ pub trait Engine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
+        host: &mut Host,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure>;
-}
-
-/// The host side of the outbound mailboxes: when `channel` is one of them and holds a value,
-/// pops it (so the blocked write can complete) and returns it.
-pub fn drain_outbound_mailbox(channels: &mut Channels, channel: u8) -> Option<u32> {
-    match channel {
-        SPU_WR_OUT_MBOX => channels.outbound.pop(),
-        SPU_WR_OUT_INTR_MBOX => channels.outbound_interrupt.pop(),
-        _ => None,
-    }
-}
-
-/// The line a drained mailbox value prints as.
-pub fn write_mailbox(
-    out: &mut dyn Write,
-    spu_id: impl std::fmt::Display,
-    value: u32,
-) -> io::Result<()> {
-    writeln!(out, "SPU{spu_id}: mailbox {value:#010x}")
 }
 
 /// `fmt::Write` over an `io::Write`, keeping the first I/O error (the model's writers take

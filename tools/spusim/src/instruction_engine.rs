@@ -4,8 +4,9 @@ use std::io::Write;
 
 use pmprobe::spu::exec::{ProfileCheckpoint, RunEnd, SpuState};
 
-use crate::engine::{End, Engine, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::engine::{End, Engine, Summary};
 use crate::exit::Failure;
+use crate::host::Host;
 
 /// Functional execution: one cycle per instruction.
 pub struct InstructionEngine;
@@ -15,6 +16,7 @@ impl Engine for InstructionEngine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
+        host: &mut Host,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
         let mut io_error = None;
@@ -49,11 +51,9 @@ impl Engine for InstructionEngine {
                 }
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
-                    // Drained: resume; nothing to drain: the SPU waits for good.
-                    let id = spu.id();
-                    match drain_outbound_mailbox(spu.channels_mut(), channel) {
-                        Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
-                        None => return Ok(summary(spu, End::Blocked { channel }, spu.pc())),
+                    // Serviced: resume; nothing the host can give: the SPU waits for good.
+                    if !host.service(spu, channel, out)? {
+                        return Ok(summary(spu, End::Blocked { channel }, spu.pc()));
                     }
                 }
             }
@@ -67,5 +67,6 @@ fn summary(spu: &SpuState, end: End, pc: u32) -> Summary {
         pc,
         instructions: spu.instructions_retired(),
         cycles: spu.cycle_count(),
+        dma_fault: spu.dma_fault(),
     }
 }

@@ -7,8 +7,10 @@
 //!
 //! Modules, each using only those listed before it:
 //! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
-//! - [`engine`]: how a run ends, its summary, the [`engine::Engine`] trait, the mailbox host
-//!   side and `fmt::Write` over `io::Write`;
+//! - [`host_options`], [`host`]: the host side's options; main memory, what the host feeds
+//!   the SPU and drains from it (the mailboxes), the DMA figures;
+//! - [`engine`]: how a run ends, its summary, the [`engine::Engine`] trait and `fmt::Write`
+//!   over `io::Write`;
 //! - [`usage`], [`options`]: the help text and the command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
 //! - [`program`]: the program to run, assembled or read from an SPU ELF file;
@@ -26,6 +28,8 @@ pub mod elf_output;
 pub mod engine;
 pub mod exit;
 pub mod expand_source;
+pub mod host;
+pub mod host_options;
 pub mod instruction_engine;
 pub mod listing;
 pub mod options;

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pmprobe::pmu::Event;
+
+pub use crate::host_options::HostOptions;
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
 
@@ -51,6 +53,8 @@ pub struct Options {
     pub attachments: Attachments,
     /// `--elf FILE`: write the assembled program as an SPU ELF executable.
     pub elf_output: Option<PathBuf>,
+    /// Main memory, what the host gives the SPU, the MFC's timing.
+    pub host: HostOptions,
 }
 
 /// Options of the pipeline mode.
@@ -270,6 +274,7 @@ where
     let mut disassemble = false;
     let mut attachments = Attachments::default();
     let mut elf_output = None;
+    let mut host = HostOptions::default();
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -360,7 +365,14 @@ where
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
-            _ => return Err(UsageError(format!("unknown option `{name}`"))),
+            _ => {
+                let taken = host
+                    .take(&name, || args.text(&name, inline).map_err(|e| e.0))
+                    .map_err(UsageError)?;
+                if !taken {
+                    return Err(UsageError(format!("unknown option `{name}`")));
+                }
+            }
         }
     }
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
@@ -386,6 +398,7 @@ where
         pipeline,
         attachments,
         elf_output,
+        host,
     }))
 }
 
@@ -436,6 +449,7 @@ mod tests {
                 pipeline: PipelineOptions::default(),
                 attachments: Attachments::default(),
                 elf_output: Some(PathBuf::from("p.elf")),
+                host: HostOptions::default(),
             }))
         );
     }

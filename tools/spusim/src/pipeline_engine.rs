@@ -15,8 +15,9 @@ use pmprobe::spu::pipeline::write_frame;
 use pmprobe::spu::pipeline::{Pipeline, RunEnd};
 use pmprobe::spu::probes::NoProbes;
 
-use crate::engine::{End, Engine, IoFmt, Summary, drain_outbound_mailbox, write_mailbox};
+use crate::engine::{End, Engine, IoFmt, Summary};
 use crate::exit::Failure;
+use crate::host::Host;
 
 /// The Kanata log being written.
 struct KonataLog {
@@ -100,6 +101,7 @@ impl Engine for PipelineEngine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
+        host: &mut Host,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
         let mut cycles = 0u64;
@@ -139,11 +141,9 @@ impl Engine for PipelineEngine {
                 RunEnd::Stopped(reason) => break End::Stopped(reason),
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
-                    // Drained: the blocked instruction retries at stage o on the next cycle.
-                    let id = spu.id();
-                    match drain_outbound_mailbox(spu.channels_mut(), channel) {
-                        Some(value) => write_mailbox(out, id, value).map_err(Failure::stdout)?,
-                        None => break End::Blocked { channel },
+                    // Serviced: the channel instruction is fetched again and retried.
+                    if !host.service(spu, channel, out)? {
+                        break End::Blocked { channel };
                     }
                 }
             }
@@ -165,6 +165,7 @@ impl Engine for PipelineEngine {
             pc,
             instructions: spu.instructions_retired(),
             cycles,
+            dma_fault: spu.dma_fault(),
         })
     }
 }

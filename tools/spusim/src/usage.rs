@@ -23,7 +23,8 @@ options:
   --config key=value           set a configuration parameter (repeatable, applied
                                after the preset), e.g. spu/pipe/FPD/stall=0,
                                spu/feature/dp-dual=TRUE
-  --stats                      print the pipeline statistics at the end
+  --stats                      print the pipeline statistics (pipeline mode) and
+                               the DMA figures (both modes) at the end
   --no-fast-forward            simulate every cycle (by default, loop iterations
                                that exactly repeat an earlier one are
                                fast-forwarded: same results)
@@ -53,13 +54,28 @@ options:
                                default: 10)
   --elf FILE                   write the assembled program to FILE as an SPU ELF
                                executable (with a .symtab of its labels), then run
+  --ea-size BYTES              main memory the SPU's DMA reaches (default 16 MiB,
+                               at most 1 GiB)
+  --ea-load FILE@ADDR          copy FILE into main memory at ADDR before the run
+                               (repeatable)
+  --ea-dump ADDR:LEN           print LEN bytes of main memory from ADDR after the
+                               run, 16 a line, address first (repeatable)
+  --signal1 V, --signal2 V     write the SPU's signal-notification registers
+                               before it starts
+  --in-mbox V                  put V into the inbound mailbox (repeatable: four
+                               before the start, the rest as the SPU reads them)
+  --dma-issue N                DMA timing (pipeline mode): cycles from a command
+  --dma-latency N              to its first request (default 12), from a request
+  --dma-bandwidth N            to its data (288), bytes per cycle (8)
+  --timebase-ratio N           SPU cycles per decrementer tick (default 40)
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
   --                           end of options: what follows is the program file
 
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
-value (`--stats=false` is an error: leave the flag out). The program is at most
+value (`--stats=false` is an error: leave the flag out); numbers may be decimal
+or 0x hex. The program is at most
 16 MiB (UTF-8 text, or an ELF file). Output files (--din, --konata, --elf) are
 never the program file: spusim refuses before it opens anything.
 
@@ -67,6 +83,7 @@ exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
 instruction; 2 for a usage error, an unreadable or refused file, an output that
 cannot be written, an assembly error (`file:line:col: message`), a file
 without instructions or a bad ELF file (`file: message`); 3 for a fault
-(illegal instruction, unsupported channel), a blocked channel, --max-cycles
+(illegal instruction, unsupported channel, a DMA command the MFC refuses, named
+with its command, tag, LSA, EA and size), a blocked channel, --max-cycles
 exceeded or a model error.
 ";

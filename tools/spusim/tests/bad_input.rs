@@ -202,7 +202,7 @@ fn table(dir: &Path) -> Vec<Case> {
         .as_bytes(),
     );
     let illegal = write(dir, "illegal.s", b"il $3,1\n.word 0x00800000\n");
-    let unsupported = write(dir, "unsupported.s", b"rdch $3,$ch3\n");
+    let unsupported = write(dir, "unsupported.s", b"rdch $3,$ch5\n");
     let blocked = write(dir, "blocked.s", b"rdch $3,SPU_RdInMbox\nstop\n");
 
     let mut rows = vec![
@@ -386,7 +386,7 @@ fn table(dir: &Path) -> Vec<Case> {
             "unsupported channel",
             &[&unsupported],
             EXIT_RUN_ERROR,
-            &["fault: rdch on unsupported channel 3"],
+            &["fault: rdch on unsupported channel 5"],
         ),
         case(
             "channel that never gets data",

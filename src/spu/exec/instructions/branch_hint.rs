@@ -2,13 +2,16 @@
 //!
 //! Relative and absolute branches (`br`, `bra`, `brsl`, `brasl`, `brz` .. `brhnz`) take a word
 //! address; indirect ones (`bi` .. `bihnz`, `iret`, `bisled`) the preferred word of a register,
-//! and their E/D feature bits enable or disable interrupts when the branch is taken. Link
+//! and their E/D feature bits enable or disable interrupts when the branch is taken (such a
+//! branch, `iret` and a taken `bisled` report [`Flow::InterruptBranch`], after which the
+//! caller checks for a due interrupt). Link
 //! forms write the address of the next instruction. A taken branch reports its target; the
 //! caller moves the PC.
 //!
 //! The hints (`hbr`, `hbra`, `hbrr`) have no architectural effect: they count as NOPs here,
 //! and only the pipeline's real fetch unit acts on them.
 
+use super::super::channels::SPU_RD_EVENT_STAT;
 use super::super::machine::Machine;
 use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
@@ -98,20 +101,24 @@ pub(super) fn bisl(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow 
 #[inline(always)]
 pub(super) fn iret(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     let srr0 = spu.channels().srr0;
-    branch_indirect(spu, insn.feature_bits(), true, srr0)
+    match branch_indirect(spu, insn.feature_bits(), true, srr0) {
+        Flow::Branch(target) => Flow::InterruptBranch(target),
+        other => other,
+    }
 }
 
+/// `bisled`: links, then branches if an enabled event is pending (the `SPU_RdEventStat`
+/// count is 1), applying the E/D bits as a taken indirect branch does.
 #[inline(always)]
 pub(super) fn bisled(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    // No external events are modelled, so the branch is never taken; the link
-    // register is written regardless, as the ISA specifies.
-    let flow = branch_indirect(
-        spu,
-        insn.feature_bits(),
-        false,
-        spu.ra(insn).preferred_word(),
-    );
-    if let Flow::Next = flow {
+    let target = spu.ra(insn).preferred_word();
+    let context = spu.channel_context();
+    let pending = spu
+        .channels()
+        .count(SPU_RD_EVENT_STAT, context)
+        .is_some_and(|count| count != 0);
+    let flow = branch_indirect(spu, insn.feature_bits(), pending, target);
+    if !matches!(flow, Flow::Fault(_)) {
         spu.set_register(insn.rt, link_value(pc));
     }
     flow
@@ -189,6 +196,10 @@ fn branch_indirect(spu: &mut impl Machine, bits: u8, condition: bool, target: u3
         return Flow::Next;
     }
     match set_interrupt_state(spu, bits) {
+        // The interrupt state changed: the caller checks for a due interrupt.
+        Ok(()) if bits & (FEATURE_E | FEATURE_D) != 0 => {
+            Flow::InterruptBranch(instruction_address(target))
+        }
         Ok(()) => Flow::Branch(instruction_address(target)),
         Err(kind) => Flow::Fault(kind),
     }

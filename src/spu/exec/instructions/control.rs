@@ -4,12 +4,12 @@
 //! `nop`, `lnop`, `sync` and `dsync` have no architectural effect (nothing is cached or
 //! reordered in this model). A halt whose condition holds stops the SPU like `stop`. No
 //! special-purpose register is modelled: `mfspr` writes zeros and `mtspr` is ignored. Channel
-//! accesses go to the [`Channels`](super::super::Channels) and wait ([`Flow::Blocked`]) on an
-//! empty inbound or full outbound mailbox.
+//! instructions report [`Flow::ChannelAccess`]: the caller performs them on the
+//! [`Channels`](super::super::Channels) once its clock is up to date.
 
-use super::super::channels::ChannelAccess;
+use super::super::flow::ChannelInstruction;
 use super::super::machine::Machine;
-use super::super::outcome::{ChannelOperation, FaultKind};
+use super::super::outcome::ChannelOperation;
 use super::super::quadword::Quadword;
 use super::Flow;
 use crate::spu::isa::Instruction;
@@ -75,42 +75,30 @@ pub(super) fn mtspr() -> Flow {
     Flow::Next
 }
 
-// channels (the channel number is in the RA field)
+// channels (the channel number is in the RA field): performed by the caller, which knows the
+// cycle (`SpuState::access_channel`)
 
 #[inline(always)]
-pub(super) fn rdch(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    match spu.channels().read(insn.ra) {
-        ChannelAccess::Done(value) => spu.write(insn.rt, Quadword::from_preferred_word(value)),
-        ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
-        ChannelAccess::Unsupported => Flow::Fault(FaultKind::UnsupportedChannel {
-            channel: insn.ra,
-            access: ChannelOperation::Read,
-        }),
-    }
+pub(super) fn rdch(insn: &Instruction) -> Flow {
+    channel_instruction(insn, ChannelOperation::Read)
 }
 
 #[inline(always)]
-pub(super) fn wrch(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    let value = spu.rt(insn).preferred_word();
-    match spu.channels().write(insn.ra, value) {
-        ChannelAccess::Done(_) => Flow::Next,
-        ChannelAccess::WouldBlock => Flow::Blocked(insn.ra),
-        ChannelAccess::Unsupported => Flow::Fault(FaultKind::UnsupportedChannel {
-            channel: insn.ra,
-            access: ChannelOperation::Write,
-        }),
-    }
+pub(super) fn wrch(insn: &Instruction) -> Flow {
+    channel_instruction(insn, ChannelOperation::Write)
 }
 
 #[inline(always)]
-pub(super) fn rchcnt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    match spu.channels().count(insn.ra) {
-        Some(count) => spu.write(insn.rt, Quadword::from_preferred_word(count)),
-        None => Flow::Fault(FaultKind::UnsupportedChannel {
-            channel: insn.ra,
-            access: ChannelOperation::Count,
-        }),
-    }
+pub(super) fn rchcnt(insn: &Instruction) -> Flow {
+    channel_instruction(insn, ChannelOperation::Count)
+}
+
+fn channel_instruction(insn: &Instruction, operation: ChannelOperation) -> Flow {
+    Flow::ChannelAccess(ChannelInstruction {
+        operation,
+        channel: insn.ra,
+        register: insn.rt,
+    })
 }
 
 /// A halt's effect: the SPU stops when `condition` holds.

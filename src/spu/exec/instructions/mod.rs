@@ -344,9 +344,9 @@ fn apply_rare(
         M::Heq => control::heq(spu, insn),
         M::Mfspr => control::mfspr(spu, insn),
         M::Mtspr => control::mtspr(),
-        M::Rdch => control::rdch(spu, insn),
-        M::Wrch => control::wrch(spu, insn),
-        M::Rchcnt => control::rchcnt(spu, insn),
+        M::Rdch => control::rdch(insn),
+        M::Wrch => control::wrch(insn),
+        M::Rchcnt => control::rchcnt(insn),
 
         // Handled by `apply`; listed so that this match stays exhaustive: a new mnemonic
         // must be given an arm in one of the two.

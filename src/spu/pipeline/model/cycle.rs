@@ -82,7 +82,9 @@ impl Pipeline {
         now: u64,
         observer: &O,
     ) -> CycleEnd {
-        // 2. Issue.
+        // 2. Issue. DMA data has the first claim on the local-store port: a load or store
+        // whose access (at stage o) would meet it waits.
+        self.issue.ls_port_taken = self.dma_active && arch.mfc().uses_local_store(now + O_STAGE);
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
         let outcome = if self.real_fetch && self.fetch.blocks_issue() {
@@ -102,8 +104,13 @@ impl Pipeline {
         // 3. Fetch.
         self.issue.advance();
         // Only the real fetch unit's line requests contend with loads and stores.
-        let ls_in_stage_n = self.real_fetch && self.ls_in_stage_n(now);
-        let contended = self.fetch.step(arch, &mut self.issue, ls_in_stage_n);
+        if self.real_fetch && self.blocked != 0 {
+            // Held while a channel instruction waits at stage o.
+            return CycleEnd::Continue;
+        }
+        let ls_taken = self.real_fetch
+            && (self.ls_in_stage_n(now) || self.dma_active && arch.mfc().uses_local_store(now + 1));
+        let contended = self.fetch.step(arch, &mut self.issue, ls_taken);
         self.stats.ls_contention += u64::from(contended);
         CycleEnd::Continue
     }
@@ -144,12 +151,17 @@ impl Pipeline {
         };
         if !executed.retired {
             let inflight = *inflight;
-            return self
-                .not_retired(&inflight, &executed, position, now)
-                .map(Some);
+            return self.not_retired(arch, &inflight, &executed, position, now);
+        }
+        if arch.channels_need_service_at(now) {
+            // The MFC, the events or an interrupt need the service before the next cycle.
+            self.channel_attention = true;
         }
         self.fetch.completed_through(seq);
-        let mispredicted = executed.next_pc != inflight.predicted_next;
+        // A serializing instruction's successor is fetched after it completes, whatever it
+        // is (a channel access may enter the interrupt handler): ideal fetch predicted none.
+        let mispredicted = (self.real_fetch || !inflight.serializing)
+            && executed.next_pc != inflight.predicted_next;
         if mispredicted {
             match (&mut self.fetch, position) {
                 (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
@@ -197,6 +209,14 @@ impl Pipeline {
         if inflight.serializing {
             self.fetch.serializing_completed();
         }
+        if position.is_none() {
+            // A channel wait is over: the refill after it is the serializing instruction's
+            // (a channel stall), and a held real fetch unit starts again after it.
+            self.issue.invalidate(StallReason::Channel);
+            if self.real_fetch {
+                self.fetch.restart();
+            }
+        }
         Ok(None)
     }
 
@@ -231,30 +251,43 @@ impl Pipeline {
         true
     }
 
-    /// Stage o for an instruction that did not complete: a channel wait or a stop.
+    /// Stage o for an instruction that did not complete: a channel wait or a stop. A channel
+    /// wait the MFC or an event will end (the MFC has something due) holds the instruction at
+    /// stage o, retried every cycle, with nothing younger in flight; one only the host can
+    /// end (a mailbox, a signal) ends the run.
     #[cold]
     fn not_retired(
         &mut self,
+        arch: &mut SpuState,
         inflight: &InFlight,
         executed: &Executed,
         position: Option<(u64, usize)>,
         now: u64,
-    ) -> Result<RunEnd, ModelError> {
+    ) -> Result<Option<RunEnd>, ModelError> {
         match executed.status {
             Status::Blocked { channel } => {
+                let internal = arch.next_channel_event().is_some();
                 if let (FetchModel::Real { .. }, Some((row, pipe))) = (&self.fetch, position) {
-                    // Younger instructions were fetched behind it: squash them and fetch
-                    // the channel instruction again once the host serviced the channel.
+                    // Younger instructions were fetched behind it: squash them.
                     self.exec
                         .squash_younger(row, pipe, now, self.config.stored());
-                    self.issue.invalidate(StallReason::Channel);
-                    self.fetch.restart();
-                } else {
-                    self.blocked = inflight.seq;
+                    if !internal {
+                        // Fetch the channel instruction again once the host serviced it.
+                        self.issue.invalidate(StallReason::Channel);
+                        self.fetch.restart();
+                    }
                 }
-                Ok(RunEnd::Blocked { channel })
+                if internal {
+                    self.issue.invalidate(StallReason::ChannelWait);
+                    self.fetch.hold_for_channel();
+                    arch.mfc_mut().count_wait(1);
+                    self.blocked = inflight.seq;
+                    return Ok(None);
+                }
+                self.blocked = inflight.seq;
+                Ok(Some(RunEnd::Blocked { channel }))
             }
-            Status::Stopped(reason) => Ok(RunEnd::Stopped(reason)),
+            Status::Stopped(reason) => Ok(Some(RunEnd::Stopped(reason))),
             // A model bug would land here: report it as a path error rather than spin.
             Status::Running => Err(ModelError::PathMismatch {
                 pc: inflight.pc,

@@ -123,15 +123,20 @@ impl DecodeCache {
     }
 }
 
-/// Decodes the word at `pc`; channel instructions are marked serializing.
+/// Decodes the word at `pc`; channel instructions and the event-dependent branches are marked
+/// serializing.
 fn decode_at(pc: u32, word: u32) -> InFlight {
     let Ok(instruction) = decode(word) else {
         return InFlight::illegal_at(pc, word);
     };
+    // Channel accesses, and the branches whose path depends on events or that may enter the
+    // interrupt handler (`bisled`, `iret`, the E/D forms), wait for stage o: the shadow
+    // cannot know the channels' state ahead of it.
     if matches!(
         instruction.mnemonic,
-        Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt
-    ) {
+        Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt | Mnemonic::Bisled | Mnemonic::Iret
+    ) || (instruction.is_branch() && instruction.feature_bits() & (FEATURE_E | FEATURE_D) != 0)
+    {
         let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
         let mut inflight = InFlight::new(pc, instruction, next);
         inflight.serializing = true;

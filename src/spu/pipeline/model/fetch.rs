@@ -180,6 +180,23 @@ impl FetchModel {
         }
     }
 
+    /// A serializing instruction at stage o waits on a channel (the MFC or an event will
+    /// release it): ideal fetch charges its starved cycles to [`StallReason::ChannelWait`];
+    /// the pipeline holds the real fetch unit until the instruction completes.
+    pub(crate) fn hold_for_channel(&mut self) {
+        if let FetchModel::Ideal(ideal) = self {
+            ideal.wait_reason(StallReason::ChannelWait);
+        }
+    }
+
+    /// The local store of ideal fetch's run-ahead copy, if it keeps one of its own.
+    pub(crate) fn shadow_local_store_mut(&mut self) -> Option<&mut crate::spu::exec::LocalStore> {
+        match self {
+            FetchModel::Ideal(ideal) => ideal.shadow_local_store_mut(),
+            FetchModel::Real { .. } => None,
+        }
+    }
+
     /// The loop head fetch passed in the last cycle (ideal fetch: the target of a backward
     /// taken branch it fetched; the real fetch unit: the target of a hinted backward branch
     /// it predicted taken), once.

@@ -167,6 +167,23 @@ impl IdealFetch {
         self.restart_reason(StallReason::Initialisation);
     }
 
+    /// The serializing instruction fetch waits for is blocked on a channel: the cycles issue
+    /// now starves count under `reason`.
+    pub(in crate::spu::pipeline) fn wait_reason(&mut self, reason: StallReason) {
+        self.starve_reason = reason;
+    }
+
+    /// The run-ahead copy's own local store, where DMA data must land too (`None` for the
+    /// lean copy, which reads the architectural one).
+    pub(in crate::spu::pipeline) fn shadow_local_store_mut(
+        &mut self,
+    ) -> Option<&mut crate::spu::exec::LocalStore> {
+        #[cfg(not(feature = "spu-lean"))]
+        return Some(self.shadow.local_store_mut());
+        #[cfg(feature = "spu-lean")]
+        return None;
+    }
+
     pub(in crate::spu::pipeline) fn restart_reason(&mut self, reason: StallReason) {
         self.synced = false;
         self.waiting = false;

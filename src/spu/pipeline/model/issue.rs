@@ -74,6 +74,9 @@ pub struct IssuePipes {
     /// The cycle in which an FP7/FPD instruction uses the shared FP unit (0: none; cycles
     /// are counted from 1).
     pub(in crate::spu::pipeline) fp_busy_at: u64,
+    /// DMA data has the local-store port in the cycle an instruction issued now would use it
+    /// (at stage o): loads and stores wait. Set by the cycle before issue.
+    pub(crate) ls_port_taken: bool,
 }
 
 impl IssuePipes {
@@ -86,6 +89,7 @@ impl IssuePipes {
             last_seq: 0,
             stall_until: 0,
             fp_busy_at: 0,
+            ls_port_taken: false,
         }
     }
 
@@ -267,6 +271,10 @@ impl IssuePipes {
         // The same tests as `hazard_until`, without the release cycle: this runs every cycle.
         if cycle < self.stall_until {
             return Some(StallReason::DpPipeline);
+        }
+        if self.ls_port_taken && (inflight.instruction.is_load() || inflight.instruction.is_store())
+        {
+            return Some(StallReason::DmaLocalStore);
         }
         for &source in &inflight.sources {
             if let Some(class) = pipes.blocking(source, cycle) {

@@ -61,6 +61,10 @@ pub struct Statistics {
     pub dp_pipeline_stalls: u64,
     /// Stall cycles: waiting for a channel instruction (or `stop`) to complete.
     pub channel_stalls: u64,
+    /// Stall cycles: a channel instruction blocked on the MFC or an event.
+    pub channel_wait_stalls: u64,
+    /// Stall cycles: a load or store waited for the local-store port DMA had.
+    pub dma_local_store_stalls: u64,
     /// Cycles filling the pipeline after the SPU started.
     pub initialisation_cycles: u64,
     /// Dependency stall cycles by the class of the producing instruction, in
@@ -136,6 +140,8 @@ impl Statistics {
             hint_target_stalls: 0,
             dp_pipeline_stalls: 0,
             channel_stalls: 0,
+            channel_wait_stalls: 0,
+            dma_local_store_stalls: 0,
             initialisation_cycles: 0,
             dependency_by_class: [0; 12],
             sp_issue_block: 0,
@@ -177,6 +183,8 @@ impl Statistics {
             hint_target_stalls,
             dp_pipeline_stalls,
             channel_stalls,
+            channel_wait_stalls,
+            dma_local_store_stalls,
             initialisation_cycles,
             dependency_by_class,
             sp_issue_block,
@@ -203,6 +211,8 @@ impl Statistics {
         self.hint_target_stalls += step(*hint_target_stalls, before.hint_target_stalls);
         self.dp_pipeline_stalls += step(*dp_pipeline_stalls, before.dp_pipeline_stalls);
         self.channel_stalls += step(*channel_stalls, before.channel_stalls);
+        self.channel_wait_stalls += step(*channel_wait_stalls, before.channel_wait_stalls);
+        self.dma_local_store_stalls += step(*dma_local_store_stalls, before.dma_local_store_stalls);
         self.initialisation_cycles += step(*initialisation_cycles, before.initialisation_cycles);
         for ((total, to), from) in self
             .dependency_by_class
@@ -233,6 +243,8 @@ impl Statistics {
             + self.hint_target_stalls
             + self.dp_pipeline_stalls
             + self.channel_stalls
+            + self.channel_wait_stalls
+            + self.dma_local_store_stalls
     }
 
     /// Sum of all cycle categories (equals [`cycles`](Self::cycles)).
@@ -293,6 +305,8 @@ impl Statistics {
             StallReason::HintTarget => self.hint_target_stalls += cycles,
             StallReason::DpPipeline => self.dp_pipeline_stalls += cycles,
             StallReason::Channel => self.channel_stalls += cycles,
+            StallReason::ChannelWait => self.channel_wait_stalls += cycles,
+            StallReason::DmaLocalStore => self.dma_local_store_stalls += cycles,
             StallReason::Initialisation => self.initialisation_cycles += cycles,
         }
     }
@@ -346,7 +360,7 @@ impl Statistics {
             "Contention at LS between Load/Store and Prefetch {}",
             self.ls_contention
         )?;
-        let categories: [(&str, u64); 12] = [
+        let categories: [(&str, u64); 14] = [
             ("Single cycle", self.single_cycles),
             ("Dual cycle", self.dual_cycles),
             ("Nop cycle", self.nop_cycles),
@@ -360,6 +374,14 @@ impl Statistics {
             ),
             ("Stall due to dp pipeline", self.dp_pipeline_stalls),
             ("Channel stall cycle", self.channel_stalls),
+            (
+                "Stall due to channel wait (MFC, events)",
+                self.channel_wait_stalls,
+            ),
+            (
+                "Stall due to DMA at the LS port",
+                self.dma_local_store_stalls,
+            ),
             ("SPU Initialization cycle", self.initialisation_cycles),
             ("Total cycle", self.cycles),
         ];

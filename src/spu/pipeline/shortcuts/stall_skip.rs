@@ -96,7 +96,12 @@ impl Pipeline {
                 let wrote = self.wrote_output;
                 self.wrote_output |= wrote_before;
                 fetch_idle = self.fetch.idle_cycles(self.issue.g_is_empty());
-                if end.is_some() || wrote || self.blocked != 0 || fetch_idle == 0 {
+                if end.is_some()
+                    || wrote
+                    || self.blocked != 0
+                    || self.channel_attention
+                    || fetch_idle == 0
+                {
                     // Something beyond the state changed: issue and fetch decide again.
                     self.charge_stalls(reason, stalled);
                     let end = match self.issue_and_fetch(arch, end, now, observer) {

@@ -5,7 +5,9 @@
 //! - `I` + `L` (address and disassembly) + `S g` when an instruction enters issue stage g;
 //! - `S <stage>` when it moves to h, i, j, then `jj`, k, l, m, n, o (lane 0);
 //! - `L ... 1` labels `c<cycle> stall: <reason>` on the instructions a hazard (dependency,
-//!   FP resource, DP issue stall) held in stage j;
+//!   FP resource, DP issue stall, DMA at the LS port) held in stage j, and
+//!   `c<cycle> stall: ChannelWait` on a channel instruction waiting at stage o for the MFC or
+//!   an event (it stays in o until it completes);
 //! - `R <id> <n> 0` when it leaves stage o (retired), `R <id> 0 1` when it disappears before
 //!   (squashed by a mispredict or a flush). An instruction that stops the SPU at stage o
 //!   ends the run in that cycle (the pipeline is flushed): it gets `S <id> o` and is retired
@@ -68,6 +70,12 @@ impl KonataWriter {
                 }
             }
         }
+        // A channel instruction waiting at stage o stays there, however old its row.
+        if let Some(held) = pipeline.held_on_channel()
+            && !current.iter().any(|(inflight, _)| inflight.seq == held.seq)
+        {
+            let _ = current.push((held, 4 + O_STAGE as u8));
+        }
         for (inflight, stage) in &current {
             let name = STAGES.get(usize::from(*stage)).copied().unwrap_or("?");
             let id = inflight.seq;
@@ -102,10 +110,17 @@ impl KonataWriter {
                         StallReason::Dependency(_)
                             | StallReason::FpResource
                             | StallReason::DpPipeline
+                            | StallReason::DmaLocalStore
                     )
                 })
             {
                 writeln!(out, "L\t{id}\t1\tc{now} stall: {reason:?}; ")?;
+            }
+            if pipeline
+                .held_on_channel()
+                .is_some_and(|held| held.seq == id)
+            {
+                writeln!(out, "L\t{id}\t1\tc{now} stall: ChannelWait; ")?;
             }
         }
         for (id, stage) in &self.previous {
