@@ -19,6 +19,8 @@ mod asm_roundtrip;
 mod assemble;
 #[path = "../fuzz/checks/decode_execute.rs"]
 mod decode_execute;
+#[path = "../fuzz/checks/mfc.rs"]
+mod mfc;
 #[path = "../fuzz/checks/pipeline.rs"]
 mod pipeline;
 #[path = "../fuzz/checks/pmu.rs"]
@@ -121,4 +123,10 @@ fn trace_decode_checks_hold_on_seeds_and_random_bytes() {
 fn spu_elf_checks_hold_on_seeds_and_random_files() {
     let runs = exercise("spu_elf", spu_elf::check, 500, 2000, 600);
     assert!(runs > 2000);
+}
+
+#[test]
+fn mfc_checks_hold_on_seeds_and_random_operation_sequences() {
+    let runs = exercise("mfc", mfc::check, 200, 600, 400);
+    assert!(runs > 600);
 }

@@ -399,6 +399,17 @@ impl<B> MainMemory<B> {
     }
 }
 
+impl<B: AsMut<[u8]>> MainMemory<B> {
+    /// Zeroes the bytes and drops every reservation, lost-reservation mark and signal (the
+    /// signal registers' modes too): the state of a new memory, for a host that reuses one.
+    pub fn clear(&self) {
+        self.inner.lock(|(storage, shared)| {
+            storage.as_mut().fill(0);
+            *shared = SharedState::default();
+        });
+    }
+}
+
 impl<B: AsMut<[u8]> + Send> SharedMemory for MainMemory<B> {
     fn with_view(&self, operation: &mut dyn FnMut(&mut MemoryView<'_>)) {
         self.inner.lock(|(storage, shared)| {

@@ -240,12 +240,16 @@ impl Mfc {
 
     /// Whether [`service`](Self::service) has work at `now`.
     pub fn needs_service(&self, now: u64) -> bool {
-        self.attention || self.next_event().is_some_and(|at| at <= now)
+        !self.fault.is_some() && (self.attention || self.next_event().is_some_and(|at| at <= now))
     }
 
     /// The next cycle something happens without the SPU doing anything: a timed transfer
     /// completes, or (with `Tm` enabled) the decrementer underflows.
     pub fn next_event(&self) -> Option<u64> {
+        if self.fault.is_some() {
+            // Suspended by a DMA error: nothing happens until a reset.
+            return None;
+        }
         let mut next: Option<u64> = None;
         let mut consider = |at: u64| next = Some(next.map_or(at, |n| n.min(at)));
         if self.timed {

@@ -389,9 +389,17 @@ fn for_each_transfer(
             CommandKind::Barrier | CommandKind::Eieio | CommandKind::Sync => 0,
             _ => entry.size,
         };
+        // `putqlluc` moves the 128-byte lines holding LSA and EA, as the other atomics do.
+        let line = |address: u64| {
+            if entry.command.kind == CommandKind::Putqlluc {
+                address & !(LINE_BYTES - 1)
+            } else {
+                address
+            }
+        };
         let transfer = Transfer {
-            lsa: entry.lsa,
-            ea: entry.ea,
+            lsa: line(u64::from(entry.lsa)) as u32,
+            ea: line(entry.ea),
             size,
             element: None,
         };
