@@ -15,6 +15,9 @@
 //! - [`catalogue`]: every event's name and description per core (chosen by MIDR_EL1), and
 //!   perf-style event parsing with suggestions;
 //! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
+//! - [`Multiplexer`]: more events than counters, as perf multiplexes them: event groups,
+//!   pinned or flexible, rotated on the counters, each event an [`EventReading`] (raw count,
+//!   time enabled, time running) with perf's scaled estimate;
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
 //! ```
@@ -43,6 +46,8 @@ mod event;
 mod group;
 mod info;
 mod metrics;
+mod multiplex;
+mod reading;
 pub mod regs;
 mod snapshot;
 #[cfg(target_arch = "aarch64")]
@@ -61,6 +66,8 @@ pub use event::{Event, EventSet, UnknownEvent};
 pub use group::{CounterGroup, GroupSnapshot};
 pub use info::{CpuId, PmuVersion, decode_midr};
 pub use metrics::{MetricValue, Metrics, Unit, ratio, render_perf_stat};
+pub use multiplex::{GroupId, GroupKind, Multiplexer, MuxError};
+pub use reading::{EventReading, Readings};
 pub use snapshot::Snapshot;
 #[cfg(target_arch = "aarch64")]
 pub use sysreg::SysRegPmu;
