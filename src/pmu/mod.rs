@@ -18,6 +18,8 @@
 //! - [`Multiplexer`]: more events than counters, as perf multiplexes them: event groups,
 //!   pinned or flexible, rotated on the counters, each event an [`EventReading`] (raw count,
 //!   time enabled, time running) with perf's scaled estimate;
+//! - [`render_stat`] and [`write_stat_line`]: perf stat's layout for those readings, with
+//!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode;
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
 //! ```
@@ -50,6 +52,7 @@ mod multiplex;
 mod reading;
 pub mod regs;
 mod snapshot;
+mod stat_display;
 #[cfg(target_arch = "aarch64")]
 mod sysreg;
 
@@ -69,5 +72,9 @@ pub use metrics::{MetricValue, Metrics, Unit, ratio, render_perf_stat};
 pub use multiplex::{GroupId, GroupKind, Multiplexer, MuxError};
 pub use reading::{EventReading, Readings};
 pub use snapshot::Snapshot;
+pub use stat_display::{
+    NOT_COUNTED, PerUnit, render_stat, write_elapsed, write_interval, write_interval_header,
+    write_stat_line,
+};
 #[cfg(target_arch = "aarch64")]
 pub use sysreg::SysRegPmu;
