@@ -20,6 +20,8 @@
 //!   time enabled, time running) with perf's scaled estimate;
 //! - [`render_stat`] and [`write_stat_line`]: perf stat's layout for those readings, with
 //!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode;
+//! - interval mode (`perf stat -I`): [`IntervalTimer`], the [`IntervalRing`] of readings that
+//!   counts what it drops, [`IntervalDeltas`];
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
 //! ```
@@ -47,6 +49,7 @@ mod error;
 mod event;
 mod group;
 mod info;
+mod interval;
 mod metrics;
 mod multiplex;
 mod reading;
@@ -68,6 +71,9 @@ pub use error::Error;
 pub use event::{Event, EventSet, UnknownEvent};
 pub use group::{CounterGroup, GroupSnapshot};
 pub use info::{CpuId, PmuVersion, decode_midr};
+pub use interval::{
+    IntervalDeltas, IntervalReading, IntervalRing, IntervalTimer, ZeroInterval, ticks_to_nanos,
+};
 pub use metrics::{MetricValue, Metrics, Unit, ratio, render_perf_stat};
 pub use multiplex::{GroupId, GroupKind, Multiplexer, MuxError};
 pub use reading::{EventReading, Readings};
