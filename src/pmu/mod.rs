@@ -22,6 +22,8 @@
 //!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode;
 //! - interval mode (`perf stat -I`): [`IntervalTimer`], the [`IntervalRing`] of readings that
 //!   counts what it drops, [`IntervalDeltas`];
+//! - [`topdown`]: top-down level 1 with Arm's published formulas (Neoverse N1, N2, V1), and
+//!   the [`CycleBreakdown`](topdown::CycleBreakdown) of models that account for every cycle;
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
 //! ```
@@ -58,6 +60,7 @@ mod snapshot;
 mod stat_display;
 #[cfg(target_arch = "aarch64")]
 mod sysreg;
+pub mod topdown;
 
 pub use backend::{
     AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess, RegisterView,
