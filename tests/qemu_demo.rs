@@ -256,6 +256,47 @@ fn one_core_runs_the_demo_as_before() {
     );
 }
 
+/// `--interval-ms 5`: perf stat -I's lines come while the SPU phase runs (before the SPU
+/// sections), each with its time and SPU; per SPU the times grow and the intervals' counts of
+/// INST_RETIRED (pinned) add up to the SPU's total.
+#[test]
+fn interval_mode_prints_each_spus_counts_while_the_phase_runs() {
+    let run = run_demo("interval", &["--interval-ms", "5"]);
+    assert_eq!(run.exit_code, Some(0), "{}", run.context());
+    let header = run
+        .stdout
+        .find("#           time spu                counts unit events")
+        .unwrap_or_else(|| panic!("no interval header\n{}", run.context()));
+    let sections = run.stdout.find("\n== SPU0:").unwrap();
+    assert!(header < sections, "{}", run.context());
+    for spu in 0..4 {
+        let tag = format!("SPU{spu}");
+        let mut times = Vec::new();
+        let mut instructions = 0;
+        for line in run.stdout[header..sections].lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.len() < 4 || words[1] != tag || words[3] != "INST_RETIRED" {
+                continue;
+            }
+            let (seconds, nanos) = words[0].split_once('.').unwrap();
+            assert_eq!(nanos.len(), 9, "{line}");
+            times.push(
+                seconds.parse::<u64>().unwrap() * 1_000_000_000 + nanos.parse::<u64>().unwrap(),
+            );
+            instructions += words[2].replace(',', "").parse::<u64>().unwrap();
+        }
+        assert!(times.len() >= 2, "{tag}: {times:?}\n{}", run.context());
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{tag}: {times:?}");
+        let section = run.section(&format!("SPU{spu}:"));
+        assert_eq!(instructions, table_count(section, "INST_RETIRED"), "{tag}");
+        assert!(
+            section.contains(&format!("check spu{spu}_intervals_add_up ... ok")),
+            "{section}"
+        );
+        assert!(section.contains("dropped (ring of 8)"), "{section}");
+    }
+}
+
 #[test]
 fn two_cores_share_the_spus_and_the_channel_pair() {
     let run = run_demo_on("two-cores", 2, &[]);

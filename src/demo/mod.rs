@@ -9,7 +9,7 @@
 //! Dependencies run one way: `scenario` drives `spu_run` (one SPU: its run loops in
 //! `run_loops`, its checks in `spu_checks`) and `reports` (the tables and files after the
 //! runs); all of them read the leaf `plan` (what runs where) and the helpers (`checks`,
-//! `output`, `files`, `host`, `host_topdown`, `kernels`, `spu_pmu`, `watch`,
+//! `output`, `files`, `host`, `host_topdown`, `interval_mode`, `kernels`, `spu_pmu`, `watch`,
 //! `chart`, `core_lock`, `profile`).
 
 pub mod banner;
@@ -21,6 +21,7 @@ pub mod cores;
 pub mod files;
 pub mod host;
 pub mod host_topdown;
+pub mod interval_mode;
 pub mod kernels;
 pub mod list_events;
 pub mod options;

@@ -4,7 +4,7 @@
 //! so the core and the company it ran in must not matter.
 //!
 //! The reference runs attach what the plan attaches (into listeners of their own, which the
-//! reports do not read), without the Konata log and `--miscount`, and are measured by this
+//! reports do not read), without the Konata log, `--miscount` and interval mode, and are measured by this
 //! core's PMU alone, so the host table shows their exact figures (see [`super::cores`] on QEMU's
 //! shared counter).
 

@@ -1,6 +1,6 @@
 //! The loops that run one SPU kernel to its stop: plainly (the bare run), one cycle at a time
 //! writing the Konata log, and counted, in slices of [`ROTATION_CYCLES`] between which the
-//! SPU's multiplexer rotates.
+//! SPU's multiplexer rotates (and interval mode takes its readings).
 
 use pmprobe::pmu::{GroupId, MuxError};
 use pmprobe::rt::semihosting::HostError;
@@ -10,6 +10,7 @@ use pmprobe::spu::probes::SpuObserver;
 use pmprobe::spu::unit::{Discard, SpuUnit};
 
 use super::files::BufferedHostFile;
+use super::interval_mode::IntervalMode;
 use super::plan::KONATA_FILE;
 use super::spu_pmu::{Exact, ROTATION_CYCLES, SpuMux};
 
@@ -85,7 +86,8 @@ pub struct Counted {
 
 /// Runs until the SPU stops, [`ROTATION_CYCLES`] at a time, rotating `mux` (clocked by the
 /// SPU's cycles) after each slice and crediting the SPU's statistics of the slice to the
-/// flexible groups that were on. The multiplexer is left running: the caller stops it.
+/// flexible groups that were on. With `interval`, a reading is taken whenever one is due.
+/// The multiplexer is left running: the caller stops it.
 #[inline(never)]
 pub fn run_counted<W: core::fmt::Write>(
     unit: &mut SpuUnit,
@@ -93,6 +95,7 @@ pub fn run_counted<W: core::fmt::Write>(
     prof: &mut W,
     mux: &mut SpuMux<'_, '_>,
     groups: [GroupId; 3],
+    mut interval: Option<&mut IntervalMode>,
 ) -> Result<Counted, RunFailure> {
     let mut totals = Totals::default();
     let mut windows = [Exact::default(); 3];
@@ -123,6 +126,9 @@ pub fn run_counted<W: core::fmt::Write>(
         }
         mux.rotate(totals.cycles)?;
         rotations += 1;
+        if let Some(interval) = interval.as_deref_mut() {
+            interval.poll(mux, totals.cycles)?;
+        }
     };
     Ok(Counted {
         reason,

@@ -30,6 +30,9 @@ pub fn run(options: &Options, checks: &mut Checks) {
 
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
+    if let Some(interval_ms) = options.interval_ms {
+        super::interval_mode::start_phase(interval_ms);
+    }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
     super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
     let phase = cores::run_phase(arena.units_mut(), options);

@@ -13,6 +13,7 @@ use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use super::checks::Checks;
 use super::host::{HostDelta, HostMeter};
+use super::interval_mode::IntervalMode;
 use super::kernels::Assembled;
 use super::output::{Indented, heading, outln};
 use super::plan::{Plan, mode_name};
@@ -28,6 +29,8 @@ pub(super) struct Extras<'l> {
     pub(super) cycles: Option<&'l dyn Listener<u64>>,
     /// `--miscount`: disturb the PMU's INST_RETIRED once.
     pub(super) miscount: bool,
+    /// `--interval-ms N`: interval readings while the counted run goes.
+    pub(super) interval_ms: Option<u32>,
 }
 
 /// What one SPU's runs produced.
@@ -176,9 +179,11 @@ pub(super) fn run_spu(
         },
         plan.kernel.what
     ));
+    let mut interval = extras.interval_ms.and_then(|ms| IntervalMode::new(spu, ms));
     let mut prof = Indented::new("  | ");
-    let mut counted_run =
-        |mux: &mut SpuMux<'_, '_>| run_counted(unit, &observer, &mut prof, mux, groups);
+    let mut counted_run = |mux: &mut SpuMux<'_, '_>| {
+        run_counted(unit, &observer, &mut prof, mux, groups, interval.as_mut())
+    };
     let mut host_delta = None;
     let outcome = match host.as_deref_mut() {
         Some(meter) => {
@@ -217,6 +222,9 @@ pub(super) fn run_spu(
             return None;
         }
     };
+    if let Some(interval) = interval.as_mut() {
+        interval.finish(&readings);
+    }
     let stopped = matches!(counted.reason, StopReason::Stop { signal: 0x2000, .. });
     checks.check(
         format_args!("spu{spu}_run_stops"),
@@ -263,6 +271,9 @@ pub(super) fn run_spu(
     }
     spu_checks::topdown(spu, fetch, &counts, &stats, checks);
     spu_checks::cross_check(spu, fetch, &counts, &totals, &stats, checks);
+    if let Some(interval) = interval.as_ref() {
+        interval.report(&counts.readings, checks);
+    }
     let konata = (plan.konata && plan.mode == Mode::Pipeline)
         .then(|| log_konata(unit, plan, program, image, &totals, checks))
         .flatten();
