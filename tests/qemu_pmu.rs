@@ -51,6 +51,14 @@ fn benchmark_program_runs() {
     println!("{}", run.stdout);
 }
 
+/// The multiplexer's cost in instructions (BENCHMARKS.md, "Multiplexing and interval mode").
+#[test]
+fn multiplexer_benchmark_runs() {
+    let run = run_guest("mux_bench", &Options::default());
+    run.assert_passed();
+    println!("{}", run.stdout);
+}
+
 #[test]
 fn overflow_interrupt_follows_pminten() {
     run_guest("pmu_irq", &Options::default()).assert_passed();

@@ -15,6 +15,7 @@ use super::counter::Counter;
 use super::driver::Pmu;
 use super::event::Event;
 use super::reading::{EventReading, Readings};
+use super::snapshot::Snapshot;
 
 /// Names a group added to a [`Multiplexer`]: its index, in the order groups were added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -135,6 +136,9 @@ pub struct Multiplexer<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usi
     /// The time of the last call while running; `None` when stopped.
     since: Option<u64>,
     enabled: u64,
+    /// The counters as the last read found them (kept here, not on the stack, for the hot
+    /// path).
+    live: Snapshot,
 }
 
 impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
@@ -153,6 +157,7 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             flexible_free,
             since: None,
             enabled: 0,
+            live: Snapshot::new(),
         }
     }
 
@@ -337,16 +342,21 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
     }
 
     /// [`read`](Self::read) into `out` (replacing its contents), for readings on a hot path.
+    /// The counters are read in one pass ([`Pmu::snapshot_into`]: one `isb`, the counters, one
+    /// look at the overflow flags), so all the live counts are of the same moment.
     pub fn read_into(&mut self, now: u64, out: &mut Readings<EVENTS>) -> Result<(), MuxError> {
         if self.since.is_some() {
             self.account(now)?;
+            self.pmu.snapshot_into(&mut self.live)?;
+        } else {
+            self.live = Snapshot::new();
         }
         out.clear();
         for (slot, &event) in self.slots.iter().zip(self.events.iter()) {
-            let live = match slot.counter {
-                Some(counter) => self.pmu.read(counter)?,
-                None => 0,
-            };
+            let live = slot
+                .counter
+                .and_then(|counter| self.live.get(counter))
+                .unwrap_or(0);
             let running = self
                 .groups
                 .get(usize::from(slot.group))
