@@ -41,6 +41,7 @@
 #![deny(unsafe_code)]
 
 mod backend;
+mod batch;
 pub mod catalogue;
 mod chained;
 mod counter;

@@ -279,18 +279,20 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             }
         }
         let available = free.event_counters();
+        let mut plan = Plan::new();
         for index in 0..self.groups.len() {
             if self.groups.get(index).is_some_and(|group| group.pinned)
-                && !self.schedule(index, &mut free)?
+                && !self.plan(index, &mut free, &mut plan)
             {
                 let idle = Free::idle(info_counters);
                 let needs = self
                     .group_events(true)
                     .fold(0u8, |needs, group| needs.saturating_add(idle.needs(group)));
-                self.unschedule_all(true)?;
+                self.forget(&plan);
                 return Err(MuxError::PinnedDoNotFit { needs, available });
             }
         }
+        self.commit(&plan)?;
         self.flexible_free = free;
         self.pmu.start()?;
         self.since = Some(now);
@@ -442,32 +444,34 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
     }
 
     /// perf's flexible scheduling: in rotation order, each group that fits the counters left,
-    /// stopping at the first that does not.
+    /// stopping at the first that does not; then every counter programmed in one go.
     fn schedule_flexible(&mut self) -> Result<(), MuxError> {
         let mut free = self.flexible_free;
+        let mut plan = Plan::new();
         for position in 0..self.order.len() {
             let Some(&index) = self.order.get(position) else {
                 break;
             };
-            if !self.schedule(usize::from(index), &mut free)? {
+            if !self.plan(usize::from(index), &mut free, &mut plan) {
                 break;
             }
         }
-        Ok(())
+        self.commit(&plan)
     }
 
-    /// Programs group `index` on counters taken from `free`; `false` when it does not fit.
-    fn schedule(&mut self, index: usize, free: &mut Free) -> Result<bool, MuxError> {
+    /// Takes counters for group `index` from `free` and adds them to `plan` (the group counts
+    /// as scheduled from here); `false`, and nothing taken, when it does not fit.
+    fn plan(&mut self, index: usize, free: &mut Free, plan: &mut Plan<EVENTS>) -> bool {
         let Some(group) = self.groups.get(index).copied() else {
-            return Ok(false);
+            return false;
         };
         let first = usize::from(group.first);
         let range = first..first + usize::from(group.len);
         let Some(events) = self.events.get(range.clone()) else {
-            return Ok(false);
+            return false;
         };
         if !free.fits(events) {
-            return Ok(false);
+            return false;
         }
         for position in range {
             let (Some(&event), Some(slot)) =
@@ -478,27 +482,63 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             let Some(counter) = free.take(event) else {
                 continue;
             };
-            self.pmu.program_on(counter, event, false)?;
             slot.counter = Some(counter);
+            // A plan holds at most every event once.
+            let _ = plan.counters.push((counter, event));
+            let _ = plan.slots.push(position);
         }
         if let Some(group) = self.groups.get_mut(index) {
             group.scheduled = true;
         }
-        Ok(true)
+        true
     }
 
-    /// Takes every scheduled pinned (or flexible) group off its counters, keeping the counts.
+    /// Programs the counters of `plan`; on an error, forgets the plan as if it never was.
+    fn commit(&mut self, plan: &Plan<EVENTS>) -> Result<(), MuxError> {
+        if let Err(e) = self.pmu.program_many(&plan.counters) {
+            self.forget(plan);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// Undoes a plan that was not programmed: its slots lose their counters, its groups are
+    /// not scheduled.
+    fn forget(&mut self, plan: &Plan<EVENTS>) {
+        for &position in &plan.slots {
+            if let Some(slot) = self.slots.get_mut(position) {
+                slot.counter = None;
+                if let Some(group) = self.groups.get_mut(usize::from(slot.group)) {
+                    group.scheduled = false;
+                }
+            }
+        }
+    }
+
+    /// Takes every scheduled pinned (or flexible) group off its counters, keeping the counts
+    /// (all their counters stopped, read and freed in one go).
     fn unschedule_all(&mut self, pinned: bool) -> Result<(), MuxError> {
+        let mut counters: heapless::Vec<Counter, EVENTS> = heapless::Vec::new();
+        for slot in &self.slots {
+            let on = self
+                .groups
+                .get(usize::from(slot.group))
+                .is_some_and(|group| group.pinned == pinned);
+            if let (true, Some(counter)) = (on, slot.counter) {
+                // At most one counter per slot.
+                let _ = counters.push(counter);
+            }
+        }
+        let mut counts = [0u64; EVENTS];
+        self.pmu.take_many(&counters, &mut counts)?;
+        let mut taken = counts.iter();
         for slot in self.slots.iter_mut() {
             let on = self
                 .groups
                 .get(usize::from(slot.group))
                 .is_some_and(|group| group.pinned == pinned);
-            if !on {
-                continue;
-            }
-            if let Some(counter) = slot.counter.take() {
-                slot.count = slot.count.wrapping_add(self.pmu.take(counter)?);
+            if on && slot.counter.take().is_some() {
+                slot.count = slot.count.wrapping_add(taken.next().copied().unwrap_or(0));
             }
         }
         for group in self
@@ -509,5 +549,21 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             group.scheduled = false;
         }
         Ok(())
+    }
+}
+
+/// Counters chosen for groups, to be programmed together: `(counter, event)` and the slot of
+/// each.
+struct Plan<const EVENTS: usize> {
+    counters: heapless::Vec<(Counter, Event), EVENTS>,
+    slots: heapless::Vec<usize, EVENTS>,
+}
+
+impl<const EVENTS: usize> Plan<EVENTS> {
+    const fn new() -> Self {
+        Self {
+            counters: heapless::Vec::new(),
+            slots: heapless::Vec::new(),
+        }
     }
 }
