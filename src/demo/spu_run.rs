@@ -180,6 +180,9 @@ pub(super) fn run_spu(
         plan.kernel.what
     ));
     let mut interval = extras.interval_ms.and_then(|ms| IntervalMode::new(spu, ms));
+    if extras.interval_ms.is_some() && interval.is_none() {
+        outln!("  interval mode: off for this SPU (the generic timer reports a frequency of 0)");
+    }
     let mut prof = Indented::new("  | ");
     let mut counted_run = |mux: &mut SpuMux<'_, '_>| {
         run_counted(unit, &observer, &mut prof, mux, groups, interval.as_mut())
