@@ -17,7 +17,7 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --extra-core MPIDR, {})",
+                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {})",
                 demo::profile::OPTIONS
             );
         }),

@@ -6,10 +6,11 @@
 //! cross-check ([`checks::Checks::finish`]). With `--profile`, [`profile::start`] before the
 //! scenario and [`profile::finish`] after it.
 //!
-//! Dependencies run one way: `scenario` drives `spu_run` (one SPU) and `reports` (the tables
-//! and files after the runs); all three read the leaf `plan` (what runs where) and the helpers
-//! (`checks`, `output`, `files`, `host`, `kernels`, `spu_pmu`, `watch`, `chart`, `core_lock`,
-//! `profile`).
+//! Dependencies run one way: `scenario` drives `spu_run` (one SPU: its run loops in
+//! `run_loops`, its checks in `spu_checks`) and `reports` (the tables and files after the
+//! runs); all of them read the leaf `plan` (what runs where) and the helpers (`checks`,
+//! `output`, `files`, `host`, `host_topdown`, `interval_mode`, `kernels`, `spu_pmu`, `watch`,
+//! `chart`, `core_lock`, `profile`).
 
 pub mod banner;
 pub mod channel_pair;
@@ -19,6 +20,8 @@ pub mod core_lock;
 pub mod cores;
 pub mod files;
 pub mod host;
+pub mod host_topdown;
+pub mod interval_mode;
 pub mod kernels;
 pub mod list_events;
 pub mod options;
@@ -28,7 +31,9 @@ pub mod plan_run;
 pub mod profile;
 pub mod reference;
 pub mod reports;
+pub mod run_loops;
 pub mod scenario;
+pub mod spu_checks;
 pub mod spu_pmu;
 pub mod spu_run;
 pub mod watch;

@@ -19,6 +19,9 @@ pub struct Options {
     pub no_icount: bool,
     /// `--list-events`: print the running core's events (`perf list` style) and exit 0.
     pub list_events: bool,
+    /// `--interval-ms N` (N >= 1): interval mode on the SPU phase, `perf stat -I N`: each SPU's
+    /// counts every N ms of the generic timer while the SPUs run.
+    pub interval_ms: Option<u32>,
     /// `--profile` (and `--profile-*=`): sample the SPU runs, write the profile for pmprofile.
     pub profile: Option<super::profile::ProfileOptions>,
 }
@@ -34,6 +37,15 @@ pub fn parse(line: &str) -> Result<Options, &str> {
             "--miscount" => options.miscount = true,
             "--no-icount" => options.no_icount = true,
             "--list-events" => options.list_events = true,
+            "--interval-ms" => {
+                let value = words.next().ok_or(word)?;
+                let ms = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|ms| *ms > 0)
+                    .ok_or(value)?;
+                options.interval_ms = Some(ms);
+            }
             "--extra-core" => {
                 let value = words.next().ok_or(word)?;
                 let mpidr = match value.strip_prefix("0x") {

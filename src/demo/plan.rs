@@ -26,7 +26,7 @@ pub type Distances = MutListener<StackDistance<DISTANCE_LINES, DISTANCE_BINS>>;
 
 /// The memory trace file (Dinero IV "din") and the Konata pipeline log.
 pub const DIN_FILE: &str = "pmprobe-demo-spu3.din";
-/// The Konata pipeline log of SPU2's second run.
+/// The Konata pipeline log of SPU2's log run.
 pub const KONATA_FILE: &str = "pmprobe-demo-spu2.konata";
 
 /// What a kernel's SPU carries besides its PMU.
@@ -46,7 +46,7 @@ pub enum Role {
 pub struct Plan {
     /// The fetch model in pipeline mode.
     pub fetch: FetchKind,
-    /// Write the Kanata log of run 2.
+    /// Write the Kanata log (in a run of its own, cycle by cycle, that counts nothing).
     pub konata: bool,
     pub spu: usize,
     pub kernel: Kernel,

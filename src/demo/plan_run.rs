@@ -79,7 +79,7 @@ pub enum Attach {
     /// The demo's run: the plan as written, its listeners the ones the reports read.
     Plan,
     /// A one-core reference run: the same listeners (fresh ones the reports do not read), no
-    /// Konata log and no `--miscount`.
+    /// Konata log, no `--miscount`, no interval mode.
     Reference,
 }
 
@@ -106,6 +106,7 @@ pub fn run_plan(
     };
     let quiet = Options {
         miscount: false,
+        interval_ms: None,
         ..options.clone()
     };
     let (plan_run, options) = match attach {
@@ -210,6 +211,7 @@ fn attached(
     }
     let image = image.get(..program.len).unwrap_or(&[]);
     extras.miscount = options.miscount && plan.spu == 0;
+    extras.interval_ms = options.interval_ms;
     let result = run_spu(unit, plan, &program, image, &extras, host, checks)?;
     if let Role::Breakpoint(label) = plan.role {
         let hits = breakpoint.hits();

@@ -35,8 +35,9 @@ pub(super) fn print_host_table(
     heading(format_args!(
         "Host core: its real PMU (INST_RETIRED, CPU_CYCLES) around the SPU runs"
     ));
-    outln!("  attached: run 1 with the PMU feeds and listeners above; bare: a third run with no");
-    outln!("  listener on any probe point. Under -icount shift=0 one instruction = one cycle.");
+    outln!("  attached: the counted run with the PMU feed (rotated every 2048 SPU cycles) and the");
+    outln!("  listeners above; bare: a run with no listener on any probe point. Under -icount");
+    outln!("  shift=0 one instruction = one cycle.");
     if alone {
         outln!("  Measured in the one-core reference runs, while the other cores were off.");
     }
@@ -195,7 +196,7 @@ pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, chec
     }
 }
 
-/// Reports the Kanata log written during a kernel's second run: (SPU, bytes or error, the
+/// Reports the Kanata log written during a kernel's log run: (SPU, bytes or error, the
 /// instructions that run completed).
 pub(super) fn write_konata(
     written: Option<(usize, Result<usize, HostError>, u64)>,
@@ -207,7 +208,7 @@ pub(super) fn write_konata(
     match written {
         Some((spu, Ok(bytes), instructions)) => {
             outln!(
-                "  wrote {KONATA_FILE} ({bytes} bytes): SPU{spu}'s run 2, every cycle, {instructions} instructions; open it in the Konata viewer"
+                "  wrote {KONATA_FILE} ({bytes} bytes): SPU{spu}'s log run (uncounted), every cycle, {instructions} instructions; open it in the Konata viewer"
             );
             checks.check(
                 format_args!("konata_written"),

@@ -30,6 +30,9 @@ pub fn run(options: &Options, checks: &mut Checks) {
 
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
+    if let Some(interval_ms) = options.interval_ms {
+        super::interval_mode::start_phase(interval_ms);
+    }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
     super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
     let phase = cores::run_phase(arena.units_mut(), options);
@@ -81,6 +84,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     }
 
     print_host_table(&rows, phase.cores_used > 1, unsupported, checks);
+    super::host_topdown::print(options.profile.is_some());
     DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
     TRACE.lock(|trace| {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
@@ -97,8 +101,9 @@ fn print_setup() {
         "Each SPU has an emulated PMU (PMUv3p7-like preset, N = 6 + cycle counter) fed by SpuPmuFeed",
         "(gem5's point -> event wiring plus IssueStall -> STALL_FRONTEND / STALL_BACKEND, counted lazily),",
         "programmed through pmu::Pmu, the same driver as the real core.",
-        "8 events do not fit on 6 event counters + the cycle counter: each kernel runs twice (the model",
-        "is deterministic); run 2 counts STALL_BACKEND and CPU_CYCLES / INST_RETIRED again.",
+        "All 10 events the feed drives, in one run: a pinned group (CPU_CYCLES on PMCCNTR, INST_RETIRED,",
+        "LD_RETIRED, ST_RETIRED: exact) and three flexible groups of three that take turns on the other",
+        "three counters, rotated every 2048 SPU cycles (perf's multiplexing, clocked by the SPU).",
         "Also attached: a BreakPcEvent on SPU0, the stack distance calculator on SPU1's data accesses,",
         "two memory trace rings on SPU3. Lines: `|` prof_cp output, `:` the SPU's statistics block.",
     ] {

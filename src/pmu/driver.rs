@@ -190,6 +190,20 @@ impl<B: PmuBackend> Pmu<B> {
         Ok(())
     }
 
+    /// Stops `counter`, reads its final 64-bit count and frees it, in the order of perf's
+    /// `armpmu_stop`: disabled first (PMCNTENCLR, isb), then the last read, so nothing counted
+    /// after that read is lost; then as [`release`](Self::release). The even counter of a
+    /// chained pair takes the pair.
+    pub fn take(&mut self, counter: Counter) -> Result<u64, Error> {
+        self.check_programmed(counter)?;
+        self.check_not_upper_half(counter)?;
+        self.backend.write(PmuRegister::CntenClr, counter.bit())?;
+        self.backend.isb();
+        let count = self.read(counter)?;
+        self.release(counter)?;
+        Ok(count)
+    }
+
     /// The event a counter is programmed with.
     pub fn event_of(&self, counter: Counter) -> Option<Event> {
         self.slot(counter)

@@ -172,7 +172,7 @@ fn annotation(event: Event, m: &Metrics) -> Option<(MetricValue, &'static str)> 
 }
 
 /// Writes `n` with thousands separators (`1,234,567`) right-aligned in `width` columns.
-fn write_grouped<W: fmt::Write>(w: &mut W, n: u64, width: usize) -> fmt::Result {
+pub(super) fn write_grouped<W: fmt::Write>(w: &mut W, n: u64, width: usize) -> fmt::Result {
     let mut digits = [0u8; 26];
     let mut len = 0;
     let mut rest = n;

@@ -15,6 +15,15 @@
 //! - [`catalogue`]: every event's name and description per core (chosen by MIDR_EL1), and
 //!   perf-style event parsing with suggestions;
 //! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
+//! - [`Multiplexer`]: more events than counters, as perf multiplexes them: event groups,
+//!   pinned or flexible, rotated on the counters, each event an [`EventReading`] (raw count,
+//!   time enabled, time running) with perf's scaled estimate;
+//! - [`render_stat`] and [`write_stat_line`]: perf stat's layout for those readings, with
+//!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode;
+//! - interval mode (`perf stat -I`): [`IntervalTimer`], the [`IntervalRing`] of readings that
+//!   counts what it drops, [`IntervalDeltas`];
+//! - [`topdown`]: top-down level 1 with Arm's published formulas (Neoverse N1, N2, V1), and
+//!   the [`CycleBreakdown`](topdown::CycleBreakdown) of models that account for every cycle;
 //! - [`decode_midr`] and [`PmuVersion`]: MIDR_EL1 and PMUVer decoding.
 //!
 //! ```
@@ -32,6 +41,7 @@
 #![deny(unsafe_code)]
 
 mod backend;
+mod batch;
 pub mod catalogue;
 mod chained;
 mod counter;
@@ -42,11 +52,16 @@ mod error;
 mod event;
 mod group;
 mod info;
+mod interval;
 mod metrics;
+mod multiplex;
+mod reading;
 pub mod regs;
 mod snapshot;
+mod stat_display;
 #[cfg(target_arch = "aarch64")]
 mod sysreg;
+pub mod topdown;
 
 pub use backend::{
     AccessError, ExceptionLevel, PmuBackend, PmuRegister, RegisterAccess, RegisterView,
@@ -60,7 +75,16 @@ pub use error::Error;
 pub use event::{Event, EventSet, UnknownEvent};
 pub use group::{CounterGroup, GroupSnapshot};
 pub use info::{CpuId, PmuVersion, decode_midr};
+pub use interval::{
+    IntervalDeltas, IntervalReading, IntervalRing, IntervalTimer, ZeroInterval, ticks_to_nanos,
+};
 pub use metrics::{MetricValue, Metrics, Unit, ratio, render_perf_stat};
+pub use multiplex::{GroupId, GroupKind, Multiplexer, MuxError};
+pub use reading::{EventReading, Readings};
 pub use snapshot::Snapshot;
+pub use stat_display::{
+    NOT_COUNTED, PerUnit, render_stat, write_elapsed, write_interval, write_interval_header,
+    write_stat_line,
+};
 #[cfg(target_arch = "aarch64")]
 pub use sysreg::SysRegPmu;

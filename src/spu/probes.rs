@@ -31,6 +31,7 @@
 //! `(feed, &probes)` runs it next to the probe points' listeners.
 
 mod pmu_feed;
+mod topdown;
 
 pub use pmu_feed::SpuPmuFeed;
 

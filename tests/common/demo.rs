@@ -67,16 +67,69 @@ impl DemoRun {
     }
 }
 
-/// The number in the first column of the line of `section` that holds `label` as a word.
+/// The number in the first column of the first line of `section` that holds `label` as its
+/// second word (perf stat's count, thousands separators allowed).
 pub fn table_count(section: &str, label: &str) -> u64 {
     section
         .lines()
         .find_map(|line| {
             let mut words = line.split_whitespace();
-            let count = words.next()?;
+            let count = words.next()?.replace(',', "");
             (words.next()? == label).then(|| count.parse().ok())?
         })
         .unwrap_or_else(|| panic!("no table line for {label} in\n{section}"))
+}
+
+/// The share of the time perf stat's line for `label` in `group` ran, `(xx.xx%)` at its end:
+/// the lines of a multiplexed table, in the order printed; `None` for a line without one.
+pub fn running_shares(section: &str) -> Vec<(String, Option<f64>)> {
+    let table = section
+        .split_once("Performance counter stats for")
+        .map_or("", |(_, rest)| rest);
+    table
+        .lines()
+        .skip(1)
+        .take_while(|line| {
+            let first = line.split_whitespace().next().unwrap_or("");
+            first.replace(',', "").parse::<u64>().is_ok() || first == "<not"
+        })
+        .map(|line| {
+            let name = line
+                .split_whitespace()
+                .find(|word| word.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+                .unwrap_or_default()
+                .to_string();
+            let share = line
+                .trim_end()
+                .strip_suffix("%)")
+                .and_then(|rest| rest.rsplit_once('('))
+                .and_then(|(_, number)| number.parse().ok());
+            (name, share)
+        })
+        .collect()
+}
+
+/// The rows of the "Scaled estimates against the SPU's own figures" table: (event, group,
+/// estimate, exact, error text).
+pub fn estimate_rows(section: &str) -> Vec<(String, String, u64, u64, String)> {
+    let table = section
+        .split_once("Scaled estimates against")
+        .map_or("", |(_, rest)| rest);
+    table
+        .lines()
+        .skip(2)
+        .map_while(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let group = words.get(1)?.strip_prefix('(')?.strip_suffix(')')?;
+            Some((
+                words[0].to_string(),
+                group.to_string(),
+                words.get(2)?.parse().ok()?,
+                words.get(3)?.parse().ok()?,
+                words.get(4..)?.join(" "),
+            ))
+        })
+        .collect()
 }
 
 /// The last number of the statistics line `: <label> <value>`.

@@ -22,7 +22,7 @@
 use core::cell::Cell;
 use core::fmt;
 
-use super::{EmulatedPmu, pmcr, steps_to_overflow};
+use super::{EVTCOUNT, EmulatedPmu, pmcr, steps_to_overflow};
 use crate::pmu::event::Event;
 use crate::pmu::regs::{CYCLE_COUNTER_BIT, INSTRUCTION_COUNTER_BIT};
 
@@ -210,17 +210,56 @@ impl EmulatedPmu {
 
     /// Recomputes every input's budget after the counting state changed. Nothing may be
     /// pending (call [`apply_pending`](Self::apply_pending) before the change).
+    ///
+    /// It gives every input [`budget_of`](Self::budget_of) its event, but looks at each event
+    /// counter once for all the inputs rather than once per input: every register write
+    /// rearms, and a multiplexer's rotation is some thirty writes.
     pub(super) fn rearm_inputs(&self) {
-        for slot in self.inputs.connected() {
-            let budget = self.budget_of(slot.event.get());
-            slot.budget.set(budget);
-            slot.remaining.set(budget);
+        let connected = self.inputs.connected();
+        for slot in connected {
+            slot.budget
+                .set(self.budget_beside_event_counters(slot.event.get()));
+        }
+        if !self.frozen() {
+            let long = self.long_event_counters_on();
+            for i in 0..self.config.n() {
+                let typer = self.evtyper_of(i);
+                if !self.enabled(u32::from(i)) || !self.filter_allows(typer) {
+                    continue;
+                }
+                let input = connected
+                    .iter()
+                    .find(|slot| u64::from(slot.event.get()) == typer & EVTCOUNT);
+                if let Some(slot) = input
+                    && slot.event.get() != Event::SW_INCR.number()
+                    && self.implements(slot.event.get())
+                {
+                    let steps = steps_to_overflow(self.evcntr_of(i), long);
+                    slot.budget.set(slot.budget.get().min(steps));
+                }
+            }
+        }
+        for slot in connected {
+            slot.remaining.set(slot.budget.get());
         }
     }
 
     /// Occurrences of `event` that can arrive before the first counter counting it overflows
     /// (`u64::MAX` when none counts it: the input then only wakes up every 2^64 - 1).
     fn budget_of(&self, event: u16) -> u64 {
+        let mut budget = self.budget_beside_event_counters(event);
+        if event != Event::SW_INCR.number() && !self.frozen() && self.implements(event) {
+            let long = self.long_event_counters_on();
+            for i in (0..self.config.n()).filter(|&i| self.counts_event(i, event)) {
+                budget = budget.min(steps_to_overflow(self.evcntr_of(i), long));
+            }
+        }
+        budget
+    }
+
+    /// [`budget_of`](Self::budget_of) as far as the cycle counter and the instruction counter
+    /// give it (the event counters aside).
+    fn budget_beside_event_counters(&self, event: u16) -> u64 {
         let mut budget = u64::MAX;
         if event == Event::SW_INCR.number() {
             return budget;
@@ -239,12 +278,6 @@ impl EmulatedPmu {
                 steps
             };
             budget = budget.min(cycles);
-        }
-        if !self.frozen() && self.implements(event) {
-            let long = self.long_event_counters_on();
-            for i in (0..self.config.n()).filter(|&i| self.counts_event(i, event)) {
-                budget = budget.min(steps_to_overflow(self.evcntr_of(i), long));
-            }
         }
         if event == Event::INST_RETIRED.number()
             && self.config.instruction_counter

@@ -26,4 +26,5 @@ pub(super) mod issue;
 pub(super) mod notification;
 pub(super) mod sizes;
 pub(super) mod stats;
+mod topdown;
 pub(super) mod window;
