@@ -77,7 +77,9 @@ const OPCODES: [u32; 20] = [
 ];
 const SIZES: [u32; 14] = [0, 1, 2, 4, 8, 16, 32, 48, 128, 256, 4096, 16384, 24, 3];
 
-fn command(input: &mut ByteStream) -> Op {
+/// A command; `slot` numbers the operation, so each list has an LS area of its own (a
+/// program that rewrote a list still queued would race with the MFC).
+fn command(input: &mut ByteStream, slot: usize) -> Op {
     let opcode = OPCODES[input.below(OPCODES.len())];
     let size = if input.below(8) == 0 {
         input.u32() & 0x7fff
@@ -119,7 +121,7 @@ fn command(input: &mut ByteStream) -> Op {
             let eal = (input.u32() % MEMORY as u32) & !(element_align - 1);
             elements.push((input.below(4) == 0, element_size, eal));
         }
-        let at = LIST_AREA + 8 * input.below(1024) as u32;
+        let at = LIST_AREA + 64 * slot as u32 + 8 * input.below(2) as u32;
         (lsa & !15, u64::from(at), 8 * count as u32)
     } else {
         (lsa, ea, size)
@@ -140,7 +142,7 @@ fn program(data: &[u8]) -> (Vec<u8>, Vec<Op>) {
     let mut ops = Vec::new();
     while !input.is_done() && ops.len() < 48 {
         ops.push(match input.below(12) {
-            0..=3 => command(&mut input),
+            0..=3 => command(&mut input, ops.len()),
             4 => Op::TagMask(input.u32()),
             5 => Op::TagUpdate(input.below(4) as u32),
             6 => Op::ReadTagStatus,
