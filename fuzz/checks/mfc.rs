@@ -89,7 +89,7 @@ fn command(input: &mut ByteStream, slot: usize) -> Op {
     let align = if size < 16 { size.max(1) } else { 16 };
     // Below the list area with room for the largest transfer.
     let mut lsa = (input.u32() % (LIST_AREA - 16384)) & !(align - 1);
-    let mut ea = u64::from(input.u32()) % (MEMORY as u64 + 4096) & !u64::from(align - 1);
+    let mut ea = (u64::from(input.u32()) % (MEMORY as u64 + 4096)) & !u64::from(align - 1);
     if input.below(6) == 0 {
         // Misaligned, or low 4 bits that differ.
         lsa |= u32::from(input.byte()) & 15;

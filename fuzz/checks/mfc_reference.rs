@@ -55,11 +55,11 @@ fn decode(opcode: u32) -> Option<(Kind, bool, bool)> {
 
 fn transfer_rules(lsa: u32, ea: u64, size: u32) -> Result<(), DmaErrorKind> {
     let small = matches!(size, 1 | 2 | 4 | 8);
-    if !small && (size % 16 != 0 || size > 16384) {
+    if !small && (!size.is_multiple_of(16) || size > 16384) {
         return Err(DmaErrorKind::Size);
     }
     let align = if small { u64::from(size) } else { 16 };
-    if u64::from(lsa % 16) != ea % 16 || ea % align != 0 {
+    if u64::from(lsa % 16) != ea % 16 || !ea.is_multiple_of(align) {
         return Err(DmaErrorKind::Alignment);
     }
     if lsa as usize + size as usize > LS {
@@ -334,7 +334,7 @@ pub fn run(initial: &[u8], ops: &[Op]) -> Expected {
                                 if size % 8 != 0 || *size > 16384 {
                                     return Err(DmaErrorKind::Size);
                                 }
-                                if list % 8 != 0 {
+                                if !list.is_multiple_of(8) {
                                     return Err(DmaErrorKind::Alignment);
                                 }
                                 if list as usize + *size as usize > LS || *lsa as usize >= LS {
