@@ -78,6 +78,7 @@ impl SpuState {
         self.channels.mfc.fault()
     }
 
+    #[inline]
     fn interrupt_due(&self) -> bool {
         self.interrupts_enabled
             && self.channels.mfc.events().count()

@@ -79,10 +79,6 @@ impl SpuState {
         if let Status::Stopped(_) = self.status {
             return self.not_executed(pc, insn.word);
         }
-        if AT_CYCLE {
-            // A channel access reads the clock (the decrementer, the MFC's timing).
-            self.cycles = cycle;
-        }
         let fall_through = instruction_address(pc.wrapping_add(4));
         match apply::<false>(self, insn, pc) {
             Flow::Next => {
@@ -240,6 +236,11 @@ impl SpuState {
             retired: true,
             status: Status::Running,
         };
+        if AT_CYCLE {
+            // A channel access reads the clock (the decrementer, the MFC's timing); the hot
+            // path leaves setting it to `retire`, which nothing before it reads.
+            self.cycles = cycle;
+        }
         let flow = match flow {
             // The counters are up to date now: the access sees the right cycle.
             Flow::ChannelAccess(instruction) => self.access_channel(instruction),

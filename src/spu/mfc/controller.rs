@@ -239,7 +239,17 @@ impl Mfc {
     }
 
     /// Whether [`service`](Self::service) has work at `now`.
+    #[inline]
     pub fn needs_service(&self, now: u64) -> bool {
+        // The pipeline asks after every instruction it completes: an MFC with nothing queued
+        // and no decrementer event armed (every program that does no DMA) answers here.
+        if !self.attention
+            && self.queue.is_empty()
+            && !self.atomic.is_some()
+            && self.events.mask() & EVENT_DECREMENTER == 0
+        {
+            return false;
+        }
         !self.fault.is_some() && (self.attention || self.next_event().is_some_and(|at| at <= now))
     }
 

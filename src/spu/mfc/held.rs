@@ -38,6 +38,7 @@ impl<T: Copy> Held<T> {
     }
 
     /// Whether a value is held.
+    #[inline]
     pub fn is_some(&self) -> bool {
         self.present
     }

@@ -101,6 +101,7 @@ impl CommandQueue {
         usize::from(self.len)
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -75,6 +75,7 @@ use core::fmt;
 
 use self::model::execute::ExecPipes;
 use self::model::fetch::FetchModel;
+use self::model::follow_up::FollowUp;
 use self::shortcuts::fast_forward::FastForward;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
@@ -222,9 +223,9 @@ pub struct Pipeline {
     /// The MFC has transfers in flight: their data claims local-store port cycles, and the
     /// shortcuts (which assume nothing but the pipeline changes) stay off.
     dma_active: bool,
-    /// A completed instruction left the channels needing a service (the MFC, an event, an
-    /// interrupt): the run loop services them before the next cycle.
-    channel_attention: bool,
+    /// What the run loop does after this cycle besides the next one: a service of the
+    /// channels or a bulk wait on one.
+    follow_up: FollowUp,
 }
 
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
@@ -271,7 +272,7 @@ impl Pipeline {
             stall_skip_off: false,
             stall_skipped: 0,
             dma_active: false,
-            channel_attention: false,
+            follow_up: FollowUp::Nothing,
         }
     }
 
@@ -381,6 +382,7 @@ impl Pipeline {
         self.issue.flush();
         self.exec.flush();
         self.blocked = 0;
+        self.follow_up = FollowUp::Nothing;
         self.fetch.restart();
     }
 
@@ -439,6 +441,10 @@ impl Pipeline {
                 budget = budget.min(at.saturating_sub(self.clock).max(1));
             }
             self.dma_active = arch.mfc().transfers_in_flight();
+            if !self.dma_active {
+                // The cycle sets it only while DMA is in flight.
+                self.issue.ls_port_taken = false;
+            }
             // With no listener attached, the notifications are compiled out until something
             // could attach one: a prof_cp line written to the caller's output.
             let (ran, reason) = if observer.is_listening() {
@@ -506,13 +512,15 @@ impl Pipeline {
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
-            if core::mem::take(&mut self.channel_attention) {
-                break;
-            }
-            if self.blocked != 0 {
-                // Held on a channel until the next channel event, which ends the budget.
-                cycles += self.wait_on_channel(arch, budget - cycles, observer);
-                continue;
+            // One test on the common path, where neither comes.
+            match core::mem::replace(&mut self.follow_up, FollowUp::Nothing) {
+                FollowUp::Nothing => {}
+                FollowUp::Service => break,
+                FollowUp::WaitOnChannel => {
+                    // Held on a channel until the next channel event, which ends the budget.
+                    cycles += self.wait_on_channel(arch, budget - cycles, observer);
+                    continue;
+                }
             }
             let dual_issued = self.stats.dual_cycles != dual_before;
             if until_output && core::mem::take(&mut self.wrote_output) {

@@ -6,6 +6,7 @@
 use core::fmt;
 
 use super::fetch::FetchModel;
+use super::follow_up::FollowUp;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use super::notification::{Completion, Note};
@@ -84,7 +85,10 @@ impl Pipeline {
     ) -> CycleEnd {
         // 2. Issue. DMA data has the first claim on the local-store port: a load or store
         // whose access (at stage o) would meet it waits.
-        self.issue.ls_port_taken = self.dma_active && arch.mfc().uses_local_store(now + O_STAGE);
+        // (The run loop clears the flag when it finds no DMA in flight.)
+        if self.dma_active {
+            self.issue.ls_port_taken = arch.mfc().uses_local_store(now + O_STAGE);
+        }
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
         let outcome = if self.real_fetch && self.fetch.blocks_issue() {
@@ -104,10 +108,6 @@ impl Pipeline {
         // 3. Fetch.
         self.issue.advance();
         // Only the real fetch unit's line requests contend with loads and stores.
-        if self.real_fetch && self.blocked != 0 {
-            // Held while a channel instruction waits at stage o.
-            return CycleEnd::Continue;
-        }
         let ls_taken = self.real_fetch
             && (self.ls_in_stage_n(now) || self.dma_active && arch.mfc().uses_local_store(now + 1));
         let contended = self.fetch.step(arch, &mut self.issue, ls_taken);
@@ -153,15 +153,11 @@ impl Pipeline {
             let inflight = *inflight;
             return self.not_retired(arch, &inflight, &executed, position, now);
         }
-        if arch.channels_need_service_at(now) {
-            // The MFC, the events or an interrupt need the service before the next cycle.
-            self.channel_attention = true;
-        }
         self.fetch.completed_through(seq);
         // A serializing instruction's successor is fetched after it completes, whatever it
         // is (a channel access may enter the interrupt handler): ideal fetch predicted none.
-        let mispredicted = (self.real_fetch || !inflight.serializing)
-            && executed.next_pc != inflight.predicted_next;
+        let mispredicted = executed.next_pc != inflight.predicted_next
+            && (self.real_fetch || !inflight.serializing);
         if mispredicted {
             match (&mut self.fetch, position) {
                 (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
@@ -206,18 +202,41 @@ impl Pipeline {
             self.stopped_by = Some(seq);
             return Ok(Some(RunEnd::Stopped(reason)));
         }
-        if inflight.serializing {
+        // One test on the common path, where the instruction is neither.
+        if inflight.serializing | inflight.channel {
+            let (serializing, channel) = (inflight.serializing, inflight.channel);
+            self.serializing_or_channel_completed(arch, serializing, channel, position, now);
+        }
+        Ok(None)
+    }
+
+    /// What follows the completion of a serializing instruction (fetch resumes) or a channel
+    /// one (a channel access, or a branch that may enable interrupts). The channels are
+    /// serviced before the next cycle if a channel instruction left them needing it (only
+    /// these change what they need: what time alone brings, a transfer's completion or the
+    /// decrementer, ends the run loop's budget instead); and after a channel wait (`position`
+    /// `None`) the refill is the instruction's (a channel stall), with a held real fetch unit
+    /// started again.
+    fn serializing_or_channel_completed(
+        &mut self,
+        arch: &SpuState,
+        serializing: bool,
+        channel: bool,
+        position: Option<(u64, usize)>,
+        now: u64,
+    ) {
+        if channel && arch.channels_need_service_at(now) {
+            self.follow_up.request(FollowUp::Service);
+        }
+        if serializing {
             self.fetch.serializing_completed();
         }
         if position.is_none() {
-            // A channel wait is over: the refill after it is the serializing instruction's
-            // (a channel stall), and a held real fetch unit starts again after it.
             self.issue.invalidate(StallReason::Channel);
             if self.real_fetch {
                 self.fetch.restart();
             }
         }
-        Ok(None)
     }
 
     /// Stage o for an instruction whose effect the ideal fetch's shadow recorded: applies it
@@ -277,14 +296,15 @@ impl Pipeline {
                         self.fetch.restart();
                     }
                 }
+                self.blocked = inflight.seq;
+                self.fetch.hold();
                 if internal {
                     self.issue.invalidate(StallReason::ChannelWait);
                     self.fetch.hold_for_channel();
                     arch.mfc_mut().count_wait(1);
-                    self.blocked = inflight.seq;
+                    self.follow_up.request(FollowUp::WaitOnChannel);
                     return Ok(None);
                 }
-                self.blocked = inflight.seq;
                 Ok(Some(RunEnd::Blocked { channel }))
             }
             Status::Stopped(reason) => Ok(Some(RunEnd::Stopped(reason))),

@@ -124,7 +124,7 @@ impl DecodeCache {
 }
 
 /// Decodes the word at `pc`; channel instructions and the event-dependent branches are marked
-/// serializing.
+/// `channel` and serializing.
 fn decode_at(pc: u32, word: u32) -> InFlight {
     let Ok(instruction) = decode(word) else {
         return InFlight::illegal_at(pc, word);
@@ -140,6 +140,7 @@ fn decode_at(pc: u32, word: u32) -> InFlight {
         let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
         let mut inflight = InFlight::new(pc, instruction, next);
         inflight.serializing = true;
+        inflight.channel = true;
         return inflight;
     }
     InFlight::new(pc, instruction, pc)

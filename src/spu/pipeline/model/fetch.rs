@@ -52,15 +52,27 @@ impl FetchKind {
 pub(crate) enum FetchModel {
     /// Ideal fetch with a run-ahead functional shadow.
     Ideal(IdealFetch),
-    /// The fetch unit; `restart` set: start at the architectural PC on the next cycle.
+    /// The fetch unit, fetching, about to restart or held (see [`Resume`]).
     Real {
         /// The unit.
         unit: FetchUnit,
-        /// Fetch must restart at the architectural PC.
-        restart: bool,
+        /// Whether the unit fetches in the next cycle.
+        resume: Resume,
         /// Instructions decoded once per address and word (kept across restarts).
         decoded: DecodeCache,
     },
+}
+
+/// What the real fetch unit does in its next cycle. One state, so that the cycle tests one
+/// value for both exceptions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resume {
+    /// It fetches.
+    Fetching,
+    /// It forgets what it fetched and starts at the architectural PC.
+    Restart,
+    /// It waits: a channel instruction is held at stage o.
+    Held,
 }
 
 impl FetchModel {
@@ -73,7 +85,7 @@ impl FetchModel {
     pub(crate) const fn new_real() -> Self {
         FetchModel::Real {
             unit: FetchUnit::new(),
-            restart: true,
+            resume: Resume::Restart,
             decoded: DecodeCache::new(),
         }
     }
@@ -99,7 +111,7 @@ impl FetchModel {
     pub(crate) fn restart(&mut self) {
         match self {
             FetchModel::Ideal(ideal) => ideal.restart(),
-            FetchModel::Real { restart, .. } => *restart = true,
+            FetchModel::Real { resume, .. } => *resume = Resume::Restart,
         }
     }
 
@@ -123,12 +135,17 @@ impl FetchModel {
             }
             FetchModel::Real {
                 unit,
-                restart,
+                resume,
                 decoded,
             } => {
-                if *restart {
-                    unit.restart(arch.pc());
-                    *restart = false;
+                match *resume {
+                    Resume::Fetching => {}
+                    Resume::Restart => {
+                        unit.restart(arch.pc());
+                        *resume = Resume::Fetching;
+                    }
+                    // Behind a channel instruction waiting at stage o: no line requests.
+                    Resume::Held => return false,
                 }
                 let step = unit.cycle(arch, issue, ls_in_stage_n, decoded);
                 if !step.fed && g_free {
@@ -151,7 +168,10 @@ impl FetchModel {
         match self {
             _ if g_free => 0,
             FetchModel::Ideal(_) => u64::MAX,
-            FetchModel::Real { restart: true, .. } => 0,
+            FetchModel::Real {
+                resume: Resume::Restart | Resume::Held,
+                ..
+            } => 0,
             FetchModel::Real { unit, .. } => unit.idle_cycles(),
         }
     }
@@ -181,11 +201,19 @@ impl FetchModel {
     }
 
     /// A serializing instruction at stage o waits on a channel (the MFC or an event will
-    /// release it): ideal fetch charges its starved cycles to [`StallReason::ChannelWait`];
-    /// the pipeline holds the real fetch unit until the instruction completes.
+    /// release it): ideal fetch charges its starved cycles to [`StallReason::ChannelWait`].
     pub(crate) fn hold_for_channel(&mut self) {
         if let FetchModel::Ideal(ideal) = self {
             ideal.wait_reason(StallReason::ChannelWait);
+        }
+    }
+
+    /// A channel instruction at stage o waits (on the MFC, an event or the host): the real
+    /// fetch unit makes no requests until [`restart`](Self::restart), after it completes.
+    /// Ideal fetch, which waits behind serializing instructions anyway, is not affected.
+    pub(crate) fn hold(&mut self) {
+        if let FetchModel::Real { resume, .. } = self {
+            *resume = Resume::Held;
         }
     }
 

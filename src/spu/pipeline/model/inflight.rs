@@ -30,6 +30,10 @@ pub struct InFlight {
     pub registers: [u64; 2],
     /// Fetch waits until this instruction completed (channel, stop, halt, fault).
     pub serializing: bool,
+    /// A channel instruction, or a branch that may change the interrupt state (`bisled`,
+    /// `iret`, the E/D forms): once it completes the channels may need a service. (Ideal
+    /// fetch also serializes these; the real fetch unit fetches on past them.)
+    pub channel: bool,
     /// The word is not an SPU instruction: stage o reports the fault.
     pub illegal: bool,
     /// Fetch sequence number, given when the instruction enters issue stage g (for
@@ -62,6 +66,7 @@ impl InFlight {
             sources,
             registers,
             serializing: false,
+            channel: false,
             illegal: false,
             seq: 0,
         }
@@ -114,6 +119,7 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
     sources: [0; 3],
     registers: [0; 2],
     serializing: false,
+    channel: false,
     illegal: false,
     seq: 0,
 };

@@ -167,6 +167,7 @@ impl IssuePipes {
             sources,
             registers,
             serializing,
+            channel,
             illegal,
             seq: _,
         } = *inflight;
@@ -179,6 +180,7 @@ impl IssuePipes {
             sources,
             registers,
             serializing,
+            channel,
             illegal,
             seq,
         };

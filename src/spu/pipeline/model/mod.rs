@@ -5,8 +5,8 @@
 //! the record of an instruction in flight (`inflight`) and its decode cache, the instruction
 //! window, the issue pipes with the dual-issue rules, the execution pipes with the register
 //! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
-//! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle (`cycle`), and the
-//! notifications as plain data (`notification`).
+//! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle (`cycle`), what the run loop does after it
+//! (`follow_up`), and the notifications as plain data (`notification`).
 //!
 //! What it may use: its own files, the rest of the SPU (`spu::exec`, `spu::isa`,
 //! `spu::probes`) and the [`Pipeline`](super::Pipeline) it is a part of. It imports nothing
@@ -19,6 +19,7 @@ pub(super) mod decode_cache;
 pub(super) mod execute;
 pub(super) mod fetch;
 pub(super) mod fetch_unit;
+pub(super) mod follow_up;
 pub(super) mod ideal_fetch;
 pub(super) mod inflight;
 pub(super) mod issue;

@@ -23,6 +23,7 @@
 use core::fmt;
 
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::model::follow_up::FollowUp;
 use crate::spu::pipeline::model::notification::Note;
 use crate::spu::pipeline::model::sizes::O_STAGE;
 use crate::spu::pipeline::{LastIssue, ModelError, Pipeline, RunEnd};
@@ -99,7 +100,7 @@ impl Pipeline {
                 if end.is_some()
                     || wrote
                     || self.blocked != 0
-                    || self.channel_attention
+                    || self.follow_up != FollowUp::Nothing
                     || fetch_idle == 0
                 {
                     // Something beyond the state changed: issue and fetch decide again.

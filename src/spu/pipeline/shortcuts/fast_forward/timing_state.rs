@@ -6,7 +6,7 @@
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::isa::IClass;
 use crate::spu::pipeline::model::execute::ExecPipes;
-use crate::spu::pipeline::model::fetch::FetchModel;
+use crate::spu::pipeline::model::fetch::{FetchModel, Resume};
 use crate::spu::pipeline::model::fetch_unit::FetchUnit;
 use crate::spu::pipeline::model::sizes::{RING, TRACKED};
 use crate::spu::pipeline::{LastIssue, Pipeline};
@@ -78,7 +78,7 @@ pub(super) use Slot::{Remembered, Scratch};
 
 /// Writes the pipeline's timing state into the remembered or the scratch state; `false` if
 /// it is not one a fast-forward can start from (a blocked channel instruction, ideal fetch
-/// waiting or holding run-ahead instructions, the real fetch unit about to restart, a stopped
+/// waiting or holding run-ahead instructions, the real fetch unit about to restart or held, a stopped
 /// SPU, an instruction referenced that the window no longer holds).
 pub(super) fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> bool {
     let (fetch_state, unit) = match &pipeline.fetch {
@@ -88,7 +88,7 @@ pub(super) fn capture(pipeline: &mut Pipeline, arch: &SpuState, slot: Slot) -> b
         },
         FetchModel::Real {
             unit,
-            restart: false,
+            resume: Resume::Fetching,
             ..
         } => ((0, unit.starve_reason()), Some(unit)),
         FetchModel::Real { .. } => return false,
