@@ -97,3 +97,32 @@ fn listing_shows_dp_issue_stall() {
     assert_eq!(parse(second), ('0', ' ', 6, 7, 13));
     assert_eq!(summary.cycles, 8);
 }
+
+#[test]
+fn channel_instructions_that_can_wait_are_marked() {
+    // The CBEA's blocking channels: reading MFC_RdTagStat waits for a status, writing
+    // MFC_Cmd for a queue entry; SPU_RdDec never waits. The listing cannot time a wait.
+    let mut image = vec![0u8; 64];
+    let program = assemble::<4>(
+        "wrch $MFC_Cmd, $2\n rdch $3, $MFC_RdTagStat\n rdch $4, $SPU_RdDec\n",
+        &mut image,
+    )
+    .unwrap();
+    let words: Vec<u32> = image[..program.text_len]
+        .chunks(4)
+        .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let mut text = String::new();
+    let summary = listing(&words, 0, &Config::cell(), &mut text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with("# may wait: MFC_Cmd"), "{text}");
+    assert!(lines[1].ends_with("# may wait: MFC_RdTagStat"), "{text}");
+    assert!(!lines[2].contains("may wait"), "{text}");
+    assert_eq!(summary.channel_waits, 2);
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("; 2 channel instructions may wait")
+    );
+}

@@ -103,6 +103,28 @@ pub const MACH_STAT_INTERRUPTS_ENABLED: u32 = 0x1;
 /// ones).
 pub const SRR0_MASK: u32 = 0x3_FFFC;
 
+/// Whether `rdch` (`write` false) or `wrch` (`write` true) of `channel` can wait: the
+/// blocking channels of the table above.
+pub fn channel_can_wait(channel: u8, write: bool) -> bool {
+    if write {
+        matches!(
+            channel,
+            MFC_WR_MS_SYNC_REQ | MFC_CMD | SPU_WR_OUT_MBOX | SPU_WR_OUT_INTR_MBOX
+        )
+    } else {
+        matches!(
+            channel,
+            SPU_RD_EVENT_STAT
+                | SPU_RD_SIG_NOTIFY_1
+                | SPU_RD_SIG_NOTIFY_2
+                | MFC_RD_TAG_STAT
+                | MFC_RD_LIST_STALL_STAT
+                | MFC_RD_ATOMIC_STAT
+                | SPU_RD_IN_MBOX
+        )
+    }
+}
+
 /// The name of channel `channel` as GNU `as` and `spu_intrinsics.h` spell it.
 pub fn channel_name(channel: u8) -> Option<&'static str> {
     Some(match channel {

@@ -85,7 +85,7 @@ pub use channels::{
     MFC_WR_TAG_UPDATE, SPU_RD_DEC, SPU_RD_EVENT_MASK, SPU_RD_EVENT_STAT, SPU_RD_IN_MBOX,
     SPU_RD_MACH_STAT, SPU_RD_SIG_NOTIFY_1, SPU_RD_SIG_NOTIFY_2, SPU_RD_SRR0, SPU_WR_DEC,
     SPU_WR_EVENT_ACK, SPU_WR_EVENT_MASK, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SPU_WR_SRR0,
-    SRR0_MASK, channel_name,
+    SRR0_MASK, channel_can_wait, channel_name,
 };
 pub(crate) use completed::{BatchEnd, BatchRecords};
 pub use completed::{COMPLETED_BATCH, Completed, CompletedBatch};

@@ -24,11 +24,14 @@
 //! - the disassembly.
 //!
 //! A final line gives the totals: instructions, cycles from the first to the last issue, dual
-//! issues.
+//! issues. A channel instruction that can wait (for the MFC, an event, a mailbox, a signal)
+//! ends with `# may wait: <channel>`, and a last line counts them: the listing cannot know how
+//! long they wait, and pipeline mode charges those cycles to the channel-wait stall class.
 
 use core::fmt;
 
-use crate::spu::isa::decode;
+use crate::spu::exec::{channel_can_wait, channel_name};
+use crate::spu::isa::{Mnemonic, decode};
 use crate::spu::pipeline::model::config::Config;
 use crate::spu::pipeline::model::execute::ExecPipes;
 use crate::spu::pipeline::model::inflight::{Group, InFlight};
@@ -47,6 +50,10 @@ pub struct TimingSummary {
     pub cycles: u64,
     /// Cycles in which two instructions issued.
     pub dual_cycles: u64,
+    /// Channel instructions that can wait (on the MFC, an event, a mailbox or a signal): the
+    /// listing times them as if they did not, the pipeline mode charges their waits to the
+    /// channel-wait stall class.
+    pub channel_waits: u64,
 }
 
 /// Writes the listing of the instructions `words` (located from address `base`, which is
@@ -119,6 +126,7 @@ pub fn listing(
                     config,
                 )?;
                 summary.instructions += 1;
+                summary.channel_waits += u64::from(channel_wait(&inflight).is_some());
             }
             if blocked_pair {
                 blocked_pair_since = Some(cycle);
@@ -140,6 +148,13 @@ pub fn listing(
         "; {} instructions, {} cycles, {} dual-issue cycles",
         summary.instructions, summary.cycles, summary.dual_cycles
     )?;
+    if summary.channel_waits > 0 {
+        writeln!(
+            out,
+            "; {} channel instructions may wait: their waits are not in these cycles (pipeline mode counts them as channel-wait stalls)",
+            summary.channel_waits
+        )?;
+    }
     Ok(summary)
 }
 
@@ -196,8 +211,26 @@ fn write_line(
         write!(out, "{}", char::from(byte))?;
     }
     if inflight.illegal {
-        writeln!(out, " .long {:#010x}", inflight.instruction.word)
-    } else {
-        writeln!(out, " {}", inflight.instruction.display_at(inflight.pc))
+        return writeln!(out, " .long {:#010x}", inflight.instruction.word);
     }
+    write!(out, " {}", inflight.instruction.display_at(inflight.pc))?;
+    if let Some(channel) = channel_wait(inflight) {
+        write!(
+            out,
+            "\t# may wait: {}",
+            channel_name(channel).unwrap_or("channel")
+        )?;
+    }
+    writeln!(out)
+}
+
+/// The channel a `rdch` or `wrch` can wait on, if it can.
+fn channel_wait(inflight: &InFlight) -> Option<u8> {
+    let instruction = &inflight.instruction;
+    let write = match instruction.mnemonic {
+        Mnemonic::Rdch => false,
+        Mnemonic::Wrch => true,
+        _ => return None,
+    };
+    channel_can_wait(instruction.ra, write).then_some(instruction.ra)
 }
