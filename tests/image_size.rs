@@ -1,5 +1,5 @@
 //! The firmware image carries code, not zeros: the demo's release build, as a raw image
-//! (`llvm-objcopy -O binary`), is at most 704 KiB, and its `.data` at most 1 KiB. Static state
+//! (`llvm-objcopy -O binary`), is at most 768 KiB, and its `.data` at most 1 KiB. Static state
 //! (the SPU arena, the trace ring, per-core slots and results) must be all-zero bits so that it
 //! lands in `.bss`, which the boot code zeroes and the image does not contain; what `.data` keeps
 //! is a few words of boot state (32 bytes today). One static whose reset state is not zero bits,
@@ -10,7 +10,10 @@
 //! 576 KiB until the GNU as front end, which the firmware keeps so that it can assemble SPU
 //! sources on the board: measured with `llvm-nm --size-sort`, its code is 78 KB (expression
 //! evaluator, macro and conditional expander, directives) and `.float`/`.double`'s decimal
-//! parsing pulls in core's 15 KB `dec2flt`, for a raw image of 640 KiB.
+//! parsing pulls in core's 15 KB `dec2flt`, for a raw image of 640 KiB. It was 704 KiB until the
+//! MFC model (about 28 KB of code: command queue, transfer rules, tag groups, channel services)
+//! and the PMU's multiplexing, interval mode and top-down tree (raw image measured 655,392 →
+//! 692,256 bytes) took the image to 720,928 bytes.
 mod common;
 
 use std::process::Command;
@@ -18,11 +21,11 @@ use std::process::Command;
 use common::qemu::{demo_elf, repo};
 use common::toolchain::llvm_tool;
 
-const RAW_IMAGE_LIMIT: u64 = 704 * 1024;
+const RAW_IMAGE_LIMIT: u64 = 768 * 1024;
 const DATA_LIMIT: u64 = 1024;
 
 #[test]
-fn release_image_is_at_most_704_kib_and_data_at_most_1_kib() {
+fn release_image_is_at_most_768_kib_and_data_at_most_1_kib() {
     let elf = demo_elf();
     let raw = elf.with_extension("bin");
     let objcopy = llvm_tool(repo(), "llvm-objcopy");
