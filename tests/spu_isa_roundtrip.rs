@@ -99,7 +99,13 @@ fn every_mnemonic_variant_and_form_round_trips() {
         let mut source = String::from("_start:\n");
         let mut expected = Vec::new();
         for case in cases() {
-            for form in case.forms {
+            // GNU `as` reads `nop` with an operand as its `.nop` pseudo-op (a byte count):
+            // only the operand-less form is the instruction.
+            let forms = case
+                .forms
+                .iter()
+                .filter(|form| case.base != Mnemonic::Nop || form.is_empty());
+            for form in forms {
                 let ops: Vec<String> = form.iter().map(|k| operand(*k, &mut rng)).collect();
                 if expected.len() == 20 {
                     source.push_str("near: ");
@@ -163,7 +169,7 @@ fn every_mnemonic_variant_and_form_round_trips() {
 }
 
 #[test]
-fn listing_without_symbols_round_trips_with_hex_addresses() {
+fn listing_without_symbols_round_trips_with_relative_addresses() {
     let source =
         "loop: ai $3,$3,-1\n hbrr br_at,loop\n nop\nbr_at: brnz $3,loop\n bra 0x40\n stop 0x2000";
     let mut image = [0u8; 64];
@@ -185,9 +191,11 @@ fn listing_without_symbols_round_trips_with_hex_addresses() {
         )
         .unwrap();
     }
+    // pc-relative operands as distances from `.` (gas takes a number as the offset itself);
+    // `nop` without its `$0`, which gas would read as a `.nop` byte count.
     assert_eq!(
         listing,
-        "ai\t$3,$3,-1\nhbrr\t0xc,0x0\nnop\t$0\nbrnz\t$3,0x0\nbra\t0x40\nstop\t8192\t# 2000\n"
+        "ai\t$3,$3,-1\nhbrr\t.+0x8,.-0x4\nnop\nbrnz\t$3,.-0xc\nbra\t0x40\nstop\t8192\t# 2000\n"
     );
     // objdump leaves the signal out, so its text would lose it.
     assert_eq!(
