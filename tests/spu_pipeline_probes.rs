@@ -84,7 +84,7 @@ fn probe_points_report_what_the_program_does() {
         assert_eq!(pcs[7], 8, "the loop branches back to 8");
         let accesses = accesses.0.borrow();
         assert_eq!(accesses.len(), 6);
-        let data = 0x20; // text is 8 words; data is 16-byte aligned after it
+        let data = 0x80; // text is 8 words; data at spu-ld's ALIGN(0x80) after it
         assert_eq!(
             (
                 accesses[0].address,

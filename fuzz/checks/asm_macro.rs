@@ -12,8 +12,8 @@
 //! position or by `name=value`, else by its default, else by nothing; `.rept N` repeats its
 //! body N times; `.irp x, v...` repeats it once per value with `\x` replaced. Each macro
 //! call and each repeat body being expanded is one level of nesting: past
-//! `MAX_EXPANSION_DEPTH` levels the assembler stops with a `NestingLimit` error (gas's own
-//! limit is deeper; this one bounds memory on bare metal, documented).
+//! `MAX_EXPANSION_DEPTH` levels (101, gas's) the assembler stops with a `NestingLimit`
+//! error.
 //!
 //! Checks: a program that stays within the limit assembles to exactly the reference's
 //! bytes; one that goes past it is a `NestingLimit` error; nothing panics or hangs (repeat

@@ -6,9 +6,10 @@
 //! statement, 2 bytes pick a mnemonic among the base mnemonics, variants and synonyms, 1 byte
 //! its operand form, and 4 bytes each operand (a spelling and a value: the range's ends, 0, or
 //! a value inside the range; registers as `$N`, `N`, `$lr`, `$sp`; channels by number or name;
-//! branch and hint targets as a label, `.+N` or an absolute address, within reach). Every
-//! statement has a label `L<i>`, so the listing prints the targets inside the program by name
-//! and the others in hex.
+//! branch and hint targets as a label, `.+N` or a number, which GNU `as` takes as the byte
+//! offset itself, within reach). `nop` comes without its operand: gas reads `nop N` as its
+//! `.nop` pseudo-op. Every statement has a label `L<i>`, so the listing prints the targets
+//! inside the program by name and the others as `.+N`.
 //!
 //! Checks: the program assembles (every operand is in range by construction); its listing
 //! (`disasm::write_listing` with the program's symbols) assembles to the same words; and the
@@ -84,6 +85,8 @@ fn statements(data: &[u8]) -> Vec<Statement> {
         let index = usize::from(u16::from_le_bytes([bytes.byte(), bytes.byte()])) % table.len();
         let (name, forms) = table[index];
         let form = forms[usize::from(bytes.byte()) % forms.len()];
+        // `nop $T` has no spelling gas reads as the instruction.
+        let form = if name == "nop" { &[][..] } else { form };
         let operands = form
             .iter()
             .map(|_| {
@@ -127,9 +130,9 @@ fn target(raw: Raw, index: usize, count: usize, min: i64, max: i64) -> String {
             format!("L{label}")
         }
         1 => format!(".{offset:+}"),
-        // An absolute address (a number for a pc-relative operand is absolute).
-        _ if pc + offset >= 0 => format!("{:#x}", pc + offset),
-        _ => format!("-{:#x}", -(pc + offset)),
+        // A number: the byte offset itself, as gas reads a constant there.
+        _ if offset >= 0 => format!("{offset:#x}"),
+        _ => format!("-{:#x}", -offset),
     }
 }
 
@@ -151,7 +154,7 @@ fn operand(kind: OperandKind, raw: Raw, index: usize, count: usize) -> String {
         S3 | S7N | S7 => number(-64, 63),
         S6 => number(-32, 31),
         U3 | U5 | U6 | U7 | U7A | U7B => number(0, 127),
-        S10B => number(-128, 255),
+        S10B => number(-512, 511),
         S10 => number(-512, 511),
         S16 => number(-32768, 32767),
         X16 => match raw.pick(-32768, 65535) {

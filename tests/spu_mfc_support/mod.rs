@@ -38,7 +38,8 @@ pub fn pattern(seed: u8, len: usize) -> Vec<u8> {
 }
 
 /// `dma CMD, LSA, EA, SIZE, TAG`: writes the five parameter channels and `MFC_Cmd` with
-/// immediates (the EA up to 32 bits through `ilhu`/`iohl`), as `spu_mfcio.h`'s `mfc_get`
+/// immediates (the EA up to 32 bits through `ilhu`/`iohl` with gas's `@h`/`@l`, which take a
+/// label too, where gas refuses `>>` and `&` on one), as `spu_mfcio.h`'s `mfc_get`
 /// family does; `$2` is scratch. `wait TAGMASK`: waits for all the groups in the mask.
 pub const MACROS: &str = "
 .macro dma cmd, lsa, ea, size, tag
@@ -46,8 +47,8 @@ pub const MACROS: &str = "
     wrch $MFC_LSA, $2
     il $2, 0
     wrch $MFC_EAH, $2
-    ilhu $2, (\\ea) >> 16
-    iohl $2, (\\ea) & 0xffff
+    ilhu $2, \\ea@h
+    iohl $2, \\ea@l
     wrch $MFC_EAL, $2
     ila $2, \\size
     wrch $MFC_Size, $2
@@ -57,8 +58,8 @@ pub const MACROS: &str = "
     wrch $MFC_Cmd, $2
 .endm
 .macro wait mask
-    ilhu $2, (\\mask) >> 16
-    iohl $2, (\\mask) & 0xffff
+    ilhu $2, \\mask@h
+    iohl $2, \\mask@l
     wrch $MFC_WrTagMask, $2
     il $2, 2
     wrch $MFC_WrTagUpdate, $2

@@ -99,12 +99,14 @@ impl Layout {
     }
 }
 
-/// From the first zero-initialised section to the end of the last (they follow the data).
+/// From the first zero-initialised section past the image's bytes to the end of the last
+/// (ld puts them after the data). One that lies before data (`.bss` before a `.toe` with
+/// bytes) is covered by the data's bytes, zeros in the file.
 fn bss_span<const SYMS: usize>(program: &Program<SYMS>) -> core::ops::Range<usize> {
     let mut zeroed = program
         .sections
         .iter()
-        .filter(|s| s.kind == SectionKind::Bss && s.size > 0);
+        .filter(|s| s.kind == SectionKind::Bss && s.size > 0 && s.address as usize >= program.len);
     let Some(first) = zeroed.next() else {
         return 0..0;
     };
@@ -276,12 +278,23 @@ fn write_symbols<const SYMS: usize>(w: &mut Writer<'_>, program: &Program<SYMS>,
     for (index, symbol) in symtab_symbols(program).enumerate() {
         // A `.set` value is no address: it goes to no section, as gas writes it.
         let section = match symbol.value {
+            // The section header whose range holds the label: `.text` (code and the read-only
+            // data ld puts with it), `.data`, `.bss`.
             SymbolValue::Label { section, .. } => {
-                match program.sections.get(usize::from(section)).map(|s| s.kind) {
+                let kind = program.sections.get(usize::from(section)).map(|s| s.kind);
+                let address = symbol.address as usize;
+                let in_data =
+                    (program.data_start..program.data_start + program.data_len).contains(&address);
+                match kind {
                     Some(SectionKind::Code) => 1,
+                    Some(SectionKind::Data) if address < program.text_len => 1,
+                    Some(SectionKind::Data | SectionKind::Bss) if layout.has_data && in_data => {
+                        layout.data_index()
+                    }
                     Some(SectionKind::Data) if layout.has_data => layout.data_index(),
                     Some(SectionKind::Bss) if !layout.bss.is_empty() => layout.bss_index(),
-                    // A label in an empty section: an address, but in no section's bytes.
+                    // A label in an empty or unloaded section: an address, in no section's
+                    // bytes.
                     _ => abi::SHN_ABS,
                 }
             }

@@ -24,23 +24,24 @@
 //! columns and tab-separated fields a tab would break).
 //!
 //! [`Syntax::Listing`] is what [`write_listing`](super::write_listing) prints, assembler input
-//! that reassembles to the same word. It is objdump's text except where that would not read
-//! back:
+//! that reassembles to the same word, with GNU `as` 2.40 as with this assembler. It is
+//! objdump's text except where that would not read back:
 //!
-//! - an address operand is the label of a symbol at that address, or the target in hex, not
-//!   wrapped to the local store (`br\t-0x4`; this assembler takes a number for a pc-relative
-//!   operand as the absolute target, where GNU `as` takes it as the offset) and never
-//!   objdump's `0` for a zero offset;
+//! - a pc-relative operand (`br`, `brsl`, `brz`..., `lqr`, `stqr`, hint addresses) is the label
+//!   of a symbol at the target, else the distance from the instruction: `.`, `.+0x40`,
+//!   `.-0x4`. gas reads a number there as the byte offset itself and an address as the
+//!   target, so objdump's `br\t0x60` would mean another word;
+//! - an absolute address (`bra`, `lqa`, ...) is a label or the number;
+//! - `nop` is written without its `$0`: gas reads `nop` as its `.nop` pseudo-op, whose operand
+//!   is a byte count, so `nop $5` or `nop 5` has no spelling and such a word is `.long`;
 //! - the unsigned I7 operands (shift counts, `dftsv`'s mask, `cbd`'s offset) print their seven
-//!   bits unsigned: `shli\t$1,$2,127` where objdump prints `-1`;
+//!   bits unsigned: `shli\t$1,$2,127` where objdump prints `-1` (gas refuses a negative
+//!   `shli`);
 //! - where objdump's text leaves bits of the word unsaid, a longer form of the same opcode says
 //!   them (`stop\t8192`); `hbrp` is written without operands, as GNU `as` spells it;
 //! - a word no form says (a bit set in an ignored field, a feature combination GNU `as` has no
 //!   name for such as `bide`, a value it refuses such as `rothmi` by 42) is written
 //!   `.long 0x0000000a\t# ` followed by its compact text.
-//!
-//! One gap remains: the byte-immediate forms (`andbi`, ...) print the whole signed I10, which
-//! GNU `as` takes with a warning outside -128..255 but this assembler refuses.
 
 use core::fmt;
 
@@ -222,8 +223,12 @@ fn write_operand<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
             }
         }
         S11 | S11I => {
-            let target = i64::from(pc) + i64::from(inst.hint_offset) * 4;
-            write_target(target, target as u32, symbols, syntax, out).map(|()| None)
+            let offset = i64::from(inst.hint_offset) * 4;
+            let target = i64::from(pc) + offset;
+            if syntax == Syntax::Listing {
+                return write_relative(offset, target, symbols, out).map(|()| None);
+            }
+            write_address(target as u32, symbols, syntax, out).map(|()| None)
         }
         S18 => {
             let address = (inst.imm & 0xffff) * 4;
@@ -236,32 +241,41 @@ fn write_operand<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
         R18 => {
             let offset = inst.imm * 4;
             let target = i64::from(pc) + i64::from(offset);
-            if offset == 0 && syntax != Syntax::Listing {
+            // binutils' `hex_value` is a C int: the target before the local-store mask.
+            let echo = (offset != 0).then_some(target as i32);
+            if syntax == Syntax::Listing {
+                write_relative(i64::from(offset), target, symbols, out)?;
+                Ok(echo)
+            } else if offset == 0 {
                 out.write_str("0").map(|()| None)
             } else {
-                write_target(target, (target as u32) & 0x3ffff, symbols, syntax, out)?;
-                // binutils' `hex_value` is a C int: the target before the local-store mask.
-                Ok((offset != 0).then_some(target as i32))
+                write_address((target as u32) & 0x3ffff, symbols, syntax, out)?;
+                Ok(echo)
             }
         }
     }
 }
 
-/// A pc-relative address: objdump prints it as `shown` (wrapped); the listing as the plain
-/// sum `target`, which is what the assembler subtracts the pc from.
-fn write_target<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+/// A pc-relative operand in the listing: the label of a symbol at the target, else the
+/// distance from the instruction, `.`, `.+0x40` or `.-0x4`. GNU `as` reads a number there as
+/// the byte offset itself and an address as the target, so both spellings mean the same
+/// word to it and to this assembler; a plain number would not be the target.
+fn write_relative<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
+    offset: i64,
     target: i64,
-    shown: u32,
     symbols: &S,
-    syntax: Syntax,
     out: &mut W,
 ) -> fmt::Result {
-    if syntax != Syntax::Listing {
-        return write_address(shown, symbols, syntax, out);
+    if let Some(name) = u32::try_from(target)
+        .ok()
+        .and_then(|address| symbols.symbol_at(address))
+    {
+        return out.write_str(name);
     }
-    match u32::try_from(target) {
-        Ok(address) => write_address(address, symbols, syntax, out),
-        Err(_) => write!(out, "-{:#x}", target.unsigned_abs()),
+    match offset {
+        0 => out.write_str("."),
+        o if o > 0 => write!(out, ".+{o:#x}"),
+        o => write!(out, ".-{:#x}", o.unsigned_abs()),
     }
 }
 

@@ -17,9 +17,16 @@ pub(super) fn objdump_operands(mnemonic: Mnemonic) -> &'static [OperandKind] {
 /// opcode's other forms whose text says every set bit of the word, in a spelling GNU `as`
 /// accepts. `None` when no form does: a set bit in a field the instruction ignores, a
 /// combination of feature bits without a GNU name (`bide`, `syncd`, `hbrd`), or a value GNU
-/// `as` refuses (an I7 beyond -32..31 for the `S6` kinds, a conversion scale beyond 0..127).
+/// `as` refuses (an I7 beyond -32..31 for the `S6` kinds, a conversion scale beyond 0..127),
+/// or a `nop` with operand bits (gas reads `nop $5` as `.nop` of a symbol).
 pub(super) fn listing_operands(inst: &Instruction) -> Option<&'static [OperandKind]> {
     let info = inst.info();
+    if inst.mnemonic == Mnemonic::Nop {
+        // GNU `as` 2.40 reads `nop` as its generic `.nop` pseudo-op (a count of bytes, one
+        // `nop $0` at least), so only the word with no operand bits is spelled `nop`; any
+        // other is `.long`.
+        return (inst.word & !opcode_mask(info.format) == 0).then_some(&[]);
+    }
     let features = inst.feature_bits();
     let mut said = opcode_mask(info.format);
     if info.has_feature_bits {

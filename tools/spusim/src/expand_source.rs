@@ -68,7 +68,15 @@ impl ExpandedSource {
         {
             return format!("{place}:{}: {why}", error.column);
         }
-        format!("{place}:{}: {}", error.column, error.kind)
+        let mut text = format!("{place}:{}: {}", error.column, error.kind);
+        // In a macro or repeat body: where the expansion was started, as gas's note says.
+        if let Some((line, column)) = error.invoked_at {
+            text.push_str(&format!(
+                "\n{}:{column}: note: expansion started here",
+                self.locate(line)
+            ));
+        }
+        text
     }
 
     fn place(&self, origin: Origin) -> String {

@@ -59,8 +59,7 @@ impl<'a> Loaded<'a> {
         let shown = path.display();
         let mut image = vec![0u8; LS_SIZE as usize];
         let expanded = expand_source::expand(path, source)?;
-        let program = assemble_on_big_stack(&expanded.text, &mut image)?
-            .map_err(|error| Failure::Program(expanded.describe(&error)))?;
+        let program = assemble_reporting(&expanded, &mut image)?;
         if program.text_len == 0 {
             // Running it would execute whatever the zeroed local store holds (`stop 0`) and
             // look like success.
@@ -68,16 +67,7 @@ impl<'a> Loaded<'a> {
                 "{shown}: no instructions to run (the file is empty or has no code)"
             )));
         }
-        let mut regions = vec![Region {
-            range: 0..program.text_len,
-            code: true,
-        }];
-        if program.data_len > 0 {
-            regions.push(Region {
-                range: program.data_start..program.data_start + program.data_len,
-                code: false,
-            });
-        }
+        let regions = section_regions(&program);
         Ok(Loaded {
             image,
             entry: program.entry,
@@ -164,6 +154,101 @@ impl SymbolLookup for Loaded<'_> {
             Origin::Elf(elf) => elf.symbols().symbol_at(address),
         }
     }
+}
+
+/// The code and data regions of an assembled program: its sections with bytes, in address
+/// order, adjacent ones of one kind together (read-only data in the text segment is data).
+fn section_regions(program: &Program<SYMBOL_CAPACITY>) -> Vec<Region> {
+    use pmprobe::spu::isa::asm::SectionKind;
+    let mut sections: Vec<_> = program
+        .sections
+        .iter()
+        .filter(|s| matches!(s.kind, SectionKind::Code | SectionKind::Data) && s.size > 0)
+        .map(|s| {
+            let start = s.address as usize;
+            (start..start + s.size as usize, s.kind == SectionKind::Code)
+        })
+        .collect();
+    sections.sort_by_key(|(range, _)| range.start);
+    let mut regions: Vec<Region> = Vec::new();
+    for (range, code) in sections {
+        match regions.last_mut() {
+            Some(last) if last.code == code && last.range.end == range.start => {
+                last.range.end = range.end;
+            }
+            _ => regions.push(Region { range, code }),
+        }
+    }
+    regions
+}
+
+/// Most errors reported for one source (gas reports every error it meets; after one, later
+/// statements may fail only because the first did).
+const MAX_REPORTED_ERRORS: usize = 20;
+
+/// Assembles `expanded`; on errors, reports up to [`MAX_REPORTED_ERRORS`] of them, in the
+/// order they are met (the first pass's, in source order, then the second's): after each
+/// error the assembler stops, so its line is blanked and the text assembled again, as gas
+/// goes on with the next statement. An error that is not one statement's (a limit, the end of
+/// the source) ends the report.
+fn assemble_reporting(
+    expanded: &expand_source::ExpandedSource,
+    image: &mut [u8],
+) -> Result<Box<Program<SYMBOL_CAPACITY>>, Failure> {
+    use pmprobe::spu::isa::asm::AsmErrorKind;
+    let mut text = expanded.text.clone();
+    let mut errors = Vec::new();
+    loop {
+        let error = match assemble_on_big_stack(&text, image)? {
+            Ok(program) if errors.is_empty() => return Ok(program),
+            Ok(_) => break,
+            Err(error) => error,
+        };
+        let last_statement = !matches!(
+            error.kind,
+            AsmErrorKind::ImageOverflow { .. }
+                | AsmErrorKind::UnterminatedComment
+                | AsmErrorKind::MissingEnd { .. }
+                | AsmErrorKind::UnmatchedEnd(_)
+                | AsmErrorKind::ExpansionLimit { .. }
+                | AsmErrorKind::NestingLimit { .. }
+                | AsmErrorKind::ArgumentSpace { .. }
+                | AsmErrorKind::TooManySymbols { .. }
+                | AsmErrorKind::TooManySections { .. }
+                | AsmErrorKind::TooManyMacros { .. }
+                | AsmErrorKind::NeedsFileAccess(_)
+        );
+        let repeated = errors
+            .iter()
+            .any(|e: &pmprobe::spu::isa::asm::AsmError| e.line == error.line);
+        errors.push(error);
+        if !last_statement || repeated || errors.len() >= MAX_REPORTED_ERRORS {
+            break;
+        }
+        if !blank_line(&mut text, error.line) {
+            break;
+        }
+    }
+    let report: Vec<String> = errors.iter().map(|e| expanded.describe(e)).collect();
+    Err(Failure::Program(report.join("\n")))
+}
+
+/// Replaces line `line` (from 1) of `text` with an empty one; false if there is none.
+fn blank_line(text: &mut String, line: u32) -> bool {
+    let Some(index) = (line as usize).checked_sub(1) else {
+        return false;
+    };
+    let start = if index == 0 {
+        Some(0)
+    } else {
+        text.match_indices('\n').nth(index - 1).map(|(i, _)| i + 1)
+    };
+    let Some(start) = start else {
+        return false;
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    text.replace_range(start..end, "");
+    true
 }
 
 /// Stack for the assembler's thread. The heap-free assembler keeps its symbol table (with

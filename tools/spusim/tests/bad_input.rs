@@ -259,18 +259,18 @@ fn table(dir: &Path) -> Vec<Case> {
             "200 000 `-` in an expression",
             &[&deep_minus],
             EXIT_USAGE,
-            // `il $3,` is 6 bytes; the 33rd `-` (one past MAX_NESTING = 32) is column 39.
+            // `il $3,` is 6 bytes; the 129th `-` (one past MAX_NESTING = 128) is column 135.
             &[
-                &format!("{deep_minus}:2:39: "),
+                &format!("{deep_minus}:2:135: "),
                 "nested too deeply",
-                "more than 32",
+                "more than 128",
             ],
         ),
         case(
             "200 000 `(` in an expression",
             &[&deep_parens],
             EXIT_USAGE,
-            &[&format!("{deep_parens}:2:39: "), "nested too deeply"],
+            &[&format!("{deep_parens}:2:135: "), "nested too deeply"],
         ),
         case(
             "--din names the program file",

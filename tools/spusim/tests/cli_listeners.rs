@@ -149,9 +149,10 @@ fn stack_distance_histogram_follows_the_definition() {
 
 #[test]
 fn din_file_holds_every_data_access_in_order() {
-    // dot.s: .text is 19 instructions (76 bytes), so .data starts at 0x50: vec_a = 0x50,
-    // vec_b = 0x90. Each iteration loads a quadword of vec_a, then of vec_b.
-    let expected = "0 50\n0 90\n0 60\n0 a0\n0 70\n0 b0\n0 80\n0 c0\n";
+    // dot.s: .data starts at 0x80, where spu-ld's `ALIGN(0x80)` after the 76 bytes of text
+    // puts it: vec_a = 0x80, vec_b = 0xc0. Each iteration loads a quadword of vec_a, then of
+    // vec_b.
+    let expected = "0 80\n0 c0\n0 90\n0 d0\n0 a0\n0 e0\n0 b0\n0 f0\n";
     for mode in ["instruction", "pipeline"] {
         let din = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("dot-{mode}.din"));
         let _ = std::fs::remove_file(&din);

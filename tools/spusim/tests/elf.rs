@@ -59,7 +59,7 @@ fn readelf_reads_the_written_file_without_complaint() {
         assert!(all.contains(expected), "missing `{expected}` in\n{all}");
     }
     // dot.s: six instructions before `dot` (0x18); .data after the 0x4c bytes of text, at
-    // the next 16-byte boundary 0x50 (vec_a), vec_b 64 bytes later.
+    // spu-ld's ALIGN(0x80) (vec_a), vec_b 64 bytes later.
     let (symbols, errors) = readelf(&["-W", "-s", &elf]).unwrap();
     assert!(errors.is_empty(), "{errors}");
     let rows: Vec<(String, String)> = symbols
@@ -73,8 +73,8 @@ fn readelf_reads_the_written_file_without_complaint() {
     let expected = [
         ("00000000", "_start"),
         ("00000018", "dot"),
-        ("00000050", "vec_a"),
-        ("00000090", "vec_b"),
+        ("00000080", "vec_a"),
+        ("000000c0", "vec_b"),
     ];
     let expected: Vec<(String, String)> = expected
         .iter()
@@ -175,15 +175,15 @@ fn elf_output_is_refused_for_an_elf_input_and_for_the_program_itself() {
 
 #[test]
 fn zero_initialised_data_is_a_nobits_section_and_values_are_absolute() {
-    // The layout docs/spu-assembler.md gives: code from 0 (8 bytes), .data at the next 16-byte
-    // boundary (0x10, one word), .bss after it at 0x20 (32 bytes), then `c` in .bss at its
-    // alignment 16 (0x40, 16 bytes) up to 0x50. gABI: a NOBITS section has no file bytes; the
-    // data segment's memory size (0x50 - 0x10) covers it. `.set` values are SHN_ABS, as gas
-    // writes them.
+    // The layout spu-ld's default script gives (checked with spu-ld 2.40): code from 0 (8
+    // bytes), .data at ALIGN(0x80) (one word), .bss after it at its alignment 16 (0x90: `b`,
+    // 32 bytes, then SPU gas's `.bss c, 16, 16` after them at 0xb0) up to 0xc0. gABI: a
+    // NOBITS section has no file bytes; the data segment's memory size (0xc0 - 0x80) covers
+    // it. `.set` values are SHN_ABS, as gas writes them.
     let source = scratch("bss_and_values.s");
     std::fs::write(
         &source,
-        "_start: il $3, K\n stop\n.data\nd: .word 7\n.bss\nb: .space 32\n.lcomm c, 16, 16\n.set K, 5\n",
+        "_start: il $3, K\n stop\n.data\nd: .word 7\n.section .bss\nb: .space 32\n.bss c, 16, 16\n.set K, 5\n",
     )
     .unwrap();
     let elf = scratch("bss_and_values.elf");
@@ -208,7 +208,7 @@ fn zero_initialised_data_is_a_nobits_section_and_values_are_absolute() {
         (&bss[at + 1], &bss[at + 2], &bss[at + 4]),
         (
             &"NOBITS".to_string(),
-            &"00000020".to_string(),
+            &"00000090".to_string(),
             &"000030".to_string()
         ),
         "{all}"
@@ -226,7 +226,7 @@ fn zero_initialised_data_is_a_nobits_section_and_values_are_absolute() {
             &segments[1][4][..],
             &segments[1][5][..]
         ),
-        ("0x00000010", "0x00004", "0x00040"),
+        ("0x00000080", "0x00004", "0x00040"),
         "{all}"
     );
     // Num: Value Size Type Bind Vis Ndx Name; sections 1 .text, 2 .data, 3 .bss.
@@ -239,8 +239,8 @@ fn zero_initialised_data_is_a_nobits_section_and_values_are_absolute() {
         (fields[1].to_string(), fields[6].to_string())
     };
     assert_eq!(symbol("_start"), ("00000000".into(), "1".into()));
-    assert_eq!(symbol("d"), ("00000010".into(), "2".into()));
-    assert_eq!(symbol("b"), ("00000020".into(), "3".into()));
-    assert_eq!(symbol("c"), ("00000040".into(), "3".into()));
+    assert_eq!(symbol("d"), ("00000080".into(), "2".into()));
+    assert_eq!(symbol("b"), ("00000090".into(), "3".into()));
+    assert_eq!(symbol("c"), ("000000b0".into(), "3".into()));
     assert_eq!(symbol("K"), ("00000005".into(), "ABS".into()));
 }

@@ -3,10 +3,11 @@
 
 use super::error::{AsmErrorKind, Name};
 use super::pass::Pass;
-use super::reader::{Conditional, MAX_CONDITIONALS, NoAlloc, is};
+use super::reader::{Conditional, MAX_CONDITIONALS};
 use super::text::{Located, PResult, Span, ident_len};
 
 impl<const SYMS: usize> Pass<'_, '_, SYMS> {
+    /// Runs conditional directive `word` (a name of the pseudo-op table: `if`, `ifdef`...).
     pub(super) fn conditional(&mut self, word: &str, at: usize, args: Span<'_>) -> PResult<()> {
         let limit = || Located {
             offset: at,
@@ -19,11 +20,11 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             offset: at,
             kind: AsmErrorKind::UnmatchedEnd(Name::new(word)),
         };
-        if is(word, &[".endif"]) {
+        if word == "endif" || word == "endc" {
             self.expander.conditionals.pop().ok_or_else(unmatched)?;
             return Ok(());
         }
-        if is(word, &[".else"]) {
+        if word == "else" || word == "elsec" {
             let top = self
                 .expander
                 .conditionals
@@ -33,10 +34,10 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             top.taken = true;
             return Ok(());
         }
-        if is(word, &[".elseif"]) {
+        if word == "elseif" {
             let top = *self.expander.conditionals.last().ok_or_else(unmatched)?;
             let active = if top.parent_active && !top.taken {
-                self.condition(".if", args)?
+                self.condition("if", args)?
             } else {
                 false
             };
@@ -60,19 +61,19 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
 
     /// The truth of `.ifXX args`.
     fn condition(&mut self, word: &str, args: Span<'_>) -> PResult<bool> {
-        let lower = |n: &str| word.eq_ignore_ascii_case(n);
-        if lower(".ifdef") || lower(".ifndef") || lower(".ifnotdef") {
+        let lower = |n: &str| word == n;
+        if lower("ifdef") || lower("ifndef") || lower("ifnotdef") {
             let name = args.trim();
             if name.text.is_empty() || ident_len(name.text) != name.text.len() {
                 return name.err(AsmErrorKind::ExpectedExpression);
             }
             let defined = self.symbols.find(name.text).is_some_and(|s| s.defined);
-            return Ok(defined == lower(".ifdef"));
+            return Ok(defined == lower("ifdef"));
         }
-        if lower(".ifb") || lower(".ifnb") {
-            return Ok(args.text.trim().is_empty() == lower(".ifb"));
+        if lower("ifb") || lower("ifnb") {
+            return Ok(args.text.trim().is_empty() == lower("ifb"));
         }
-        if lower(".ifc") || lower(".ifnc") || lower(".ifeqs") || lower(".ifnes") {
+        if lower("ifc") || lower("ifnc") || lower("ifeqs") || lower("ifnes") {
             let text = args.trim().text;
             let comma = super::text::find_top_level(text, b',', false);
             fn unquote(s: &str) -> &str {
@@ -83,15 +84,15 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             }
             let a = unquote(text.get(..comma).unwrap_or(""));
             let b = unquote(text.get(comma + 1..).unwrap_or(""));
-            return Ok((a == b) == (lower(".ifc") || lower(".ifeqs")));
+            return Ok((a == b) == (lower("ifc") || lower("ifeqs")));
         }
         let value = self.constant(args)?;
-        Ok(match word.to_ascii_lowercase_suffix() {
-            "eq" => value == 0,
-            "gt" => value > 0,
-            "ge" => value >= 0,
-            "lt" => value < 0,
-            "le" => value <= 0,
+        Ok(match word {
+            "ifeq" => value == 0,
+            "ifgt" => value > 0,
+            "ifge" => value >= 0,
+            "iflt" => value < 0,
+            "ifle" => value <= 0,
             _ => value != 0,
         })
     }

@@ -1,5 +1,32 @@
-//! Operand encoding: range checks and field placement (GNU `as` `arg_encode` rules, see
-//! [`OperandKind`] for the ranges).
+//! Operand encoding, as GNU `as` 2.40 does it (`tc-spu.c` `arg_encode`, `get_imm`,
+//! `md_apply_fix`): each kind's range (an error outside it), the kinds gas does not check
+//! (their bits are masked), and the pc-relative rule.
+//!
+//! | kind | gas | range | field |
+//! |---|---|---|---|
+//! | `S3` `S7N` `U3` `U7` (and `cbd`'s offset) | A_S3 A_S7N A_U3 A_U7 | none | 7 bits |
+//! | `S6` | A_S6 | -32..=31 | 7 bits |
+//! | `S7` | A_S7 | -64..=63 | 7 bits |
+//! | `U5` `U6` | A_U5 A_U6 | 0..=127 (gas warns past 31, 63) | 7 bits |
+//! | `U7A` `U7B` | A_U7A A_U7B | 0..=127 | 8 bits of 173 - v, 155 - v |
+//! | `S10B` `S10` | A_S10B A_S10 | -512..=511 (gas warns for `S10B` outside -128..=255) | 10 bits |
+//! | `MemS14` | A_S14 | -8192..=8191 | 10 bits of v >> 4 (no multiple-of-16 check) |
+//! | `S16` | A_S16 | -32768..=32767 | 16 bits |
+//! | `X16` | A_X16 | -32768..=65535 | 16 bits |
+//! | `U18` | A_U18 | 0..=262143 | 18 bits |
+//! | `U14` | A_U14 | 0..=16383 | 14 bits |
+//! | `S18` | A_S18 | -131072..=262143 | 16 bits of v >> 2 (no alignment check) |
+//! | `R18` | A_R18 | -262144..=262143 | 16 bits of v >> 2 |
+//! | `S11` `S11I` | A_S11 A_S11I | -1024..=1023 | v >> 2: 7 bits, and 2 bits at 23 (14) |
+//!
+//! gas takes a constant as a C `int`: a value is cut to 32 bits before the check.
+//!
+//! The pc-relative kinds (`R18`, `S11`, `S11I`) take a constant (a number, or a symbol
+//! defined before with a number) as the byte offset itself: `br 0x14` at 8 branches to 0x1c.
+//! Anything else (a label, `.`, `label+4`, a symbol defined later) is a target, encoded as
+//! its distance from the instruction. A distance gas resolves itself (the target in the
+//! instruction's section) is checked against the range above; one ld resolves against
+//! ld's (`R_SPU_REL16`: a 16-bit field, -131072..=262143 bytes; `R_SPU_REL9`: -1024..=1023).
 
 use super::error::AsmErrorKind;
 use super::expr::{Resolver, Value, expression};
@@ -7,49 +34,59 @@ use super::register::{memory_operand, register};
 use super::text::{PResult, Span, err};
 use crate::spu::isa::opcodes::{Format, OperandKind};
 
-/// Checks `value` against `min..=max`; `operand` (1-based) and `offset` say where.
+/// gas reads a constant into a C `int`.
+fn as_int(value: i64) -> i64 {
+    i64::from(value as i32)
+}
+
+/// Checks `value` (cut to 32 bits, as gas does) against `min..=max`; `operand` (1-based)
+/// and `offset` say where.
 pub(super) fn check_range(
     value: Value,
     min: i64,
     max: i64,
     (operand, offset): (u8, usize),
 ) -> PResult<i64> {
-    if value.resolved && !(min..=max).contains(&value.value) {
+    let v = as_int(value.value);
+    if value.resolved && !(min..=max).contains(&v) {
         return err(
             offset,
             AsmErrorKind::ImmediateOutOfRange {
                 operand,
-                value: value.value,
+                value: v,
                 min,
                 max,
             },
         );
     }
-    Ok(value.value)
+    Ok(v)
 }
 
-fn check_word_aligned(value: Value, offset: usize) -> PResult<()> {
-    if value.resolved && value.value % 4 != 0 {
-        return err(
-            offset,
-            AsmErrorKind::MisalignedTarget {
-                address: value.value,
-            },
-        );
+/// The byte offset a pc-relative operand encodes: a constant as it is, a target as its
+/// distance from `pc` (in `section`). `near` is gas's range, `far` ld's for a target in
+/// another section.
+fn pc_relative(
+    value: Value,
+    (pc, section): (i64, u8),
+    near: (i64, i64),
+    far: (i64, i64),
+    at: (u8, usize),
+) -> PResult<i64> {
+    if value.is_constant() {
+        return check_range(value, near.0, near.1, at);
     }
-    Ok(())
-}
-
-/// Byte offset from `pc` to the target, checked against `min..=max`.
-fn relative(value: Value, pc: i64, min: i64, max: i64, offset: usize) -> PResult<i64> {
-    check_word_aligned(value, offset)?;
     if !value.resolved {
         return Ok(0);
     }
-    let delta = value.value.saturating_sub(pc);
+    let (min, max) = if value.section == Some(section) {
+        near
+    } else {
+        far
+    };
+    let delta = as_int(value.value.wrapping_sub(pc));
     if !(min..=max).contains(&delta) {
         return err(
-            offset,
+            at.1,
             AsmErrorKind::UnreachableTarget {
                 offset: delta,
                 min,
@@ -64,12 +101,19 @@ fn bits(value: i64, width: u32, shift: u32) -> u32 {
     ((value as u32) & ((1u32 << width) - 1)) << shift
 }
 
-/// The bits one operand contributes to the instruction word at `pc`.
+/// Where the instruction is: its address and section.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Place {
+    pub pc: i64,
+    pub section: u8,
+}
+
+/// The bits one operand contributes to the instruction word at `place`.
 pub(super) fn operand(
     kind: OperandKind,
     span: Span<'_>,
     format: Format,
-    pc: i64,
+    place: Place,
     resolver: &dyn Resolver,
     index: u8,
 ) -> PResult<u32> {
@@ -82,91 +126,47 @@ pub(super) fn operand(
         (Rb, _) => 14,
         _ => 7,
     };
+    let imm = |min: i64, max: i64| -> PResult<i64> {
+        check_range(expression(span, resolver)?, min, max, at)
+    };
+    let unchecked = || -> PResult<i64> { Ok(as_int(expression(span, resolver)?.value)) };
+    let here = (place.pc, place.section);
     Ok(match kind {
-        Rt | Ra | Rb | Rc | Spr | Channel => {
-            u32::from(register(span, kind, resolver)?) << reg_shift(kind)
-        }
-        S3 | S7N | S7 => bits(
-            check_range(expression(span, resolver)?, -64, 63, at)?,
-            7,
-            14,
-        ),
-        S6 => bits(
-            check_range(expression(span, resolver)?, -32, 31, at)?,
-            7,
-            14,
-        ),
-        U3 | U5 | U6 | U7 => bits(check_range(expression(span, resolver)?, 0, 127, at)?, 7, 14),
+        Rt | Ra | Rb | Rc | Spr | Channel => register(span, kind, reg_shift(kind), resolver)?,
+        S3 | S7N | U3 | U7 => bits(unchecked()?, 7, 14),
+        S6 => bits(imm(-32, 31)?, 7, 14),
+        S7 => bits(imm(-64, 63)?, 7, 14),
+        U5 | U6 => bits(imm(0, 127)?, 7, 14),
         U7A | U7B => {
-            let scale = check_range(expression(span, resolver)?, 0, 127, at)?;
+            let scale = imm(0, 127)?;
             let bias = if kind == U7A { 173 } else { 155 };
             bits(bias - scale, 8, 14)
         }
-        S10B => bits(
-            check_range(expression(span, resolver)?, -128, 255, at)?,
-            10,
-            14,
-        ),
-        S10 => bits(
-            check_range(expression(span, resolver)?, -512, 511, at)?,
-            10,
-            14,
-        ),
-        S16 => bits(
-            check_range(expression(span, resolver)?, -32768, 32767, at)?,
-            16,
-            7,
-        ),
-        X16 => bits(
-            check_range(expression(span, resolver)?, -32768, 65535, at)?,
-            16,
-            7,
-        ),
-        U18 => bits(
-            check_range(expression(span, resolver)?, 0, 262_143, at)?,
-            18,
-            7,
-        ),
-        U14 => bits(
-            check_range(expression(span, resolver)?, 0, 16383, at)?,
-            14,
-            0,
-        ),
+        S10B | S10 => bits(imm(-512, 511)?, 10, 14),
+        S16 => bits(imm(-32768, 32767)?, 16, 7),
+        X16 => bits(imm(-32768, 65535)?, 16, 7),
+        U18 => bits(imm(0, 262_143)?, 18, 7),
+        U14 => bits(imm(0, 16383)?, 14, 0),
         MemS14 | MemU7 => {
-            let (offset_span, reg_span) = memory_operand(span)?;
-            let ra = u32::from(register(reg_span, Ra, resolver)?) << 7;
-            let value = if offset_span.text.trim().is_empty() {
-                Value {
-                    value: 0,
-                    resolved: true,
-                }
-            } else {
-                expression(offset_span, resolver)?
-            };
+            let (value, offset_span, reg_span) = memory_operand(span, resolver)?;
+            let ra = register(reg_span, Ra, 7, resolver)?;
+            let at = (index, offset_span.offset);
             let field = if kind == MemS14 {
-                let v = check_range(value, -8192, 8176, at)?;
-                if value.resolved && v % 16 != 0 {
-                    return err(at.1, AsmErrorKind::MisalignedOffset { value: v });
-                }
-                bits(v >> 4, 10, 14)
+                bits(check_range(value, -8192, 8191, at)? >> 4, 10, 14)
             } else {
-                bits(check_range(value, 0, 127, at)?, 7, 14)
+                bits(as_int(value.value), 7, 14)
             };
             field | ra
         }
-        S18 => {
-            let value = expression(span, resolver)?;
-            check_word_aligned(value, at.1)?;
-            let v = check_range(value, -131_072, 262_140, at)?;
-            bits(v >> 2, 16, 7)
-        }
+        S18 => bits(imm(-131_072, 262_143)? >> 2, 16, 7),
         R18 => {
             let value = expression(span, resolver)?;
-            bits(relative(value, pc, -131_072, 131_068, at.1)? >> 2, 16, 7)
+            let delta = pc_relative(value, here, (-262_144, 262_143), (-131_072, 262_143), at)?;
+            bits(delta >> 2, 16, 7)
         }
         S11 | S11I => {
             let value = expression(span, resolver)?;
-            let delta = relative(value, pc, -1024, 1020, at.1)?;
+            let delta = pc_relative(value, here, (-1024, 1023), (-1024, 1023), at)?;
             let high_shift = if kind == S11 { 23 } else { 14 };
             bits(delta >> 2, 7, 0) | bits(delta >> 9, 2, high_shift)
         }

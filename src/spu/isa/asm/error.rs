@@ -65,8 +65,23 @@ impl defmt::Format for Name {
 pub enum AsmErrorKind {
     /// No instruction, variant or alias has this name.
     UnknownMnemonic(Name),
-    /// Directive not supported (see the module documentation for the list).
+    /// A name with a dot that GNU `as` knows as no directive either.
     UnknownDirective(Name),
+    /// A directive GNU `as` knows that this assembler does not take.
+    UnsupportedDirective {
+        /// The directive as written.
+        name: Name,
+        /// Why it is not supported.
+        why: &'static str,
+    },
+    /// An alignment filled with a 2- or 4-byte pattern (`.balignw`, `.p2alignl`...) whose
+    /// padding is not a whole number of patterns (gas refuses it too).
+    AlignmentPadding {
+        /// Bytes of padding.
+        padding: u32,
+        /// Bytes of the pattern.
+        pattern: u8,
+    },
     /// The operand count matches none of the instruction's forms.
     WrongOperandCount {
         /// The mnemonic as written.
@@ -76,7 +91,7 @@ pub enum AsmErrorKind {
         /// Accepted operand lists.
         expected: &'static [&'static [OperandKind]],
     },
-    /// A register was expected (`$N`, `N`, `$lr`, `$sp`, ...).
+    /// A register was expected (`$N`, `N`, `$lr`, `$sp`, ..., or a constant defined before).
     ExpectedRegister,
     /// Register, channel or SPR number above 127.
     RegisterOutOfRange {
@@ -105,16 +120,6 @@ pub enum AsmErrorKind {
         /// Largest accepted value.
         max: i64,
     },
-    /// A D-form byte offset (`lqd`/`stqd`) is not a multiple of 16.
-    MisalignedOffset {
-        /// The offset written.
-        value: i64,
-    },
-    /// A branch/hint target or absolute address is not a multiple of 4.
-    MisalignedTarget {
-        /// The address.
-        address: i64,
-    },
     /// The branch/hint target is farther than the offset field reaches.
     UnreachableTarget {
         /// Byte offset from the instruction to the target.
@@ -123,11 +128,6 @@ pub enum AsmErrorKind {
         min: i64,
         /// Largest reachable offset.
         max: i64,
-    },
-    /// An instruction would start at an address that is not a multiple of 4.
-    MisalignedInstruction {
-        /// Its address.
-        address: u32,
     },
     /// A label is used but never defined.
     UnknownLabel(Name),
@@ -167,7 +167,8 @@ pub enum AsmErrorKind {
     UnterminatedString,
     /// A `/*` comment is not closed before the end of the source.
     UnterminatedComment,
-    /// `.equiv` of a symbol that is already defined.
+    /// A symbol defined once (a label, `.equiv`, `.eqv`, `==`) assigned again, or `.equiv`,
+    /// `.eqv` or `==` of a symbol already defined.
     AlreadyDefined(Name),
     /// A block directive (`.macro`, `.rept`, `.irp`, `.if`...) has no end before the end of
     /// its source or macro body.
@@ -204,6 +205,14 @@ pub enum AsmErrorKind {
     UnknownParameter(Name),
     /// More arguments than the macro has parameters (and no `:vararg`).
     TooManyArguments(Name),
+    /// The arguments of the macro calls and `.irp` values under expansion need more bytes
+    /// than the assembler keeps for them ([`ARG_BYTES`](super::macros::ARG_BYTES)).
+    ArgumentSpace {
+        /// The bytes kept.
+        limit: usize,
+    },
+    /// A positional macro argument after a `name=value` one (gas refuses to mix them so).
+    PositionalAfterKeyword,
     /// `.org` to an offset before the current one.
     OrgBackwards {
         /// Offset asked for in the section.
@@ -234,6 +243,13 @@ pub enum AsmErrorKind {
         /// The limit.
         limit: u32,
     },
+    /// An operator applied to an address (a label or `.`) where gas takes only numbers:
+    /// an address may only have a number added or subtracted, or an address of its own
+    /// section subtracted (`L * 2`, `L1 + L2`, `-L` are errors in gas too).
+    InvalidOperands {
+        /// The operator as written.
+        operator: &'static str,
+    },
 }
 
 /// An assembler error at a source position (1-based line and byte column).
@@ -246,6 +262,9 @@ pub struct AsmError {
     pub column: u32,
     /// What went wrong.
     pub kind: AsmErrorKind,
+    /// For an error in a macro or repeat body: the line and column of the statement in the
+    /// source text that started the outermost expansion (gas's "macro invoked from here").
+    pub invoked_at: Option<(u32, u32)>,
 }
 
 fn write_kind(f: &mut fmt::Formatter<'_>, kind: OperandKind) -> fmt::Result {
@@ -294,6 +313,13 @@ impl fmt::Display for AsmErrorKind {
         match self {
             UnknownMnemonic(name) => write!(f, "unknown instruction `{name}`"),
             UnknownDirective(name) => write!(f, "unknown directive `{name}`"),
+            UnsupportedDirective { name, why } => {
+                write!(f, "`{name}` is not supported: {why}")
+            }
+            AlignmentPadding { padding, pattern } => write!(
+                f,
+                "alignment padding ({padding} bytes) is not a multiple of the {pattern}-byte fill pattern"
+            ),
             WrongOperandCount {
                 mnemonic,
                 found,
@@ -303,7 +329,9 @@ impl fmt::Display for AsmErrorKind {
                 write_forms(f, expected)?;
                 write!(f, ", found {found} operand(s)")
             }
-            ExpectedRegister => f.write_str("expected a register (`$0`..`$127`, `$lr`, `$sp`)"),
+            ExpectedRegister => f.write_str(
+                "expected a register: `$0`..`$127`, `$lr`, `$sp`, `$rp`, `$fp`, or `$sym`/`(expr)` with a value defined before this line",
+            ),
             RegisterOutOfRange { value } => {
                 write!(f, "register number {value} out of range, expected 0..=127")
             }
@@ -322,19 +350,10 @@ impl fmt::Display for AsmErrorKind {
                     "operand {operand}: value {value} out of range, expected {min}..={max}"
                 )
             }
-            MisalignedOffset { value } => {
-                write!(f, "offset {value} is not a multiple of 16")
-            }
-            MisalignedTarget { address } => {
-                write!(f, "address {address:#x} is not a multiple of 4")
-            }
             UnreachableTarget { offset, min, max } => write!(
                 f,
                 "target out of reach: offset {offset} bytes, expected {min}..={max}"
             ),
-            MisalignedInstruction { address } => {
-                write!(f, "instruction at {address:#x} is not word aligned")
-            }
             UnknownLabel(name) => write!(f, "undefined label `{name}`"),
             DuplicateLabel(name) => write!(f, "label `{name}` already defined"),
             TooManySymbols { capacity } => {
@@ -351,7 +370,7 @@ impl fmt::Display for AsmErrorKind {
             LineTooLong { limit } => write!(f, "line longer than {limit} bytes"),
             UnterminatedString => f.write_str("string not closed (missing `\"`)"),
             UnterminatedComment => f.write_str("`/*` comment not closed"),
-            AlreadyDefined(name) => write!(f, "`.equiv`: symbol `{name}` is already defined"),
+            AlreadyDefined(name) => write!(f, "symbol `{name}` is already defined"),
             MissingEnd { expected } => write!(f, "block not closed: missing `{expected}`"),
             UnmatchedEnd(name) => write!(f, "`{name}` without a matching block start"),
             NestingLimit { what, limit } => {
@@ -370,6 +389,13 @@ impl fmt::Display for AsmErrorKind {
             }
             UnknownParameter(name) => write!(f, "macro has no parameter `{name}`"),
             TooManyArguments(name) => write!(f, "too many arguments for macro `{name}`"),
+            ArgumentSpace { limit } => write!(
+                f,
+                "the macro arguments of the expansions under way need more than {limit} bytes"
+            ),
+            PositionalAfterKeyword => {
+                f.write_str("a positional macro argument after a `name=value` one")
+            }
             OrgBackwards { target, current } => write!(
                 f,
                 "`.org` {target:#x} moves backwards (section is already at {current:#x})"
@@ -395,6 +421,10 @@ impl fmt::Display for AsmErrorKind {
             StatementAfterMacroCall => f.write_str(
                 "a macro call must end its line (move the following statements to a new line)",
             ),
+            InvalidOperands { operator } => write!(
+                f,
+                "invalid operands for `{operator}`: an address takes only `+`/`-` of a number, or `-` of an address in its own section"
+            ),
             NestingTooDeep { limit } => write!(
                 f,
                 "expression nested too deeply: more than {limit} prefix operators and parentheses"
@@ -404,8 +434,13 @@ impl fmt::Display for AsmErrorKind {
 }
 
 impl fmt::Display for AsmError {
+    /// `line:column: what`, then, in an expansion, ` (in the expansion started at line:column)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.kind)
+        write!(f, "{}:{}: {}", self.line, self.column, self.kind)?;
+        if let Some((line, column)) = self.invoked_at {
+            write!(f, " (in the expansion started at {line}:{column})")?;
+        }
+        Ok(())
     }
 }
 

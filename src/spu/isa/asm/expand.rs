@@ -1,26 +1,40 @@
 //! The line reader: the source, then macro bodies and `.rept`/`.irp`/`.irpc` bodies (byte
 //! ranges of the source replayed with their arguments substituted), with the limits that
-//! keep any input bounded (expansion depth, lines per pass). Its state is in `reader`.
+//! keep any input bounded (expansion depth, lines per pass), and conditionals. Its state is
+//! in `reader`; the block directives that start bodies are in `blocks`.
+//!
+//! A line read from a body reports the body's line; an error there also names where the
+//! outermost expansion was started in the source text, as gas's "macro invoked from here"
+//! does.
 
 use super::error::{AsmError, AsmErrorKind, Name};
-use super::macros::{self, Args, MAX_MACROS, MacroDef};
+use super::macros;
 use super::pass::Pass;
-use super::reader::{
-    CONDITIONALS, Frame, FrameKind, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT, NoAlloc,
-    first_word, is, line_at,
-};
-use super::symbols::SymbolName;
+use super::pseudo_op::{Word, classify};
+use super::reader::{FrameKind, MAX_LINES_PER_PASS, first_word, is_conditional, line_at};
 use super::text::{
     LineBuf, Located, PResult, Span, err, has_comment_marker, ident_len, statements, strip_comments,
 };
 
 impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
+    /// An error at byte `e.offset` of the current line (of `len` bytes).
+    fn at_line(&self, e: Located, len: usize) -> AsmError {
+        AsmError {
+            line: self.expander.line.max(1),
+            column: u32::try_from(e.offset.min(len) + 1).unwrap_or(u32::MAX),
+            kind: e.kind,
+            invoked_at: self.expander.called_from(),
+        }
+    }
+
     /// Reads the whole source once.
     pub fn run(&mut self) -> Result<(), AsmError> {
         self.expander.macros.clear();
         self.expander.frames.clear();
+        self.expander.pool.clear();
         self.expander.conditionals.clear();
         self.expander.cursor = 0;
+        self.expander.source_line = 0;
         self.expander.line = 0;
         self.expander.in_comment = false;
         self.expander.counter = 0;
@@ -28,15 +42,10 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
         let mut stripped = LineBuf::new();
         let mut substituted = LineBuf::new();
         loop {
-            let at_line = |pass: &Self, e: Located, len: usize| AsmError {
-                line: pass.expander.line.max(1),
-                column: u32::try_from(e.offset.min(len) + 1).unwrap_or(u32::MAX),
-                kind: e.kind,
-            };
             let raw = match self.next_line() {
                 Ok(Some(raw)) => raw,
                 Ok(None) => break,
-                Err(e) => return Err(at_line(self, e, 0)),
+                Err(e) => return Err(self.at_line(e, 0)),
             };
             // A line without comments is read in place, so its length is bounded only by the
             // source (GNU as has no line limit); only lines that must be rewritten are copied.
@@ -46,11 +55,11 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
             } else {
                 let mut in_comment = self.expander.in_comment;
                 strip_comments(raw, &mut in_comment, &mut stripped)
-                    .map_err(|e| at_line(self, e, raw.len()))?;
+                    .map_err(|e| self.at_line(e, raw.len()))?;
                 self.expander.in_comment = in_comment;
                 if self.substitutes() {
                     self.substitute(&stripped, &mut substituted)
-                        .map_err(|e| at_line(self, e, raw.len()))?;
+                        .map_err(|e| self.at_line(e, raw.len()))?;
                     &substituted
                 } else {
                     &stripped
@@ -61,7 +70,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
             let mut pieces = statements(text);
             while let Some(stmt) = pieces.next() {
                 self.block_or_statement(stmt)
-                    .map_err(|e| at_line(self, e, raw.len()))?;
+                    .map_err(|e| self.at_line(e, text.len()))?;
                 if self.ended {
                     return Ok(());
                 }
@@ -72,7 +81,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                             offset: extra.trim().offset,
                             kind: AsmErrorKind::StatementAfterMacroCall,
                         };
-                        return Err(at_line(self, e, raw.len()));
+                        return Err(self.at_line(e, text.len()));
                     }
                     break;
                 }
@@ -82,6 +91,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
             line: self.expander.line.max(1),
             column: 1,
             kind,
+            invoked_at: None,
         };
         if self.expander.in_comment {
             return Err(end(AsmErrorKind::UnterminatedComment));
@@ -92,11 +102,11 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
         Ok(())
     }
 
-    fn current_cursor(&self) -> usize {
+    pub(super) fn current_cursor(&self) -> usize {
         self.expander
             .frames
             .last()
-            .map_or(self.expander.cursor, |f| f.cursor)
+            .map_or(self.expander.cursor, |f| f.cursor as usize)
     }
 
     /// The next raw line: from the innermost body being replayed, else from the source.
@@ -119,12 +129,13 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                 }
                 let (line, next) = line_at(source, e.cursor, source.len());
                 e.cursor = next;
-                e.line += 1;
+                e.source_line += 1;
+                e.line = e.source_line;
                 return Ok(Some(line));
             };
             if frame.cursor < frame.end {
-                let (line, next) = line_at(source, frame.cursor, frame.end);
-                frame.cursor = next;
+                let (line, next) = line_at(source, frame.cursor as usize, frame.end as usize);
+                frame.cursor = next as u32;
                 e.line = frame.line;
                 frame.line += 1;
                 return Ok(Some(line));
@@ -134,7 +145,9 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                     *remaining -= 1;
                     true
                 }
-                FrameKind::Irp { values, index, .. } if *index + 1 < values.len() => {
+                FrameKind::Irp { index }
+                    if usize::from(*index) + 2 < e.pool.count(frame.values) =>
+                {
                     *index += 1;
                     true
                 }
@@ -145,10 +158,12 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                 frame.line = frame.start_line;
                 continue;
             }
-            if e.conditionals.len() != frame.conditionals {
+            if e.conditionals.len() != usize::from(frame.conditionals) {
                 return err(0, AsmErrorKind::MissingEnd { expected: ".endif" });
             }
+            let values = frame.values;
             e.frames.pop();
+            e.pool.release(values);
         }
     }
 
@@ -164,7 +179,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
     }
 
     /// Index of the innermost macro frame whose body is the one being read.
-    fn innermost_macro(&self) -> Option<usize> {
+    pub(super) fn innermost_macro(&self) -> Option<usize> {
         self.expander
             .frames
             .iter()
@@ -182,22 +197,27 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
                 limit: super::text::MAX_LINE,
             },
         })?;
+        let pool = &self.expander.pool;
         for frame in self.expander.frames.iter().skip(first) {
-            match &frame.kind {
-                FrameKind::Macro { args, def, counter } => {
+            match frame.kind {
+                FrameKind::Macro { def, counter } => {
                     let params = self
                         .expander
                         .macros
-                        .get(usize::from(*def))
+                        .get(usize::from(def))
                         .map_or("", |d| d.params);
-                    let lookup = |name: &str| macros::params(params).position(|p| p.name == name);
-                    macros::substitute(&current, &lookup, args, Some(*counter), out)?;
+                    let lookup = |name: &str| {
+                        macros::params(params)
+                            .position(|p| p.name == name)
+                            .map(|slot| pool.get(frame.values, slot))
+                    };
+                    macros::substitute(&current, &lookup, Some(counter), out)?;
                 }
-                FrameKind::Irp { var, values, index } => {
-                    let mut single = Args::default();
-                    single.push(values.get(*index), 0)?;
-                    let lookup = |name: &str| (var.as_str() == name).then_some(0);
-                    macros::substitute(&current, &lookup, &single, None, out)?;
+                FrameKind::Irp { index } => {
+                    let var = pool.get(frame.values, 0);
+                    let value = pool.get(frame.values, usize::from(index) + 1);
+                    let lookup = |name: &str| (var == name).then_some(value);
+                    macros::substitute(&current, &lookup, None, out)?;
                 }
                 FrameKind::Repeat { .. } => continue,
             }
@@ -211,260 +231,88 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
 
     /// Conditionals and block directives first; then, when assembling, statements.
     fn block_or_statement(&mut self, stmt: Span<'_>) -> PResult<()> {
+        if !self.expander.active() {
+            return self.ignored(stmt);
+        }
         let (word, args) = first_word(stmt);
         let at = args.offset.saturating_sub(word.len());
-        if is(word, &CONDITIONALS) || is(word, &[".else", ".elseif", ".endif"]) {
-            return self.conditional(word, at, args);
+        // `sym = expr` is an assignment whatever `sym` is called (gas checks it first).
+        if args.text.trim_start().starts_with('=') {
+            return self.statement(stmt);
         }
-        if !self.expander.active() {
-            return Ok(());
-        }
-        if is(word, &[".macro"]) {
-            return self.define_macro(args);
-        }
-        if is(word, &[".rept", ".irp", ".irpc"]) {
-            return self.repeat(word, args);
-        }
-        if is(word, &[".endm", ".endmacro", ".endr"]) {
-            return err(at, AsmErrorKind::UnmatchedEnd(Name::new(word)));
-        }
-        if is(word, &[".exitm"]) {
-            return self.exit_macro(at);
-        }
-        if is(word, &[".purgem"]) {
-            let name = args.trim();
-            let Some(i) = self.find_macro(name.text) else {
-                return name.err(AsmErrorKind::UnknownMnemonic(Name::new(name.text)));
+        let class = classify(word);
+        if let Word::Pseudo(d) = class {
+            if is_conditional(d) {
+                self.labels_before(stmt, at)?;
+                return self.conditional(d, at, args);
+            }
+            let block = match d {
+                "macro" | "rept" | "rep" | "irp" | "irep" | "irpc" | "irepc" | "endm" | "endr"
+                | "exitm" | "mexit" | "purgem" => d,
+                _ => return self.statement(stmt),
             };
-            self.expander.macros.remove(i);
-            return Ok(());
+            self.labels_before(stmt, at)?;
+            return match block {
+                "macro" => self.define_macro(args),
+                "endm" | "endr" => err(at, AsmErrorKind::UnmatchedEnd(Name::new(word))),
+                "exitm" | "mexit" => self.exit_macro(at),
+                "purgem" => {
+                    let name = args.trim();
+                    let Some(i) = self.find_macro(name.text) else {
+                        return name.err(AsmErrorKind::UnknownMnemonic(Name::new(name.text)));
+                    };
+                    self.expander.macros.remove(i);
+                    Ok(())
+                }
+                _ => self.repeat(block, args, at),
+            };
         }
         if let Some(def) = self.find_macro(word) {
             // Labels before the call belong to the caller.
-            let head = stmt.take(at.saturating_sub(stmt.offset));
-            self.statement(head)?;
-            return self.call_macro(def, args);
+            self.labels_before(stmt, at)?;
+            return self.call_macro(def, args, at);
         }
         self.statement(stmt)
     }
 
-    fn find_macro(&self, name: &str) -> Option<usize> {
+    /// Defines the labels of `stmt` before its word at `at`.
+    fn labels_before(&mut self, stmt: Span<'_>, at: usize) -> PResult<()> {
+        let head = stmt.take(at.saturating_sub(stmt.offset));
+        self.statement(head)
+    }
+
+    /// A statement inside a conditional that is not assembled. gas still reads a statement
+    /// whose first name (a label's included, after an optional dot) starts with `if`,
+    /// `else`, `endif` or `endc` (`cond.c` `ignore_input`): so `.endif` after a label is
+    /// skipped, and a label `else:` is defined.
+    fn ignored(&mut self, stmt: Span<'_>) -> PResult<()> {
+        let text = stmt.trim();
+        let name_len = ident_len(text.text);
+        let name = text.text.get(..name_len).unwrap_or("");
+        let bare = name.strip_prefix('.').unwrap_or(name);
+        let lower = |prefix: &str| {
+            bare.get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        };
+        if !(lower("if") || lower("else") || lower("endif") || lower("endc")) {
+            return Ok(());
+        }
+        if text.text.as_bytes().get(name_len) == Some(&b':') {
+            self.define_label(name, text.offset)?;
+            return self.ignored(text.from(name_len + 1));
+        }
+        let (word, args) = first_word(text);
+        let at = args.offset.saturating_sub(word.len());
+        match classify(word) {
+            Word::Pseudo(d) if is_conditional(d) => self.conditional(d, at, args),
+            _ => self.statement(text),
+        }
+    }
+
+    pub(super) fn find_macro(&self, name: &str) -> Option<usize> {
         self.expander
             .macros
             .iter()
             .position(|m| m.name.as_str().eq_ignore_ascii_case(name))
-    }
-
-    /// Reads raw lines of the current stream up to the matching end directive; returns the
-    /// body (start, end, first line).
-    fn skip_block(
-        &mut self,
-        open: &[&str],
-        close: &[&str],
-        expected: &'static str,
-    ) -> PResult<(usize, usize, u32)> {
-        let source = self.source;
-        let (mut cursor, end, mut line) = match self.expander.frames.last() {
-            Some(f) => (f.cursor, f.end, f.line),
-            None => (self.expander.cursor, source.len(), self.expander.line + 1),
-        };
-        let start = cursor;
-        let start_line = line;
-        let mut depth = 1usize;
-        let mut stripped = LineBuf::new();
-        let mut in_comment = false;
-        while cursor < end {
-            let (text, next) = line_at(source, cursor, end);
-            strip_comments(text, &mut in_comment, &mut stripped)?;
-            for stmt in statements(&stripped) {
-                let (word, _) = first_word(stmt);
-                if is(word, open) {
-                    depth += 1;
-                } else if is(word, close) {
-                    depth -= 1;
-                }
-            }
-            if depth == 0 {
-                match self.expander.frames.last_mut() {
-                    Some(f) => {
-                        f.cursor = next;
-                        f.line = line + 1;
-                    }
-                    None => {
-                        self.expander.cursor = next;
-                        self.expander.line = line;
-                    }
-                }
-                return Ok((start, cursor, start_line));
-            }
-            cursor = next;
-            line += 1;
-        }
-        err(0, AsmErrorKind::MissingEnd { expected })
-    }
-
-    fn define_macro(&mut self, args: Span<'_>) -> PResult<()> {
-        let args = args.trim();
-        let len = ident_len(args.text);
-        if len == 0 {
-            return args.err(AsmErrorKind::ExpectedExpression);
-        }
-        let name_text = args.text.get(..len).unwrap_or("");
-        let name = SymbolName::new(name_text).map_err(|kind| Located {
-            offset: args.offset,
-            kind,
-        })?;
-        // The parameter text must outlive the line buffer: take it from the source line.
-        let params = self.raw_params(name_text);
-        let (start, end, line) = self.skip_block(&[".macro"], &[".endm", ".endmacro"], ".endm")?;
-        if self.find_macro(name_text).is_some() {
-            return macros::duplicate(name_text, args.offset);
-        }
-        self.expander
-            .macros
-            .push(MacroDef {
-                name,
-                params,
-                start,
-                end,
-                line,
-            })
-            .map_err(|_| Located {
-                offset: args.offset,
-                kind: AsmErrorKind::TooManyMacros {
-                    capacity: MAX_MACROS,
-                },
-            })
-    }
-
-    /// The parameter list of the `.macro NAME ...` line just read, as a slice of the source.
-    fn raw_params(&self, name: &str) -> &'src str {
-        let source = self.source;
-        let cursor = self.current_cursor();
-        let line_start = source
-            .get(..cursor.saturating_sub(1))
-            .and_then(|s| s.rfind('\n'))
-            .map_or(0, |i| i + 1);
-        let line = source.get(line_start..cursor).unwrap_or("");
-        let line = line.split('#').next().unwrap_or("");
-        let after = line
-            .to_ascii_lowercase_find(".macro")
-            .and_then(|i| line.get(i + 6..))
-            .unwrap_or("");
-        let after = after.trim_start();
-        after
-            .get(name.len()..)
-            .unwrap_or("")
-            .trim()
-            .trim_start_matches(',')
-    }
-
-    fn call_macro(&mut self, index: usize, args: Span<'_>) -> PResult<()> {
-        let Some(def) = self.expander.macros.get(index).copied() else {
-            return Ok(());
-        };
-        let bound = macros::bind(&def, args)?;
-        let counter = self.expander.counter;
-        self.expander.counter += 1;
-        self.push_frame(
-            FrameKind::Macro {
-                args: bound,
-                def: index as u8,
-                counter,
-            },
-            (def.start, def.end, def.line),
-            args.offset,
-        )
-    }
-
-    fn push_frame(
-        &mut self,
-        kind: FrameKind,
-        (start, end, line): (usize, usize, u32),
-        at: usize,
-    ) -> PResult<()> {
-        let frame = Frame {
-            kind,
-            start,
-            end,
-            start_line: line,
-            cursor: start,
-            line,
-            conditionals: self.expander.conditionals.len(),
-        };
-        self.expander.frames.push(frame).map_err(|_| Located {
-            offset: at,
-            kind: AsmErrorKind::NestingLimit {
-                what: "macro expansion",
-                limit: MAX_EXPANSION_DEPTH,
-            },
-        })
-    }
-
-    fn exit_macro(&mut self, at: usize) -> PResult<()> {
-        let Some(index) = self.innermost_macro() else {
-            return err(at, AsmErrorKind::UnmatchedEnd(Name::new(".exitm")));
-        };
-        let conditionals = self
-            .expander
-            .frames
-            .get(index)
-            .map_or(0, |f| f.conditionals);
-        self.expander.conditionals.truncate(conditionals);
-        self.expander.frames.truncate(index);
-        Ok(())
-    }
-
-    fn repeat(&mut self, word: &str, args: Span<'_>) -> PResult<()> {
-        let kind = if is(word, &[".rept"]) {
-            let count = self.constant(args)?;
-            if !(0..=MAX_REPEAT).contains(&count) {
-                return args.err(AsmErrorKind::ImmediateOutOfRange {
-                    operand: 1,
-                    value: count,
-                    min: 0,
-                    max: MAX_REPEAT,
-                });
-            }
-            FrameKind::Repeat {
-                remaining: count as u32,
-            }
-        } else {
-            let text = args.trim();
-            let comma = text.text.find(',').unwrap_or(text.text.len());
-            let var_text = text.text.get(..comma).unwrap_or("").trim();
-            let var = SymbolName::new(var_text).map_err(|kind| Located {
-                offset: text.offset,
-                kind,
-            })?;
-            if var_text.is_empty() || ident_len(var_text) != var_text.len() {
-                return text.err(AsmErrorKind::ExpectedExpression);
-            }
-            let list = text.text.get(comma + 1..).unwrap_or("").trim();
-            let mut values = Args::default();
-            if is(word, &[".irpc"]) {
-                for (i, c) in list.char_indices() {
-                    values.push(list.get(i..i + c.len_utf8()).unwrap_or(""), text.offset)?;
-                }
-            } else {
-                for value in macros::values(list) {
-                    values.push(value, text.offset)?;
-                }
-            }
-            if values.len() == 0 {
-                // GNU `as` assembles the body once with the symbol empty.
-                values.push("", text.offset)?;
-            }
-            FrameKind::Irp {
-                var,
-                values,
-                index: 0,
-            }
-        };
-        let body = self.skip_block(&[".rept", ".irp", ".irpc"], &[".endr"], ".endr")?;
-        if matches!(kind, FrameKind::Repeat { remaining: 0 }) {
-            return Ok(());
-        }
-        self.push_frame(kind, body, args.offset)
     }
 }

@@ -1,139 +1,104 @@
 //! Expressions with GNU `as` operators and precedence (`gas/expr.c` `op_rank`), lowest first:
 //! `||`; `&&`; `== != <> < <= > >=`; `+ -`; `| ! ^ &` (binary `!` is "or not"); `* / % << >>`;
-//! then the prefix operators `- ~ ! +`. Operators of one rank group left to right.
-//!
-//! Values are 64-bit and wrap as in GNU `as`; shifts are unsigned and a count of 64 or more
-//! gives 0; division or remainder by zero divides by 1 (GNU `as` warns and does the same);
-//! comparisons give -1 for true and 0 for false, `&&`, `||` and `!` give 1 or 0.
+//! then the prefix operators `- ~ ! +`. Operators of one rank group left to right. Values
+//! and gas's section rules are in [`value`](super::value).
 //!
 //! Operands: numbers (`12`, `0x1f`, `0b101`, octal `017`), character constants (`'a`: the
-//! value of the next character, no escapes, as GNU `as`), symbols, `.` (the current address),
-//! numeric local label references (`1b`, `2f`) and parenthesised expressions. A final `@h`
-//! (bits 16-31) or `@l` (bits 0-15), or the old `%hi(...)`/`%lo(...)` form, selects half of
-//! the value for an instruction operand.
+//! value of the next character, no escapes, as GNU `as`), symbols (a name may start with
+//! `$`, as in gas), `.` (the current address), numeric local label references (`1b`, `2f`)
+//! and parenthesised expressions. A final `@h` (bits 16-31) or `@l` (bits 0-15), or the old
+//! `%hi(...)`/`%lo(...)` form, selects half of the value for an instruction operand.
 //!
-//! The parser recurses once per prefix operator and per parenthesis; both count against
-//! [`MAX_NESTING`](super::MAX_NESTING), so no input can run the stack out. Binary operators
-//! are reduced with a small operator stack, not recursion.
+//! The parser does not recurse: parentheses and prefix operators are entries of an explicit
+//! stack, so the stack the assembler needs on bare metal does not grow with the input.
+//! Their nesting is bounded by [`MAX_NESTING`](super::MAX_NESTING); the stacks are sized for
+//! the deepest pending operators that nesting allows (six ranks per level), so any
+//! expression within the limit is read.
 
 use super::MAX_NESTING;
 use super::error::AsmErrorKind;
 use super::text::{Located, PResult, Span, err, ident_len, is_ident_char};
-
-/// The value of an expression; `resolved` is false in the first pass when a symbol whose
-/// value is not known yet was used.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Value {
-    pub value: i64,
-    pub resolved: bool,
-}
-
-impl Value {
-    pub const fn known(value: i64) -> Value {
-        Value {
-            value,
-            resolved: true,
-        }
-    }
-
-    const UNKNOWN: Value = Value {
-        value: 0,
-        resolved: false,
-    };
-}
+pub(super) use super::value::Value;
+use super::value::{Op, prefix};
 
 /// Symbol values for expression evaluation.
 pub(super) trait Resolver {
-    /// The address of the current statement (`.`), if known in this pass.
-    fn location(&self) -> Option<i64>;
-    /// `Ok(Some(v))` when known, `Ok(None)` when it may be known later (first pass),
+    /// `.`: the address of the current statement, in its section.
+    fn location(&self) -> Value;
+    /// The value of `name`; [`Value::UNKNOWN`] when it may be defined later (first pass),
     /// `Err` when it is definitely undefined.
-    fn symbol(&self, name: &str) -> Result<Option<i64>, AsmErrorKind>;
+    fn symbol(&self, name: &str) -> Result<Value, AsmErrorKind>;
     /// The address of local label `number`, the last one defined (`Nb`) or the next (`Nf`).
-    fn local_label(&self, number: u32, forward: bool) -> Result<Option<i64>, AsmErrorKind>;
+    fn local_label(&self, number: u32, forward: bool) -> Result<Value, AsmErrorKind>;
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Op {
-    LogicalOr,
-    LogicalAnd,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Or,
-    OrNot,
-    Xor,
-    And,
-    Mul,
-    Div,
-    Mod,
-    Shl,
-    Shr,
+/// A parenthesis, prefix operator or binary operator waiting for its operand.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Open,
+    Prefix(u8),
+    Binary(Op),
 }
 
-impl Op {
-    fn rank(self) -> u8 {
-        use Op::*;
-        match self {
-            LogicalOr => 2,
-            LogicalAnd => 3,
-            Eq | Ne | Lt | Le | Gt | Ge => 4,
-            Add | Sub => 5,
-            Or | OrNot | Xor | And => 7,
-            Mul | Div | Mod | Shl | Shr => 8,
-        }
-    }
-
-    fn apply(self, a: i64, b: i64) -> i64 {
-        use Op::*;
-        let truth = |t: bool| if t { -1 } else { 0 };
-        let divisor = if b == 0 { 1 } else { b };
-        match self {
-            LogicalOr => i64::from(a != 0 || b != 0),
-            LogicalAnd => i64::from(a != 0 && b != 0),
-            Eq => truth(a == b),
-            Ne => truth(a != b),
-            Lt => truth(a < b),
-            Le => truth(a <= b),
-            Gt => truth(a > b),
-            Ge => truth(a >= b),
-            Add => a.wrapping_add(b),
-            Sub => a.wrapping_sub(b),
-            Or => a | b,
-            OrNot => a | !b,
-            Xor => a ^ b,
-            And => a & b,
-            Mul => a.wrapping_mul(b),
-            Div => a.wrapping_div(divisor),
-            Mod => a.wrapping_rem(divisor),
-            Shl | Shr if b as u64 >= 64 => 0,
-            Shl => ((a as u64) << b) as i64,
-            Shr => ((a as u64) >> b) as i64,
-        }
-    }
-}
-
-/// Binary operators waiting for their right operand, for every open parenthesis level: in
-/// one level the ranks on the stack strictly increase, so six entries per level suffice.
-/// The stacks live in the parser, not in the recursion, to keep each level's frame small.
+/// Levels of nesting, plus the top level.
 const LEVELS: usize = MAX_NESTING as usize + 1;
-type OpStack = heapless::Vec<(Op, u32), { 6 * LEVELS }>;
-type ValueStack = heapless::Vec<Value, { 7 * LEVELS }>;
+/// Within one level the ranks of pending binary operators strictly increase, so at most six
+/// wait (ranks 2, 3, 4, 5, 7, 8), each with its left operand, besides the level's opener.
+const PENDING: usize = 7 * LEVELS;
+const VALUES: usize = 6 * LEVELS + 1;
+
+/// The parser's stacks, kept in parallel arrays so an entry takes 5 bytes (pending) or 10
+/// (value) rather than 8 or 16: about 12 KiB in all, on the stack while an expression is read.
+struct Stacks {
+    pending: heapless::Vec<Pending, PENDING>,
+    pending_at: heapless::Vec<u32, PENDING>,
+    numbers: heapless::Vec<i64, VALUES>,
+    flags: heapless::Vec<u16, VALUES>,
+}
+
+impl Stacks {
+    const fn new() -> Self {
+        Stacks {
+            pending: heapless::Vec::new(),
+            pending_at: heapless::Vec::new(),
+            numbers: heapless::Vec::new(),
+            flags: heapless::Vec::new(),
+        }
+    }
+
+    fn push_pending(&mut self, entry: Pending, at: u32) -> Result<(), ()> {
+        self.pending.push(entry).map_err(|_| ())?;
+        self.pending_at.push(at).map_err(|_| ())
+    }
+
+    fn last_pending(&self) -> Option<(Pending, u32)> {
+        Some((*self.pending.last()?, *self.pending_at.last()?))
+    }
+
+    fn pop_pending(&mut self) {
+        self.pending.pop();
+        self.pending_at.pop();
+    }
+
+    fn push_value(&mut self, value: Value) -> Result<(), ()> {
+        let (number, flags) = value.pack();
+        self.numbers.push(number).map_err(|_| ())?;
+        self.flags.push(flags).map_err(|_| ())
+    }
+
+    fn pop_value(&mut self) -> Option<Value> {
+        Some(Value::unpack(self.numbers.pop()?, self.flags.pop()?))
+    }
+}
 
 struct Parser<'s, 'r> {
     text: &'s str,
     pos: usize,
     base: usize,
     resolver: &'r dyn Resolver,
-    /// Prefix operators and parentheses open around the current position.
+    /// Parentheses and prefix operators open.
     depth: u32,
-    values: ValueStack,
-    ops: OpStack,
+    stacks: Stacks,
 }
 
 fn number_error(offset: usize) -> Located {
@@ -166,17 +131,6 @@ impl<'s> Parser<'s, '_> {
         self.text.get(self.pos..).unwrap_or("")
     }
 
-    /// Runs `parse` one nesting level deeper; `at` is where the level opens.
-    fn nested(&mut self, at: usize, parse: fn(&mut Self) -> PResult<Value>) -> PResult<Value> {
-        if self.depth >= MAX_NESTING {
-            return err(at, AsmErrorKind::NestingTooDeep { limit: MAX_NESTING });
-        }
-        self.depth += 1;
-        let result = parse(self);
-        self.depth -= 1;
-        result
-    }
-
     /// The binary operator at the current position, with its length.
     fn binary_op(&self) -> Option<(Op, usize)> {
         use Op::*;
@@ -205,73 +159,134 @@ impl<'s> Parser<'s, '_> {
         })
     }
 
-    fn expr(&mut self) -> PResult<Value> {
-        let ops_base = self.ops.len();
-        let first = self.unary()?;
-        let at = self.offset();
-        push(&mut self.values, first, at)?;
-        loop {
-            self.skip_ws();
-            let Some((op, len)) = self.binary_op() else {
-                break;
-            };
-            let at = self.offset();
-            while self.ops.len() > ops_base
-                && self
-                    .ops
-                    .last()
-                    .is_some_and(|(top, _)| top.rank() >= op.rank())
-            {
-                reduce(&mut self.values, &mut self.ops);
-            }
-            self.ops
-                .push((op, at as u32))
-                .map_err(|_| number_error(at))?;
-            self.pos += len;
-            let rhs = self.unary()?;
-            push(&mut self.values, rhs, at)?;
+    /// Opens a parenthesis or prefix operator at `at`, one level deeper.
+    fn open(&mut self, entry: Pending, at: usize) -> PResult<()> {
+        if self.depth >= MAX_NESTING {
+            return err(at, AsmErrorKind::NestingTooDeep { limit: MAX_NESTING });
         }
-        while self.ops.len() > ops_base {
-            reduce(&mut self.values, &mut self.ops);
-        }
-        Ok(self.values.pop().unwrap_or(Value::UNKNOWN))
+        self.depth += 1;
+        self.stacks
+            .push_pending(entry, at as u32)
+            .map_err(|()| number_error(at))
     }
 
-    fn unary(&mut self) -> PResult<Value> {
-        self.skip_ws();
-        let at = self.offset();
-        let op = match self.peek() {
-            Some(c @ (b'-' | b'+' | b'~' | b'!')) => c,
-            _ => return self.primary(),
+    fn push_value(&mut self, value: Value, at: usize) -> PResult<()> {
+        self.stacks.push_value(value).map_err(|()| number_error(at))
+    }
+
+    /// Applies the binary operator on top of the stack to the two values on top.
+    fn reduce(&mut self, op: Op, at: u32) -> PResult<()> {
+        let (Some(b), Some(a)) = (self.stacks.pop_value(), self.stacks.pop_value()) else {
+            return Ok(());
         };
-        self.pos += 1;
-        let v = self.nested(at, Self::unary)?;
-        let value = match op {
-            b'-' => v.value.wrapping_neg(),
-            b'~' => !v.value,
-            b'!' => i64::from(v.value == 0),
-            _ => v.value,
-        };
-        Ok(Value { value, ..v })
+        let value = op.combine(a, b).map_err(|kind| Located {
+            offset: at as usize,
+            kind,
+        })?;
+        self.push_value(value, at as usize)
+    }
+
+    /// Applies the prefix operators waiting right above the value just read.
+    fn close_prefixes(&mut self) -> PResult<()> {
+        while let Some((Pending::Prefix(op), at)) = self.stacks.last_pending() {
+            self.stacks.pop_pending();
+            self.depth -= 1;
+            let Some(v) = self.stacks.pop_value() else {
+                return Ok(());
+            };
+            let value = prefix(op, v).map_err(|kind| Located {
+                offset: at as usize,
+                kind,
+            })?;
+            self.push_value(value, at as usize)?;
+        }
+        Ok(())
+    }
+
+    /// Reduces the binary operators of the innermost level that bind at least `rank`.
+    fn reduce_while(&mut self, rank: u8) -> PResult<()> {
+        while let Some((Pending::Binary(op), at)) = self.stacks.last_pending() {
+            if op.rank() < rank {
+                break;
+            }
+            self.stacks.pop_pending();
+            self.reduce(op, at)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a parenthesis is open (a `)` closes it rather than ending the expression).
+    fn paren_open(&self) -> bool {
+        self.stacks
+            .pending
+            .iter()
+            .any(|p| matches!(p, Pending::Open))
+    }
+
+    fn expr(&mut self) -> PResult<Value> {
+        loop {
+            // An operand: prefix operators and parentheses open levels until a primary.
+            self.skip_ws();
+            let at = self.offset();
+            match self.peek() {
+                Some(c @ (b'-' | b'+' | b'~' | b'!')) => {
+                    self.pos += 1;
+                    self.open(Pending::Prefix(c), at)?;
+                    continue;
+                }
+                Some(b'(') => {
+                    self.pos += 1;
+                    self.open(Pending::Open, at)?;
+                    continue;
+                }
+                // gas takes a missing right operand for 0 (it warns): `.word 1+` is 1.
+                None if matches!(self.stacks.last_pending(), Some((Pending::Binary(_), _))) => {
+                    self.push_value(Value::known(0), at)?;
+                    self.reduce_while(0)?;
+                    return Ok(self.stacks.pop_value().unwrap_or(Value::UNKNOWN));
+                }
+                _ => {}
+            }
+            let value = self.primary()?;
+            self.push_value(value, at)?;
+            self.close_prefixes()?;
+            // Operators: `)` closes a level (its value is an operand again), a binary
+            // operator waits for its right operand, anything else ends the expression.
+            loop {
+                self.skip_ws();
+                if self.peek() == Some(b')') && self.paren_open() {
+                    self.reduce_while(0)?;
+                    self.stacks.pop_pending();
+                    self.depth -= 1;
+                    self.pos += 1;
+                    self.close_prefixes()?;
+                    continue;
+                }
+                let Some((op, len)) = self.binary_op() else {
+                    if self.paren_open() {
+                        return err(
+                            self.offset(),
+                            AsmErrorKind::UnexpectedToken { expected: "`)`" },
+                        );
+                    }
+                    self.reduce_while(0)?;
+                    return Ok(self.stacks.pop_value().unwrap_or(Value::UNKNOWN));
+                };
+                let at = self.offset();
+                self.reduce_while(op.rank())?;
+                self.stacks
+                    .push_pending(Pending::Binary(op), at as u32)
+                    .map_err(|()| number_error(at))?;
+                self.pos += len;
+                break;
+            }
+        }
     }
 
     fn primary(&mut self) -> PResult<Value> {
         self.skip_ws();
         let at = self.offset();
         match self.peek() {
-            Some(b'(') => {
-                self.pos += 1;
-                let v = self.nested(at, Self::expr)?;
-                self.skip_ws();
-                if self.peek() != Some(b')') {
-                    return err(
-                        self.offset(),
-                        AsmErrorKind::UnexpectedToken { expected: "`)`" },
-                    );
-                }
-                self.pos += 1;
-                Ok(v)
-            }
             Some(b'\'') => {
                 let Some(c) = self.rest().get(1..).and_then(|s| s.chars().next()) else {
                     return err(at, AsmErrorKind::ExpectedExpression);
@@ -282,19 +297,15 @@ impl<'s> Parser<'s, '_> {
             Some(c) if c.is_ascii_digit() => self.number(),
             Some(b'.') if !self.peek_at(1).is_some_and(is_ident_char) => {
                 self.pos += 1;
-                Ok(self
-                    .resolver
-                    .location()
-                    .map_or(Value::UNKNOWN, Value::known))
+                Ok(self.resolver.location())
             }
             Some(_) if ident_len(self.rest()) > 0 => {
                 let len = ident_len(self.rest());
                 let name = self.rest().get(..len).unwrap_or("");
                 self.pos += len;
-                match self.resolver.symbol(name) {
-                    Ok(v) => Ok(v.map_or(Value::UNKNOWN, Value::known)),
-                    Err(kind) => err(at, kind),
-                }
+                self.resolver
+                    .symbol(name)
+                    .map_err(|kind| Located { offset: at, kind })
             }
             _ => err(at, AsmErrorKind::ExpectedExpression),
         }
@@ -316,10 +327,10 @@ impl<'s> Parser<'s, '_> {
                     .ok_or(number_error(at))?;
             }
             self.pos += decimal + 1;
-            return match self.resolver.local_label(number, suffix == b'f') {
-                Ok(v) => Ok(v.map_or(Value::UNKNOWN, Value::known)),
-                Err(kind) => err(at, kind),
-            };
+            return self
+                .resolver
+                .local_label(number, suffix == b'f')
+                .map_err(|kind| Located { offset: at, kind });
         }
         let (radix, skip) = match rest {
             [b'0', b'x' | b'X', ..] => (16, 2),
@@ -349,21 +360,6 @@ impl<'s> Parser<'s, '_> {
     }
 }
 
-fn push(values: &mut ValueStack, value: Value, at: usize) -> PResult<()> {
-    values.push(value).map_err(|_| number_error(at))
-}
-
-fn reduce(values: &mut ValueStack, ops: &mut OpStack) {
-    let (Some((op, _)), Some(b), Some(a)) = (ops.pop(), values.pop(), values.pop()) else {
-        return;
-    };
-    // Both pops leave room for one push.
-    let _ = values.push(Value {
-        value: op.apply(a.value, b.value),
-        resolved: a.resolved && b.resolved,
-    });
-}
-
 /// Which half of the value an instruction operand takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Half {
@@ -372,15 +368,19 @@ enum Half {
     Low,
 }
 
-fn parse_whole(span: Span<'_>, resolver: &dyn Resolver) -> PResult<(Value, usize)> {
+/// Reads the longest expression at the start of `span`: its value and the bytes it took
+/// (trailing blanks included), as gas's `expression` reads one where an operand starts.
+// Not inlined: its stacks (12 KiB) would take room in the frame of every caller it were
+// inlined into, all on the stack at once on bare metal.
+#[inline(never)]
+pub(super) fn parse_whole(span: Span<'_>, resolver: &dyn Resolver) -> PResult<(Value, usize)> {
     let mut parser = Parser {
         text: span.text,
         pos: 0,
         base: span.offset,
         resolver,
         depth: 0,
-        values: ValueStack::new(),
-        ops: OpStack::new(),
+        stacks: Stacks::new(),
     };
     let value = parser.expr()?;
     parser.skip_ws();

@@ -2,21 +2,24 @@
 //!
 //! [`assemble`] reads source text and writes a flat local-store image into a caller-provided
 //! byte slice, returning a [`Program`] (image length, entry point, sections, symbol table).
-//! The aim is GNU `as` compatibility (binutils `gas/config/tc-spu.c` plus generic gas): a
-//! source GNU `as` accepts assembles to the bytes a simple SPU link of its object would
-//! hold, and anything else is an [`AsmError`] with a line, a column and what is wrong. No
-//! statement is skipped silently. `docs/spu-assembler.md` lists every construct with an
-//! example, and the deliberate differences.
+//! The aim is GNU `as` 2.40 compatibility (binutils `gas/config/tc-spu.c` plus generic gas):
+//! a source GNU `as` accepts assembles to the bytes spu-ld's default link of its object puts
+//! in local store, and anything else is an [`AsmError`] with a line, a column and what is
+//! wrong. No statement is skipped silently. `docs/spu-assembler.md` lists every construct
+//! with an example, and the deliberate differences.
 //!
 //! # Structure
 //! - `text`: comments (`#` to the end of the line, `/* ... */` across lines), statements
 //!   (`;`), operand lists;
-//! - `expr`: expressions with GNU precedence; `register`: `$N`, `$lr`, channel names;
-//! - `expand`: the line reader, macro and repeat bodies, conditionals, with fixed limits;
-//!   `macros`: parameters, arguments and `\name`/`\@` substitution;
-//! - `pass`: labels, assignments, instructions; `encode`/`instruction`: operand encoding;
-//! - `directive` and `data`: directives; `section`: sections and their layout in local
-//!   store; `symbols`: the symbol table.
+//! - `value`, `expr`: values (numbers and addresses in sections) and expressions with gas's
+//!   precedence; `register`: registers and channels as gas's `get_reg` reads them;
+//! - `reader`, `expand`, `blocks`: the line reader, macro and repeat bodies, conditionals
+//!   (`cond`), with fixed limits; `macros`: parameters, arguments and `\name`/`\@`
+//!   substitution; `pseudo_op`: which words gas reads as directives;
+//! - `pass`: statements and byte output; `binding`: symbols and their (re)definitions;
+//!   `encode`/`instruction`: operand encoding;
+//! - `directive`, `data`, `space`, `align`, `commons`: directives; `section`: sections and
+//!   their attributes; `layout`: where spu-ld puts them; `symbols`: the symbol table.
 //!
 //! `.include` and `.incbin` need files: the library reads one text and reports them as
 //! [`AsmErrorKind::NeedsFileAccess`] where it reaches them; `tools/spusim` inlines included
@@ -26,10 +29,14 @@
 //!
 //! # Memory
 //! Everything is fixed-capacity: `SYMS` symbols, [`MAX_SECTIONS`] sections,
-//! [`macros::MAX_MACROS`] macros, [`MAX_EXPANSION_DEPTH`] nested expansions, lines of
-//! [`MAX_LINE`] bytes, [`MAX_LINES_PER_PASS`] lines read per pass. Exceeding one is a typed
-//! error naming the limit.
+//! [`macros::MAX_MACROS`] macros, [`MAX_EXPANSION_DEPTH`] nested expansions sharing
+//! [`macros::ARG_BYTES`] of arguments, lines of [`MAX_LINE`] bytes, [`MAX_LINES_PER_PASS`]
+//! lines read per pass. Exceeding one is a typed error naming the limit.
 
+mod align;
+mod binding;
+mod blocks;
+mod commons;
 mod cond;
 mod data;
 mod directive;
@@ -38,14 +45,19 @@ mod error;
 mod expand;
 mod expr;
 mod instruction;
+mod layout;
 pub mod macros;
 mod pass;
+mod pseudo_op;
 mod reader;
 mod register;
 mod section;
+mod space;
 mod symbols;
 mod text;
+mod value;
 
+pub use commons::MAX_COMMONS;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use pass::MAX_LOCAL_NUMBERS;
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
@@ -54,20 +66,17 @@ pub use symbols::{MAX_NAME, Symbol, SymbolName, SymbolTable, SymbolValue};
 pub use text::MAX_LINE;
 
 use pass::Pass;
-use section::Sections;
 
 /// Deepest nesting of prefix operators (`-`, `+`, `~`, `!`) and parentheses in one
 /// expression.
 ///
-/// The expression parser recurses once per level, and the assembler also runs on bare metal,
-/// where the stack has no guard page. Measured on the host, a parenthesis level takes about
-/// 450 bytes of stack in a release build (900 in a debug build), a prefix operator about 150
-/// (330): 32 levels stay under 16 KiB (32 KiB), while real code nests a handful of levels.
-/// Deeper input is an [`AsmErrorKind::NestingTooDeep`] error, never a deeper recursion.
-pub const MAX_NESTING: u32 = 32;
-
-/// Largest `.align` exponent: 2^17 = half of the 256 KiB local store.
-const MAX_ALIGN_EXPONENT: i64 = 17;
+/// gas has no limit. The parser keeps its levels on an explicit stack rather than recursing
+/// (the assembler also runs on bare metal, where the stack has no guard page), sized for
+/// this many levels with every operator rank pending in each: about 16 KiB while an
+/// expression is read. Real code nests a handful of levels; the deepest in the public SPU
+/// sources measured is newlib's `spu-mcount.S`, whose recursive macro builds a register
+/// number 74 parentheses deep. Deeper input is an [`AsmErrorKind::NestingTooDeep`] error.
+pub const MAX_NESTING: u32 = 128;
 
 /// `lnop` and `nop`, the code padding of GNU `as` for SPU (`spu_handle_align`).
 const LNOP: u32 = 0x0020_0000;
@@ -76,19 +85,21 @@ const NOP: u32 = 0x4020_0000;
 /// The result of [`assemble`].
 #[derive(Clone, Debug)]
 pub struct Program<const SYMS: usize> {
-    /// Bytes of the image used: `image[..len]` is the program (zero-initialised sections
-    /// come after it and have no bytes in the image).
+    /// Bytes of the image used: `image[..len]` is the program, up to the end of the last
+    /// section with bytes (zero-initialised sections have none).
     pub len: usize,
-    /// Size of the code sections (they start at address 0).
+    /// End of the text segment, from address 0: the code sections and the read-only data
+    /// ld puts with them (`.rodata`).
     pub text_len: usize,
-    /// Address of the first data section (after the code, aligned to 16 bytes or to its
-    /// largest `.align`); `text_len` rounded up when there is none.
+    /// Start of the data segment: where ld puts the first data section, at or after
+    /// `ALIGN(0x80)` past the text; that address when there is none.
     pub data_start: usize,
-    /// Bytes from `data_start` to the end of the image.
+    /// Bytes from `data_start` to the end of the image (0 without data).
     pub data_len: usize,
     /// Entry point: the `_start` label, else 0.
     pub entry: u32,
-    /// Every section with its place in local store, in the order they first appear.
+    /// Every section with its place in local store (see `layout` for where ld puts each), in
+    /// the order they first appear.
     pub sections: heapless::Vec<SectionInfo, MAX_SECTIONS>,
     /// Every symbol with its address or value.
     pub symbols: SymbolTable<SYMS>,
@@ -125,22 +136,8 @@ pub fn assemble<const SYMS: usize>(
     source: &str,
     image: &mut [u8],
 ) -> Result<Program<SYMS>, AsmError> {
-    let mut pass = Pass::<SYMS> {
-        final_pass: false,
-        source,
-        image: None,
-        capacity: image.len(),
-        symbols: SymbolTable::new(),
-        sections: Sections::new(),
-        offsets: [0; MAX_SECTIONS],
-        current: 0,
-        previous: 0,
-        section_stack: heapless::Vec::new(),
-        location: 0,
-        locals: heapless::Vec::new(),
-        expander: reader::Expander::new(),
-        ended: false,
-    };
+    let mut expander = reader::Expander::new();
+    let mut pass = Pass::<SYMS>::new(source, image.len(), &mut expander);
     let start = |pass: &mut Pass<'_, '_, SYMS>| {
         pass.offsets = [0; MAX_SECTIONS];
         pass.current = 0;
@@ -148,33 +145,43 @@ pub fn assemble<const SYMS: usize>(
         pass.section_stack.clear();
         pass.locals.clear();
         pass.ended = false;
+        pass.next_common = 0;
         for symbol in pass.symbols.entries.iter_mut() {
             symbol.defined = false;
         }
     };
-    // `.text` is always section 0, at address 0.
-    let _ = pass.sections.open(".text", Some(SectionKind::Code));
+    // `.text` is always section 0 (gas creates it first).
+    let _ = pass.sections.open(".text", None, None);
     start(&mut pass);
     pass.run()?;
-    let layout = pass.sections.layout();
+    pass.place_commons();
+    pass.finish()?;
+    let layout = layout::place(&mut pass.sections.list);
     for symbol in pass.symbols.entries.iter_mut() {
-        if let SymbolValue::Label { section, offset } = symbol.value {
-            let base = pass.sections.get(section).map_or(0, |s| s.address);
-            symbol.address = base.saturating_add(offset);
+        // A use before any definition takes the first one, as gas's fixup does.
+        if symbol.first != SymbolValue::Unresolved {
+            symbol.value = symbol.first;
         }
+        symbol.address = match symbol.value {
+            SymbolValue::Label { section, offset } => pass
+                .sections
+                .get(section)
+                .map_or(0, |s| s.address)
+                .saturating_add(offset),
+            SymbolValue::Absolute(v) => v as u32,
+            SymbolValue::Unresolved => symbol.address,
+        };
     }
     let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
-    let len = to_usize(layout.data_end.max(layout.text_end));
-    let data_start = layout
-        .data_start
-        .map_or(to_usize(layout.text_end.next_multiple_of(16)), to_usize);
+    let len = to_usize(layout.image_end);
+    let data_start = to_usize(layout.data_start);
     // Zero the gaps between sections (the second pass writes everything else).
     let mut previous_end = 0u64;
     let mut placed: heapless::Vec<(u64, u64), MAX_SECTIONS> = pass
         .sections
         .list
         .iter()
-        .filter(|s| s.kind != SectionKind::Bss)
+        .filter(|s| matches!(s.kind, SectionKind::Code | SectionKind::Data))
         .map(|s| {
             (
                 u64::from(s.address),
@@ -192,7 +199,10 @@ pub fn assemble<const SYMS: usize>(
     pass.final_pass = true;
     pass.image = Some(image);
     start(&mut pass);
+    // The second pass reports bytes past the image at their statement; zero-initialised
+    // sections past it have no statement to blame.
     pass.run()?;
+    pass.finish()?;
     if layout.end > pass.capacity as u64 {
         return Err(AsmError {
             line: 1,
@@ -200,6 +210,7 @@ pub fn assemble<const SYMS: usize>(
             kind: AsmErrorKind::ImageOverflow {
                 capacity: pass.capacity,
             },
+            invoked_at: None,
         });
     }
     let entry = pass.symbols.get("_start").unwrap_or(0);
@@ -212,4 +223,16 @@ pub fn assemble<const SYMS: usize>(
         sections: pass.sections.list.clone(),
         symbols: pass.symbols,
     })
+}
+
+impl<const SYMS: usize> Pass<'_, '_, SYMS> {
+    /// The end of a pass: every section's size rounded to its alignment, as gas does.
+    fn finish(&mut self) -> Result<(), AsmError> {
+        self.round_sections().map_err(|e| AsmError {
+            line: self.expander.line.max(1),
+            column: 1,
+            kind: e.kind,
+            invoked_at: None,
+        })
+    }
 }

@@ -2,47 +2,53 @@
 //! ranges of the source replayed with their arguments substituted), conditionals, and the
 //! limits that keep any input bounded (expansion depth, statements per pass).
 
-use super::macros::{Args, MAX_MACROS, MacroDef};
-use super::symbols::SymbolName;
+use super::macros::{ArgPool, MAX_MACROS, MacroDef, Mark};
 use super::text::{Span, ident_len};
 
-/// Deepest nesting of macro calls and repeat blocks (a recursive macro stops here).
-pub const MAX_EXPANSION_DEPTH: usize = 16;
-/// Deepest nesting of `.if` blocks.
-pub const MAX_CONDITIONALS: usize = 32;
+/// Deepest nesting of macro calls and repeat blocks: gas's, whose default `max_macro_nest`
+/// of 100 it checks before counting a level, so 101 levels assemble (a recursive macro stops
+/// here). One level costs a frame record (44 bytes) besides its arguments, which share one pool
+/// of [`ARG_BYTES`](super::macros::ARG_BYTES).
+pub const MAX_EXPANSION_DEPTH: usize = 101;
+/// Deepest nesting of `.if` blocks (gas has no limit). A recursive macro opens one or two
+/// per level, so this allows [`MAX_EXPANSION_DEPTH`] levels of those; each costs 3 bytes.
+pub const MAX_CONDITIONALS: usize = 256;
 /// Most lines one pass reads, expansions included (a runaway `.rept` stops here).
 pub const MAX_LINES_PER_PASS: u32 = 1 << 20;
 /// Most iterations of one `.rept`.
 pub const MAX_REPEAT: i64 = 1 << 16;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) enum FrameKind {
+    /// A macro's body, with one value per parameter.
     Macro {
-        args: Args,
         def: u8,
         counter: u32,
     },
     Repeat {
         remaining: u32,
     },
+    /// `.irp`/`.irpc`: value 0 is the symbol, then one per iteration.
     Irp {
-        var: SymbolName,
-        values: Args,
-        index: usize,
+        index: u16,
     },
 }
 
 /// A body being replayed: a byte range of the source and where reading is in it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Frame {
     pub(super) kind: FrameKind,
-    pub(super) start: usize,
-    pub(super) end: usize,
+    pub(super) start: u32,
+    pub(super) end: u32,
     pub(super) start_line: u32,
-    pub(super) cursor: usize,
+    pub(super) cursor: u32,
     pub(super) line: u32,
     /// Conditionals open when the body started (they must be closed inside it).
-    pub(super) conditionals: usize,
+    pub(super) conditionals: u16,
+    /// Where its values start in the argument pool.
+    pub(super) values: Mark,
+    /// The line and column of the statement that started it (a macro call, `.rept`).
+    pub(super) called_at: (u32, u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -59,8 +65,13 @@ pub(super) struct Conditional {
 pub(super) struct Expander<'src> {
     pub(super) macros: heapless::Vec<MacroDef<'src>, MAX_MACROS>,
     pub(super) frames: heapless::Vec<Frame, MAX_EXPANSION_DEPTH>,
+    pub(super) pool: ArgPool,
     pub conditionals: heapless::Vec<Conditional, MAX_CONDITIONALS>,
+    /// Where the next line of the source text starts.
     pub(super) cursor: usize,
+    /// The source line last read from the source text (not from a body).
+    pub(super) source_line: u32,
+    /// The line of the statement being assembled: in the source, or in a body.
     pub(super) line: u32,
     pub(super) in_comment: bool,
     pub(super) counter: u32,
@@ -72,8 +83,10 @@ impl Expander<'_> {
         Expander {
             macros: heapless::Vec::new(),
             frames: heapless::Vec::new(),
+            pool: ArgPool::new(),
             conditionals: heapless::Vec::new(),
             cursor: 0,
+            source_line: 0,
             line: 0,
             in_comment: false,
             counter: 0,
@@ -83,6 +96,12 @@ impl Expander<'_> {
 
     pub fn active(&self) -> bool {
         self.conditionals.last().is_none_or(|c| c.active)
+    }
+
+    /// The source position of the outermost expansion under way (the statement in the
+    /// source text that started it), if any.
+    pub fn called_from(&self) -> Option<(u32, u32)> {
+        self.frames.first().map(|f| f.called_at)
     }
 }
 
@@ -120,49 +139,30 @@ pub(super) fn first_word(stmt: Span<'_>) -> (&str, Span<'_>) {
     (rest.text.get(..len).unwrap_or(""), rest.from(len))
 }
 
-pub(super) fn is(word: &str, names: &[&str]) -> bool {
-    names.iter().any(|n| word.eq_ignore_ascii_case(n))
-}
-
-pub(super) const CONDITIONALS: [&str; 16] = [
-    ".if",
-    ".ifdef",
-    ".ifndef",
-    ".ifnotdef",
-    ".ifeq",
-    ".ifne",
-    ".ifgt",
-    ".ifge",
-    ".iflt",
-    ".ifle",
-    ".ifc",
-    ".ifnc",
-    ".ifb",
-    ".ifnb",
-    ".ifeqs",
-    ".ifnes",
-];
-
-/// Small string helpers that need no allocation.
-pub(super) trait NoAlloc {
-    fn to_ascii_lowercase_find(&self, needle: &str) -> Option<usize>;
-    fn to_ascii_lowercase_suffix(&self) -> &'static str;
-}
-
-impl NoAlloc for str {
-    /// Byte index of `needle` (lower case) in `self`, ignoring ASCII case.
-    fn to_ascii_lowercase_find(&self, needle: &str) -> Option<usize> {
-        (0..=self.len().saturating_sub(needle.len())).find(|&i| {
-            self.get(i..i + needle.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(needle))
-        })
-    }
-
-    /// The comparison of `.ifeq`..`.ifle` (`"eq"`..), or `""` for `.if`/`.ifne`.
-    fn to_ascii_lowercase_suffix(&self) -> &'static str {
-        ["eq", "gt", "ge", "lt", "le"]
-            .into_iter()
-            .find(|s| self.len() == 5 && self.get(3..).is_some_and(|t| t.eq_ignore_ascii_case(s)))
-            .unwrap_or("")
-    }
+/// Whether directive `d` (a [`PSEUDO_OPS`](super::pseudo_op::PSEUDO_OPS) name) opens,
+/// continues or closes a conditional.
+pub(super) fn is_conditional(d: &str) -> bool {
+    matches!(
+        d,
+        "if" | "ifdef"
+            | "ifndef"
+            | "ifnotdef"
+            | "ifeq"
+            | "ifne"
+            | "ifgt"
+            | "ifge"
+            | "iflt"
+            | "ifle"
+            | "ifc"
+            | "ifnc"
+            | "ifb"
+            | "ifnb"
+            | "ifeqs"
+            | "ifnes"
+            | "else"
+            | "elsec"
+            | "elseif"
+            | "endif"
+            | "endc"
+    )
 }

@@ -1,11 +1,14 @@
 //! Register operands as GNU `as` reads them (`tc-spu.c` `get_reg`): an optional `$`, then a
-//! number, a register name, or (for channels and special-purpose registers) `chN`/`spN`;
-//! anything else is an expression whose value is the register number (so `.set rX, 3` then
-//! `ai rX, rX, 1` works).
+//! number, a register name (the longest that the text starts with, any case: `lr`, `sp`,
+//! `rp`, `fp`; for channels the `tc-spu.c` channel names), or for channels and
+//! special-purpose registers `chN`/`spN`. Anything else is an expression whose value must be
+//! a constant where it is read (`.equ k0,127` before `lqr $k0,...`, `$(2+1)`, `(2+1)`);
+//! gas puts such a value in the field unchecked, so a number past 127 spills into the
+//! neighbouring fields, and this assembler does the same.
 
 use super::error::AsmErrorKind;
-use super::expr::{Resolver, expression};
-use super::text::{PResult, Span, err};
+use super::expr::{Resolver, Value, parse_whole};
+use super::text::{Located, PResult, Span, err};
 use crate::spu::isa::opcodes::OperandKind;
 
 /// Channel names known to GNU `as` (`tc-spu.c` `ch_reg_name`).
@@ -48,11 +51,19 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
-/// Parses a register operand of the given kind (`Rt`..`Rc`, `Spr`, `Channel`).
-pub(super) fn register(span: Span<'_>, kind: OperandKind, resolver: &dyn Resolver) -> PResult<u8> {
+/// The bits a register operand of `kind` (`Rt`..`Rc`, `Spr`, `Channel`) puts in the word,
+/// whose field starts at bit `pos` (bit 0 the least significant).
+pub(super) fn register(
+    span: Span<'_>,
+    kind: OperandKind,
+    pos: u32,
+    resolver: &dyn Resolver,
+) -> PResult<u32> {
     let span = span.trim();
-    let had_dollar = span.text.starts_with('$');
-    let body = if had_dollar { span.from(1) } else { span };
+    let body = match span.text.strip_prefix('$') {
+        Some(_) => span.from(1),
+        None => span,
+    };
     let mut text = body.text;
     let mut offset = body.offset;
     let prefix = match kind {
@@ -79,7 +90,7 @@ pub(super) fn register(span: Span<'_>, kind: OperandKind, resolver: &dyn Resolve
         .iter()
         .filter(|(name, _)| starts_with_ignore_case(text, name))
         .max_by_key(|(name, _)| name.len());
-    let (value, used) = if digits > 0 {
+    let (number, used) = if digits > 0 {
         let mut value: u32 = 0;
         for c in text.bytes().take(digits) {
             value = value.saturating_mul(10).saturating_add(u32::from(c - b'0'));
@@ -87,74 +98,94 @@ pub(super) fn register(span: Span<'_>, kind: OperandKind, resolver: &dyn Resolve
         (value, digits)
     } else if let Some(&(name, number)) = named {
         (u32::from(number), name.len())
-    } else if had_dollar {
-        return err(span.offset, AsmErrorKind::ExpectedRegister);
     } else {
-        // A symbol or expression standing for the register number.
-        let value = expression(span, resolver).map_err(|e| match e.kind {
-            AsmErrorKind::UnknownLabel(_) | AsmErrorKind::ExpectedExpression => {
-                super::text::Located {
-                    offset: span.offset,
-                    kind: AsmErrorKind::ExpectedRegister,
-                }
-            }
-            _ => e,
-        })?;
-        if !value.resolved {
-            return Ok(0);
-        }
-        return u8::try_from(value.value)
-            .ok()
-            .filter(|&v| v <= 127)
-            .ok_or(super::text::Located {
-                offset: span.offset,
-                kind: AsmErrorKind::RegisterOutOfRange {
-                    value: u32::try_from(value.value).unwrap_or(u32::MAX),
-                },
-            });
+        (u32::MAX, 0)
     };
-    if let Some(rest) = text.get(used..)
-        && !rest.trim().is_empty()
-    {
+    let rest = Span {
+        text: text.get(used..).unwrap_or(""),
+        offset: offset + used,
+    };
+    if number <= 127 {
+        if !rest.text.trim().is_empty() {
+            return err(
+                rest.trim().offset,
+                AsmErrorKind::UnexpectedToken {
+                    expected: "end of register operand",
+                },
+            );
+        }
+        return Ok(number << pos);
+    }
+    // gas goes on with an expression from where the number or name ended.
+    if rest.text.trim().is_empty() {
+        return Err(Located {
+            offset: span.offset,
+            kind: if digits > 0 {
+                AsmErrorKind::RegisterOutOfRange { value: number }
+            } else {
+                AsmErrorKind::ExpectedRegister
+            },
+        });
+    }
+    let not_a_register = Located {
+        offset: span.offset,
+        kind: AsmErrorKind::ExpectedRegister,
+    };
+    let (value, len) = parse_whole(rest, resolver).map_err(|e| match e.kind {
+        AsmErrorKind::UnknownLabel(_) | AsmErrorKind::ExpectedExpression => not_a_register,
+        _ => e,
+    })?;
+    if let Some(extra) = rest.text.get(len..).filter(|t| !t.trim().is_empty()) {
         return err(
-            offset + used,
+            rest.offset + len + (extra.len() - extra.trim_start().len()),
             AsmErrorKind::UnexpectedToken {
                 expected: "end of register operand",
             },
         );
     }
-    if value > 127 {
-        return err(span.offset, AsmErrorKind::RegisterOutOfRange { value });
+    if !value.is_constant() {
+        return Err(not_a_register);
     }
-    Ok(value as u8)
+    // `get_reg`: `opcode |= X_add_number << pos`, unchecked.
+    Ok(value.value.wrapping_shl(pos) as u32)
 }
 
-/// Splits `offset($ra)` into its offset expression (may be empty) and register spans.
-pub(super) fn memory_operand(span: Span<'_>) -> PResult<(Span<'_>, Span<'_>)> {
+/// Reads `offset($ra)` as gas's `calcop` does, left to right: the offset expression (which
+/// must be there), `(`, the register, `)`. Returns the offset's value and span, and the
+/// register's span.
+pub(super) fn memory_operand<'s>(
+    span: Span<'s>,
+    resolver: &dyn Resolver,
+) -> PResult<(Value, Span<'s>, Span<'s>)> {
     let span = span.trim();
-    let Some(open) = span.text.rfind('(') else {
+    let (value, used) = parse_whole(span, resolver)?;
+    let after = span.from(used).trim();
+    let Some(inner_text) = after.text.strip_prefix('(') else {
         return err(
-            span.offset + span.text.len(),
+            after.offset,
             AsmErrorKind::UnexpectedToken {
                 expected: "`(` of `offset($ra)`",
             },
         );
     };
-    let inner = span.from(open + 1);
-    let Some(close) = inner.text.find(')') else {
+    let inner = Span {
+        text: inner_text,
+        offset: after.offset + 1,
+    };
+    let Some(close) = inner.text.rfind(')') else {
         return err(
             span.offset + span.text.len(),
             AsmErrorKind::UnexpectedToken { expected: "`)`" },
         );
     };
-    let after = inner.from(close + 1).trim();
-    if !after.text.is_empty() {
+    let tail = inner.from(close + 1).trim();
+    if !tail.text.is_empty() {
         return err(
-            after.offset,
+            tail.offset,
             AsmErrorKind::UnexpectedToken {
                 expected: "end of operand",
             },
         );
     }
-    Ok((span.take(open), inner.take(close)))
+    Ok((value, span.take(used), inner.take(close)))
 }

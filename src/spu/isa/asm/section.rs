@@ -1,28 +1,175 @@
-//! Sections and their place in local store, laid out the way a simple SPU link would: code
-//! sections from address 0 in the order they first appear, then the data sections, then the
-//! zero-initialised ones, each at a multiple of its largest alignment (at least 16 bytes, the
-//! quadword the SPU loads and stores).
+//! Sections as GNU `as` makes them: each has the ELF attributes its `.section` flags give,
+//! or, without flags, those bfd gives its name (`elf.c` `special_sections`, and `.toe` from
+//! `elf32-spu.c`): `.text` and `.text.*` code, `.data*` and `.bss*` writable, `.rodata*`
+//! read-only, `.init`/`.fini` code, `.comment` and `.debug*` not allocated. A section with
+//! another name and no flags is not allocated either (`.section .foo` gets no `a` flag), so
+//! it never reaches local store. Where the sections go is in `layout`.
 
 use super::error::AsmErrorKind;
 use super::symbols::SymbolName;
 
 /// Most sections one source may use (`.text`, `.data`, `.bss`, `.rodata`, named ones...).
-pub const MAX_SECTIONS: usize = 16;
-
-/// Alignment every section start gets at least.
-pub(super) const SECTION_ALIGN: u32 = 16;
+pub const MAX_SECTIONS: usize = 32;
 
 /// What a section holds, which decides where it goes and whether it has bytes in the image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SectionKind {
-    /// Code (`.text`, `.text.*`, `.init`, `.fini`, or flags with `x`): from address 0,
-    /// alignment padding is `nop`/`lnop`.
+    /// Code (`.text`, `.text.*`, `.init`, `.fini`, or flags with `ax`): alignment padding
+    /// is `nop`/`lnop`.
     Code,
-    /// Initialised data (`.data`, `.rodata`, anything else with contents).
+    /// Initialised data, read-only (`.rodata`, flags `a`) or writable (`.data`, flags `aw`).
     Data,
-    /// Zero-initialised (`.bss`, `.sbss`, `@nobits`, `.lcomm`, `.comm`): addresses, no bytes.
+    /// Zero-initialised (`.bss`, `@nobits`, `.lcomm`, `.comm`): addresses, no bytes.
     Bss,
+    /// Not allocated (`.comment`, `.debug*`, flags without `a`): assembled and checked, but
+    /// the link gives it no place in local store, so its bytes are in no image.
+    NotLoaded,
+}
+
+/// The ELF attributes of a section (`SHF_*`, `SHT_NOBITS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Attributes {
+    pub alloc: bool,
+    pub write: bool,
+    pub exec: bool,
+    pub tls: bool,
+    pub nobits: bool,
+}
+
+impl Attributes {
+    const fn new(nobits: bool, alloc: bool, write: bool, exec: bool, tls: bool) -> Self {
+        Attributes {
+            alloc,
+            write,
+            exec,
+            tls,
+            nobits,
+        }
+    }
+
+    /// The flags string of `.section name, "flags"` (`a`, `w`, `x`, `T`; the others, such as
+    /// `M`, `S`, `G`, do not change where a section goes).
+    pub fn from_flags(flags: &str) -> Self {
+        Attributes {
+            alloc: flags.contains('a'),
+            write: flags.contains('w'),
+            exec: flags.contains('x'),
+            tls: flags.contains('T'),
+            nobits: false,
+        }
+    }
+
+    fn kind(self) -> SectionKind {
+        match (self.alloc, self.nobits, self.exec) {
+            (false, _, _) => SectionKind::NotLoaded,
+            (true, true, _) => SectionKind::Bss,
+            (true, false, true) => SectionKind::Code,
+            (true, false, false) => SectionKind::Data,
+        }
+    }
+
+    fn union(self, other: Self) -> Self {
+        Attributes {
+            alloc: self.alloc || other.alloc,
+            write: self.write || other.write,
+            exec: self.exec || other.exec,
+            tls: self.tls || other.tls,
+            nobits: self.nobits || other.nobits,
+        }
+    }
+
+    fn within(self, other: Self) -> bool {
+        (!self.alloc || other.alloc)
+            && (!self.write || other.write)
+            && (!self.exec || other.exec)
+            && (!self.tls || other.tls)
+    }
+}
+
+/// How a special section's name matches (`bfd_elf_special_section.suffix_length`).
+#[derive(Clone, Copy)]
+enum Match {
+    /// The name itself (0).
+    Exact,
+    /// The name, or the name and `.` and more (-2).
+    Dotted,
+    /// Any name starting with it (-1).
+    Prefix,
+}
+
+const A: bool = true;
+const O: bool = false;
+
+/// bfd's special sections for spu-elf: name, match, then nobits, alloc, write, exec, TLS.
+#[rustfmt::skip]
+const SPECIAL: [(&str, Match, Attributes); 33] = [
+    (".bss", Match::Dotted, Attributes::new(A, A, A, O, O)),
+    (".comment", Match::Exact, Attributes::new(O, O, O, O, O)),
+    (".ctf", Match::Exact, Attributes::new(O, O, O, O, O)),
+    (".data", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".data1", Match::Exact, Attributes::new(O, A, A, O, O)),
+    (".debug", Match::Exact, Attributes::new(O, O, O, O, O)),
+    (".dynamic", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".dynstr", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".dynsym", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".fini", Match::Exact, Attributes::new(O, A, O, A, O)),
+    (".fini_array", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".gnu.linkonce.b", Match::Dotted, Attributes::new(A, A, A, O, O)),
+    (".gnu.linkonce.n", Match::Dotted, Attributes::new(A, A, A, O, O)),
+    (".gnu.linkonce.p", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".got", Match::Exact, Attributes::new(O, A, A, O, O)),
+    (".gnu.hash", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".hash", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".init", Match::Exact, Attributes::new(O, A, O, A, O)),
+    (".init_array", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".noinit", Match::Dotted, Attributes::new(A, A, A, O, O)),
+    (".note", Match::Prefix, Attributes::new(O, O, O, O, O)),
+    (".persistent.bss", Match::Exact, Attributes::new(A, A, A, O, O)),
+    (".persistent", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".preinit_array", Match::Dotted, Attributes::new(O, A, A, O, O)),
+    (".plt", Match::Exact, Attributes::new(O, A, O, A, O)),
+    (".rodata", Match::Dotted, Attributes::new(O, A, O, O, O)),
+    (".rodata1", Match::Exact, Attributes::new(O, A, O, O, O)),
+    (".text", Match::Dotted, Attributes::new(O, A, O, A, O)),
+    (".tbss", Match::Dotted, Attributes::new(A, A, A, O, A)),
+    (".tdata", Match::Dotted, Attributes::new(O, A, A, O, A)),
+    // `elf32-spu.c`: `.toe` holds the effective addresses of `_EAR_` symbols.
+    (".toe", Match::Exact, Attributes::new(A, A, O, O, O)),
+    ("._ea", Match::Exact, Attributes::new(O, O, A, O, O)),
+    (".line", Match::Exact, Attributes::new(O, O, O, O, O)),
+];
+
+/// The attributes bfd gives a section of this name, if it is special.
+fn special(name: &str) -> Option<Attributes> {
+    SPECIAL.iter().find_map(|&(prefix, how, attributes)| {
+        let rest = name.strip_prefix(prefix)?;
+        let matches = match how {
+            Match::Exact => rest.is_empty(),
+            Match::Dotted => rest.is_empty() || rest.starts_with('.'),
+            Match::Prefix => true,
+        };
+        matches.then_some(attributes)
+    })
+}
+
+/// The attributes of a new section (`obj_elf_change_section`): the given flags and type,
+/// completed by the special section's (a type not given is the special one's; given flags
+/// are added to the special ones, unless they are not among them, when they replace them).
+pub(super) fn attributes(
+    name: &str,
+    given: Option<Attributes>,
+    nobits: Option<bool>,
+) -> Attributes {
+    let special = special(name);
+    let mut attributes = match (given, special) {
+        (Some(given), Some(special)) if given.within(special) => given.union(special),
+        (Some(given), _) => given,
+        (None, Some(special)) => special,
+        (None, None) => Attributes::default(),
+    };
+    attributes.nobits = nobits.unwrap_or_else(|| special.is_some_and(|s| s.nobits));
+    attributes
 }
 
 /// One section: its name, kind and final place in local store.
@@ -30,28 +177,17 @@ pub enum SectionKind {
 pub struct SectionInfo {
     /// The name as written (`.text`, `.data`, ...).
     pub name: SymbolName,
-    /// Code, data or zero-initialised.
+    /// Code, data, zero-initialised, or not loaded.
     pub kind: SectionKind,
-    /// Local-store address of its first byte.
+    /// Local-store address of its first byte (0 for a section that is not loaded).
     pub address: u32,
-    /// Size in bytes.
+    /// Size in bytes, rounded up to its alignment as GNU `as` rounds it
+    /// (`md_section_align`).
     pub size: u32,
-    /// Largest alignment asked for in it (at least 16).
+    /// Largest alignment asked for in it (1 if none, as gas records it).
     pub align: u32,
-}
-
-/// The kind a section gets from its name when no flags say otherwise (GNU `as` ELF rules).
-pub(super) fn kind_from_name(name: &str) -> SectionKind {
-    let starts = |prefix: &str| {
-        name == prefix || name.starts_with(prefix) && name[prefix.len()..].starts_with('.')
-    };
-    if starts(".text") || starts(".init") || starts(".fini") {
-        SectionKind::Code
-    } else if starts(".bss") || starts(".sbss") || starts(".tbss") {
-        SectionKind::Bss
-    } else {
-        SectionKind::Data
-    }
+    /// Its ELF attributes.
+    pub(super) attributes: Attributes,
 }
 
 /// The section table while assembling: sizes grow as statements are read.
@@ -67,17 +203,26 @@ impl Sections {
         }
     }
 
-    /// The index of `name`, created with `kind` (or its name's kind) when new.
-    pub fn open(&mut self, name: &str, kind: Option<SectionKind>) -> Result<u8, AsmErrorKind> {
+    /// The index of `name`, created when new with the attributes it gets from `given`
+    /// flags, its `nobits` type, and its name. An existing section keeps its attributes (gas
+    /// only warns about different ones).
+    pub fn open(
+        &mut self,
+        name: &str,
+        given: Option<Attributes>,
+        nobits: Option<bool>,
+    ) -> Result<u8, AsmErrorKind> {
         if let Some(i) = self.list.iter().position(|s| s.name == name) {
             return Ok(i as u8);
         }
+        let attributes = attributes(name, given, nobits);
         let info = SectionInfo {
             name: SymbolName::new(name)?,
-            kind: kind.unwrap_or_else(|| kind_from_name(name)),
+            kind: attributes.kind(),
             address: 0,
             size: 0,
-            align: SECTION_ALIGN,
+            align: 1,
+            attributes,
         };
         self.list
             .push(info)
@@ -94,43 +239,4 @@ impl Sections {
     pub fn get_mut(&mut self, index: u8) -> Option<&mut SectionInfo> {
         self.list.get_mut(usize::from(index))
     }
-
-    /// Gives every section its address; returns (end of code, start of data, end of data,
-    /// end of everything) in bytes.
-    pub fn layout(&mut self) -> Layout {
-        let mut next: u64 = 0;
-        let mut layout = Layout::default();
-        for kind in [SectionKind::Code, SectionKind::Data, SectionKind::Bss] {
-            if kind == SectionKind::Data {
-                layout.text_end = next;
-            }
-            for section in self.list.iter_mut().filter(|s| s.kind == kind) {
-                if section.size == 0 && section.kind != SectionKind::Code {
-                    // An empty section takes no room and moves nothing (GNU ld drops it).
-                    section.address = next.min(u64::from(u32::MAX)) as u32;
-                    continue;
-                }
-                next = next.next_multiple_of(u64::from(section.align));
-                section.address = next.min(u64::from(u32::MAX)) as u32;
-                if kind == SectionKind::Data && layout.data_start.is_none() {
-                    layout.data_start = Some(next);
-                }
-                next += u64::from(section.size);
-            }
-            if kind == SectionKind::Data {
-                layout.data_end = next;
-            }
-        }
-        layout.end = next;
-        layout
-    }
-}
-
-/// Where the groups of sections ended up (see [`Sections::layout`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Layout {
-    pub text_end: u64,
-    pub data_start: Option<u64>,
-    pub data_end: u64,
-    pub end: u64,
 }

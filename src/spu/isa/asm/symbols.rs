@@ -99,11 +99,26 @@ pub struct Symbol {
     pub value: SymbolValue,
     /// Defined in the current pass (for `.ifdef`, `.equiv` and redefinition checks).
     pub(super) defined: bool,
-    /// Assigned with `.set`/`=` (may be redefined) rather than defined as a label.
+    /// Assigned with `.set`, `.equ` or `=`: another assignment or a label may redefine it
+    /// (gas's volatile symbols); uses before a redefinition keep the earlier value.
     pub(super) variable: bool,
+    /// Assigned an expression gas could not fold where it was read (a symbol defined later
+    /// in it): its uses are never constants where they are read.
+    pub(super) late: bool,
+    /// The value of the first definition of the first pass: the value a use before any
+    /// definition takes in the second pass, as gas's fixups refer to the first definition.
+    pub(super) first: SymbolValue,
 }
 
 impl Symbol {
+    /// The section of a label.
+    pub(super) fn value_section(&self) -> Option<u8> {
+        match self.value {
+            SymbolValue::Label { section, .. } => Some(section),
+            _ => None,
+        }
+    }
+
     /// `true` for labels, `false` for absolute values.
     pub fn is_label(&self) -> bool {
         matches!(self.value, SymbolValue::Label { .. })
@@ -135,6 +150,16 @@ impl<const N: usize> SymbolTable<N> {
 
     pub(super) fn find_mut(&mut self, name: &str) -> Option<&mut Symbol> {
         self.entries.iter_mut().find(|s| s.name == name)
+    }
+
+    /// The index of `name` in definition order.
+    pub(super) fn position(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|s| s.name == name)
+    }
+
+    /// The name of the symbol at `index`.
+    pub(super) fn name_at(&self, index: usize) -> Option<&str> {
+        self.entries.get(index).map(|s| s.name.as_str())
     }
 
     /// Adds a symbol; the table must not hold `name` yet.

@@ -61,8 +61,10 @@ impl<'s> Span<'s> {
     }
 }
 
+/// A name starts with a letter, `_`, `.` or `$` (gas's `LEX_DOLLAR` default: `$foo` is a
+/// symbol, and `$3` one too where no register is expected).
 pub(super) fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'.'
+    c.is_ascii_alphabetic() || c == b'_' || c == b'.' || c == b'$'
 }
 
 pub(super) fn is_ident_char(c: u8) -> bool {

@@ -53,8 +53,8 @@ fn main() -> i32 {
         }
     };
     t.check("elf_parses", true);
-    // dot.s: `_start` at 0, the loop `dot` after six instructions, .data at the 16-byte
-    // boundary after the 19 words of text.
+    // dot.s: `_start` at 0, the loop `dot` after six instructions, .data at spu-ld's
+    // ALIGN(0x80) after the 19 words of text.
     t.check_eq("elf_entry", elf.entry(), 0);
     t.check_eq("elf_segments", elf.segments().len(), 2);
     let dot = elf.symbols().address_of("dot");
@@ -62,7 +62,7 @@ fn main() -> i32 {
     t.check_eq(
         "elf_symbol_vec_a",
         elf.symbols().address_of("vec_a"),
-        Some(0x50),
+        Some(0x80),
     );
     // The loop's closing `brnz $12,dot` (word 12) names its target by the ELF symbol, as
     // objdump writes a target: its address in hex (0x18), then the symbol.
