@@ -1,14 +1,18 @@
 # Benchmark workload: a double-buffered DMA stream. 1 MiB of main memory from EA 0 comes in
 # 16 KiB blocks (tags 0 and 1, LS buffers 0x10000 and 0x14000): the get of block k+1 goes out
-# before block k is summed, so the transfer overlaps the sum. The word sums of the four
-# lanes end in $20, and their first word goes to the outbound mailbox.
+# before block k is summed, so the transfer overlaps the sum. The stream runs PASSES times
+# (16 MiB moved in all); the word sums of the four lanes end in $20, and their first word goes
+# to the outbound mailbox. The sum loop's branch is hinted, as compilers hint loops.
 #
 #   cargo spusim -- --ea-load data.bin@0 spu/programs/bench_dma_stream.s
         .set    BLOCK, 16384
         .set    BLOCKS, 64
+        .set    PASSES, 16
         .text
 _start:
         il      $20,0                   # the sums
+        il      $9,PASSES
+pass:
         il      $10,0                   # block being summed
         ila     $2,0x10000              # block 0 into buffer 0, tag 0
         wrch    $MFC_LSA,$2
@@ -47,6 +51,7 @@ wait:
         ila     $19,0x10000
         a       $19,$19,$18
         ila     $21,BLOCK/64            # 64 bytes an iteration
+        hbrr    sum_branch,sum
 sum:
         lqd     $22,0($19)
         lqd     $23,16($19)
@@ -58,9 +63,12 @@ sum:
         a       $20,$20,$25
         ai      $19,$19,64
         ai      $21,$21,-1
+sum_branch:
         brnz    $21,sum
         ai      $10,$10,1
         cgti    $12,$10,BLOCKS-1
         brz     $12,next
+        ai      $9,$9,-1
+        brnz    $9,pass
         wrch    $SPU_WrOutMbox,$20
         stop

@@ -390,7 +390,9 @@ impl Mfc {
             });
         }
         self.stats.commands += 1;
-        self.stats.set_busy(true, now);
+        if self.timed {
+            self.stats.set_busy(true, now);
+        }
         self.attention = true;
         CommandWrite::Accepted
     }

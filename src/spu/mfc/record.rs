@@ -77,7 +77,8 @@ pub struct DmaStats {
     /// a full queue) or on an event; in instruction mode, the cycles skipped to the event
     /// waited for.
     pub wait_cycles: u64,
-    /// Cycles with at least one command in the MFC.
+    /// Cycles with at least one command in the MFC, in pipeline mode (instruction mode
+    /// completes DMA at once: no busy cycles, and no bandwidth).
     pub busy_cycles: u64,
     /// When the MFC last went from idle to busy (while busy).
     busy_since: Option<u64>,
@@ -104,7 +105,8 @@ impl DmaStats {
         self.bytes_in + self.bytes_out
     }
 
-    /// Bytes per cycle while the MFC had work (`None` before it had any).
+    /// Bytes per cycle while the MFC had work (`None` before it had any, and in instruction
+    /// mode).
     pub fn bandwidth(&self) -> Option<f64> {
         (self.busy_cycles > 0).then(|| self.bytes() as f64 / self.busy_cycles as f64)
     }

@@ -66,8 +66,10 @@ impl Mfc {
             self.queue_was_full = false;
             self.events.raise(EVENT_QUEUE_VACANCY);
         }
-        self.stats
-            .set_busy(!self.queue.is_empty() || self.atomic.is_some(), now);
+        if self.timed {
+            self.stats
+                .set_busy(!self.queue.is_empty() || self.atomic.is_some(), now);
+        }
         result
     }
 
