@@ -11,7 +11,8 @@
 //! | `command.rs` | `MFC_Cmd` opcodes |
 //! | `transfer.rs` | the size, alignment and range rules; list elements |
 //! | `queue.rs` | the 16-entry command queue and its ordering (fence, barrier) |
-//! | `controller.rs` | the MFC and its channels |
+//! | `controller.rs` | the MFC and its command, tag, list-stall and atomic channels |
+//! | `event_channels.rs` | its decrementer, event and signal channels |
 //! | `service.rs` | starting and completing commands, the events that follow |
 //! | `data.rs` | moving the data, walking lists |
 //! | `timing.rs` | when requests go out and data arrives (pipeline mode) |
@@ -26,6 +27,7 @@ mod controller;
 mod data;
 mod decrementer;
 mod error;
+mod event_channels;
 mod events;
 mod held;
 mod port;

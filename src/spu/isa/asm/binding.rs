@@ -9,19 +9,8 @@
 use super::error::{AsmErrorKind, Name};
 use super::expr::{Resolver, Value, expression};
 use super::pass::{MAX_LOCAL_NUMBERS, Pass};
-use super::symbols::{Symbol, SymbolName, SymbolValue};
+use super::symbols::{Definition, Symbol, SymbolName, SymbolValue};
 use super::text::{Located, PResult, Span, err, ident_len};
-
-/// How a symbol is defined.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Definition {
-    /// `name:`, `.lcomm`, `.comm`: an address, once (it may replace a volatile value).
-    Label,
-    /// `=`, `.set`, `.equ`: a volatile value, which later definitions may replace.
-    Set,
-    /// `.equiv`, `.eqv`, `==`: a value, once; an error if the symbol is already defined.
-    Equiv,
-}
 
 fn local_name(number: u32, instance: u32) -> Result<SymbolName, AsmErrorKind> {
     let mut text = heapless::String::<32>::new();

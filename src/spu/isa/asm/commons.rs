@@ -15,31 +15,14 @@
 //! The first pass records each one; between the passes they are placed; the second pass
 //! takes the k-th directive's place from the k-th record.
 
-use super::binding::Definition;
 use super::error::AsmErrorKind;
 use super::pass::Pass;
 use super::section::Attributes;
-use super::symbols::{SymbolName, SymbolValue};
+use super::symbols::{Common, Definition, MAX_COMMONS, SymbolName, SymbolValue};
 use super::text::{Located, PResult, Span, err, ident_len, operands};
-
-/// Most `.lcomm`, `.bss` and `.comm` symbols one source may define.
-pub const MAX_COMMONS: usize = 64;
 
 /// ld's hash table size for the global symbols (`bfd/hash.c` `DEFAULT_SIZE`).
 const LD_HASH_BUCKETS: u64 = 4051;
-
-/// One zero-initialised symbol and its place.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Common {
-    /// Its symbol's index in the symbol table.
-    symbol: usize,
-    size: u32,
-    align: u32,
-    /// `.lcomm`/`.bss`: in `.bss`; `.comm`: in `COMMON`.
-    local: bool,
-    /// Offset in its section, once placed.
-    offset: u32,
-}
 
 /// `bfd_hash_hash` (`bfd/hash.c`), in a 64-bit `unsigned long` as on the hosts spu-ld runs on.
 fn ld_hash(name: &str) -> u64 {

@@ -4,11 +4,11 @@
 //! (`.type`, `.size`, `.file`...), and the ones gas knows that this assembler refuses, each
 //! with the reason.
 
-use super::binding::Definition;
 use super::error::AsmErrorKind;
 use super::expr::expression;
 use super::pass::{MAX_SECTION_STACK, Pass, name};
 use super::section::Attributes;
+use super::symbols::Definition;
 use super::text::{Located, PResult, Span, err, ident_len, operands};
 
 /// Directives read and checked that leave no bytes in a local-store image: symbol binding

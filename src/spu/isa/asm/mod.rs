@@ -57,11 +57,11 @@ mod symbols;
 mod text;
 mod value;
 
-pub use commons::MAX_COMMONS;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use pass::MAX_LOCAL_NUMBERS;
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
 pub use section::{MAX_SECTIONS, SectionInfo, SectionKind};
+pub use symbols::MAX_COMMONS;
 pub use symbols::{MAX_NAME, Symbol, SymbolName, SymbolTable, SymbolValue};
 pub use text::MAX_LINE;
 

@@ -1,14 +1,12 @@
 //! One pass over the source: the assembler state, symbol resolution, statements (labels,
 //! assignments, instructions) and byte output into the current section.
 
-use super::binding::Definition;
-use super::commons::{Common, MAX_COMMONS};
 use super::error::{AsmErrorKind, Name};
 use super::expr::Value;
 use super::pseudo_op::{Word, classify};
 use super::reader::Expander;
 use super::section::{MAX_SECTIONS, SectionKind, Sections};
-use super::symbols::SymbolTable;
+use super::symbols::{Common, Definition, MAX_COMMONS, SymbolTable};
 use super::text::{Located, PResult, Span, err, ident_len, operands};
 use super::{encode, instruction};
 

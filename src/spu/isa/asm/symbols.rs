@@ -1,5 +1,6 @@
 //! Symbols: labels (a section and an offset in it), absolute values (`sym = expr`, `.set`,
-//! `.equ`), numeric local labels, and their final addresses.
+//! `.equ`), numeric local labels, and their final addresses; how a symbol was defined, and the
+//! zero-initialised ones (`.lcomm`, `.comm`) with their places.
 
 use super::error::AsmErrorKind;
 use crate::spu::isa::disasm::SymbolLookup;
@@ -212,4 +213,33 @@ impl<const N: usize> SymbolLookup for SymbolTable<N> {
             })
             .map(|s| (s.name.as_str(), s.address))
     }
+}
+
+/// How a symbol is defined.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Definition {
+    /// `name:`, `.lcomm`, `.comm`: an address, once (it may replace a volatile value).
+    Label,
+    /// `=`, `.set`, `.equ`: a volatile value, which later definitions may replace.
+    Set,
+    /// `.equiv`, `.eqv`, `==`: a value, once; an error if the symbol is already defined.
+    Equiv,
+}
+
+/// Most `.lcomm`, `.bss` and `.comm` symbols one source may define.
+pub const MAX_COMMONS: usize = 64;
+
+/// One zero-initialised symbol and its place.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Common {
+    /// Its symbol's index in the symbol table.
+    pub symbol: usize,
+    /// Bytes.
+    pub size: u32,
+    /// Bytes, a power of two.
+    pub align: u32,
+    /// `.lcomm`/`.bss`: in `.bss`; `.comm`: in `COMMON`.
+    pub local: bool,
+    /// Offset in its section, once placed.
+    pub offset: u32,
 }
