@@ -284,3 +284,38 @@ fn instruction_and_pipeline_mode_compute_the_same_results() {
     }
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn a_command_issued_in_a_skipped_stall_is_serviced_before_its_status_is_read() {
+    // With the real fetch unit the `wrch MFC_Cmd` of this getllar completes while the stall
+    // skip runs stage o alone; the service must still start the command before the next
+    // cycle, or the `rdch MFC_RdAtomicStat` after it finds nothing in flight and the run ends
+    // as if only the host could help (it did, before the fix). Both ways must agree.
+    let source = "_start:
+            ila $9, 0x8000
+            il $4, 64
+            il $5, 0
+            wrch $MFC_LSA, $9
+            wrch $MFC_EAH, $5
+            wrch $MFC_EAL, $5
+            il $2, 0xD0
+            wrch $MFC_Cmd, $2
+            rdch $2, $MFC_RdAtomicStat
+            lqd $11, 0($9)
+            clgt $12, $4, $11
+            brz $12, finished
+            stop
+        finished:
+            stop";
+    let mut ends = Vec::new();
+    for skip in [true, false] {
+        let mut unit = load(source, memory(1 << 16), Mode::Pipeline, 0);
+        unit.set_fetch(FetchKind::Real).unwrap();
+        unit.set_stall_skip(skip);
+        let outcome = run(&mut unit, 100_000, &Recorder::default());
+        assert!(stopped(&outcome), "stall skip {skip}: {outcome:?}");
+        assert_eq!(word(&unit, 2), 4, "G: the getllar completed");
+        ends.push((outcome.cycles, outcome.instructions));
+    }
+    assert_eq!(ends[0], ends[1]);
+}

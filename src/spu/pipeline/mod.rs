@@ -538,6 +538,14 @@ impl Pipeline {
                 if end.is_some() {
                     return Ok((cycles, end));
                 }
+                // A channel instruction completed in the skipped stretch (a command written
+                // to MFC_Cmd) needs the service before the next cycle, as after a simulated
+                // one: otherwise a read of its status would find nothing scheduled. (A wait
+                // it asked for is found again when stage o retries the instruction.)
+                if self.follow_up == FollowUp::Service {
+                    self.follow_up = FollowUp::Nothing;
+                    break;
+                }
                 if until_output && core::mem::take(&mut self.wrote_output) {
                     break;
                 }
