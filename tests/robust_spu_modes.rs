@@ -5,19 +5,24 @@
 //!
 //! Programs are found by listing the repository (every `*.s` outside `target/`, hidden
 //! directories and the fuzz crate's corpora and build output), so a new program is covered
-//! without touching this test. Fetch models: ideal and real. The host benchmarks' workloads
-//! (`bench_*.s`, 31 to 69 million cycles each) are left out: they are far beyond this test's
-//! budget in a debug build; `tests/spu_pipeline_stall_skip.rs` runs shortened copies.
+//! without touching this test. Fetch models: ideal and real. Each SPU has a small main memory
+//! of its own, so that programs that wait for signals can be given them. The host benchmarks'
+//! workloads (`bench_*.s`, 31 to 69 million cycles each) are left out: they are far beyond this
+//! test's budget in a debug build; `tests/spu_pipeline_stall_skip.rs` runs shortened copies.
 
 use std::path::{Path, PathBuf};
 
 use pmprobe::spu::exec::{LS_SIZE, Status, StopReason};
 use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::main_memory::{MainMemory, SignalRegister};
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+
+/// Bytes of the main memory each SPU gets (its signal registers are what matters here).
+const MEMORY_BYTES: usize = 1 << 16;
 
 /// Cycle budget per run; every program in the repository stops long before.
 const MAX_CYCLES: u64 = 20_000_000;
@@ -73,12 +78,17 @@ fn load(path: &Path) -> Box<SpuUnit> {
     let mut unit = Box::new(SpuUnit::new(0));
     unit.load_program(&image[..program.len], program.entry)
         .expect("the image fits");
+    // Its own memory, so that no signal of another run reaches it; leaked, as an SPU holds a
+    // `'static` reference to its memory.
+    let memory = Box::leak(Box::new(MainMemory::new(vec![0u8; MEMORY_BYTES])));
+    unit.attach_main_memory(memory);
     unit
 }
 
 /// Runs to the final stop, playing the host: the inbound mailbox gets 1, 2, 3... whenever the
-/// SPU waits on a channel, and the outbound mailboxes are drained then. Returns the stop
-/// reason and the drained mail, in order.
+/// SPU waits on a channel (both signal-notification registers get the value instead when it
+/// waits on an event or a signal: channels 0, 3 and 4), and the outbound mailboxes are drained
+/// then. Returns the stop reason and the drained mail, in order.
 fn run_to_stop(unit: &mut SpuUnit, what: &str) -> (StopReason, Vec<u32>) {
     let mut mail = Vec::new();
     let mut next_inbound = 1;
@@ -92,11 +102,16 @@ fn run_to_stop(unit: &mut SpuUnit, what: &str) -> (StopReason, Vec<u32>) {
             RunEnd::Stopped(reason) => return (reason, mail),
             RunEnd::CycleLimit => panic!("{what}: no stop within {MAX_CYCLES} cycles"),
             RunEnd::Blocked { channel } => {
+                let signalled = matches!(channel, 0 | 3 | 4);
+                if signalled {
+                    unit.write_signal(SignalRegister::One, next_inbound);
+                    unit.write_signal(SignalRegister::Two, next_inbound);
+                }
                 let channels = unit.arch_mut().channels_mut();
                 let drained: Vec<u32> = std::iter::from_fn(|| channels.outbound.pop())
                     .chain(std::iter::from_fn(|| channels.outbound_interrupt.pop()))
                     .collect();
-                let fed = channels.inbound.push(next_inbound).is_ok();
+                let fed = signalled || channels.inbound.push(next_inbound).is_ok();
                 next_inbound += 1;
                 assert!(
                     fed || !drained.is_empty(),
