@@ -1,0 +1,302 @@
+//! Section: the work queue. All eight SPUs take item numbers from one counter in main memory
+//! with getllar/putllc, retrying when their reservation was lost, and put each item's result
+//! to main memory; the firmware then checks that every item was processed exactly once, with
+//! Rust's result, and reports the reservations each SPU lost.
+//!
+//! Reservations are lost only when another SPU's putllc lands between an SPU's getllar and
+//! its putllc, so the SPUs must interleave finely. Under QEMU with `-icount` the cores take
+//! turns of up to 0.1 s of virtual time, far longer than a take (about 600 SPU cycles), so
+//! SPUs on different cores rarely meet there. The first quarter of the items is therefore
+//! taken with all eight SPUs on this core, round robin in slices of 40 cycles; the rest with
+//! SPU k on core k mod N, each core running its SPUs round robin in the same slices (on 4
+//! cores two SPUs each, which still meet; on 8 cores one each, which rarely do).
+
+use pmprobe::rt::smp::{self, CoreId};
+use pmprobe::spu::arena::SPU_COUNT;
+use pmprobe::spu::main_memory::SharedMemory;
+use pmprobe::spu::mfc::DmaStats;
+use pmprobe::spu::unit::SpuUnit;
+
+use super::checks::Checks;
+use super::core_lock::CoreLock;
+use super::mfc::{Slice, Sliced, load, stopped};
+use super::mfc_kernels::{
+    QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, WORK_QUEUE_SOURCE, check_queue,
+    queue_counter, queue_mailbox, reset_queue,
+};
+use super::output::{heading, outln};
+
+/// SPU cycles a slice runs before the next SPU's turn.
+const SLICE_CYCLES: u64 = 40;
+/// Items taken while all SPUs run interleaved on this core.
+const INTERLEAVED_ITEMS: u32 = QUEUE_ITEMS / 4;
+/// Cycles an SPU may run in all (each takes about 100 000).
+const CYCLE_BUDGET: u64 = 20_000_000;
+
+/// One SPU of the queue with what the firmware records of it.
+struct Worker<'a> {
+    unit: &'a mut SpuUnit,
+    sliced: Sliced,
+    /// The core that ran its last slice.
+    core: Option<CoreId>,
+    /// Its failed putllcs when the interleaved part ended.
+    interleaved_failures: u64,
+}
+
+/// Loads the kernel on every SPU, runs the interleaved part here and the rest on the cores,
+/// prints the section and checks it.
+pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: &mut Checks) {
+    let cores = smp::online().max(1);
+    heading(format_args!(
+        "MFC work queue: demo_workqueue.s on SPU0..SPU{}, {QUEUE_ITEMS} items from one getllar/putllc counter",
+        SPU_COUNT - 1
+    ));
+    for line in [
+        format_args!(
+            "  Each SPU takes the next item with getllar/putllc on the counter's 128-byte line (EA {QUEUE_COUNTER:#x}),"
+        ),
+        format_args!(
+            "  retrying when its reservation was lost, and puts {{item, 16 rounds of xorshift32, SPU, its ordinal}}"
+        ),
+        format_args!(
+            "  to EA {QUEUE_RESULTS:#x} + 16 * item. A reservation is lost only when another SPU's putllc comes"
+        ),
+        format_args!(
+            "  between an SPU's getllar and its putllc, and QEMU gives each core long turns: so for the first"
+        ),
+        format_args!(
+            "  {INTERLEAVED_ITEMS} items all SPUs run on {}, round robin in {SLICE_CYCLES}-cycle slices; then SPU k runs on",
+            smp::this_core()
+        ),
+        format_args!(
+            "  core k mod {cores}, each core running its SPUs round robin in such slices."
+        ),
+    ] {
+        outln!("{line}");
+    }
+    let workers: heapless::Vec<CoreLock<Worker<'_>>, SPU_COUNT> = units
+        .iter_mut()
+        .map(|unit| {
+            CoreLock::new(Worker {
+                unit,
+                sliced: Sliced::default(),
+                core: None,
+                interleaved_failures: 0,
+            })
+        })
+        .collect();
+    if let Err(error) = reset_queue(memory) {
+        checks.check(
+            format_args!("workqueue_memory"),
+            false,
+            format_args!("{error}"),
+        );
+        return;
+    }
+    for (spu, worker) in workers.iter().enumerate() {
+        worker.lock(|worker| {
+            if let Err(why) = load(worker.unit, WORK_QUEUE_SOURCE, &queue_mailbox(spu)) {
+                worker.sliced.end = Some(Err(why));
+            }
+        });
+    }
+    round_robin(
+        &workers,
+        |_| true,
+        || queue_counter(memory).is_ok_and(|taken| taken >= INTERLEAVED_ITEMS),
+    );
+    for worker in &workers {
+        worker.lock(|w| w.interleaved_failures = w.unit.arch().dma_stats().putllc_failures);
+    }
+    if cores > 1 {
+        let errors = smp::on_each_core(&|core| {
+            round_robin(&workers, |spu| spu % cores == core.index(), || false);
+        });
+        for error in &errors {
+            outln!("  {error}");
+        }
+    }
+    // One core, or the SPUs of a core that did not start: this core runs them.
+    round_robin(&workers, |_| true, || false);
+    report(&workers, memory, checks);
+}
+
+/// Runs the workers `mine` picks round robin in slices on this core until each has ended or
+/// `enough` says so (asked before every round).
+fn round_robin(
+    workers: &[CoreLock<Worker<'_>>],
+    mine: impl Fn(usize) -> bool,
+    enough: impl Fn() -> bool,
+) {
+    let core = smp::this_core();
+    loop {
+        if enough() {
+            return;
+        }
+        let mut running = false;
+        for (_, worker) in workers.iter().enumerate().filter(|(spu, _)| mine(*spu)) {
+            running |= worker.lock(|w| {
+                if w.sliced.end.is_some() {
+                    return false;
+                }
+                w.core = Some(core);
+                match w.sliced.slice(w.unit, SLICE_CYCLES, CYCLE_BUDGET) {
+                    Slice::Ran => true,
+                    Slice::Done => false,
+                    // Nothing here serves a host channel: the kernel needs none after its start.
+                    Slice::Blocked => {
+                        w.sliced.end = Some(Err("blocked on a channel only the host serves"));
+                        false
+                    }
+                }
+            });
+        }
+        if !running {
+            return;
+        }
+    }
+}
+
+/// What one SPU did.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    core: Option<CoreId>,
+    sliced: Sliced,
+    dma: DmaStats,
+    interleaved_failures: u64,
+    /// Its own counts: items taken ($7) and putllc failures ($8).
+    taken: u32,
+    failures: u32,
+}
+
+fn report(workers: &[CoreLock<Worker<'_>>], memory: &dyn SharedMemory, checks: &mut Checks) {
+    let mut rows = [Row::default(); SPU_COUNT];
+    for (row, worker) in rows.iter_mut().zip(workers) {
+        worker.lock(|w| {
+            *row = Row {
+                core: w.core,
+                sliced: w.sliced,
+                dma: *w.unit.arch().dma_stats(),
+                interleaved_failures: w.interleaved_failures,
+                taken: w.unit.arch().register(7).words()[0],
+                failures: w.unit.arch().register(8).words()[0],
+            };
+        });
+    }
+    outln!(
+        "  {:<5} {:<7} {:>6} {:>14} {:>13} {:>8} {:>9}",
+        "SPU",
+        "core",
+        "items",
+        "putllc failed",
+        "(inter+rest)",
+        "cycles",
+        "DMA wait"
+    );
+    let (mut interleaved, mut lost, mut items) = (0, 0, 0);
+    for (spu, row) in rows.iter().enumerate() {
+        let failures = row.dma.putllc_failures;
+        let rest = failures.saturating_sub(row.interleaved_failures);
+        outln!(
+            "  SPU{spu:<2} {:<7} {:>6} {:>14} {:>13} {:>8} {:>9}",
+            Place(row.core),
+            row.taken,
+            failures,
+            Pair(row.interleaved_failures, rest),
+            row.sliced.cycles,
+            row.dma.wait_cycles
+        );
+        interleaved += row.interleaved_failures;
+        lost += failures;
+        items += row.taken;
+    }
+    outln!(
+        "  {:<13} {:>6} {:>14} {:>13}",
+        "all",
+        items,
+        lost,
+        Pair(interleaved, lost - interleaved)
+    );
+    let bad = rows
+        .iter()
+        .position(|row| !stopped(row.sliced.end.as_ref()));
+    match bad.and_then(|spu| Some((spu, rows.get(spu)?.sliced.end?))) {
+        None => checks.check(
+            format_args!("workqueue_stops"),
+            true,
+            format_args!("{SPU_COUNT} SPUs stopped with 0x2000"),
+        ),
+        Some((spu, Ok(reason))) => checks.check(
+            format_args!("workqueue_stops"),
+            false,
+            format_args!("SPU{spu}: {reason}"),
+        ),
+        Some((spu, Err(why))) => checks.check(
+            format_args!("workqueue_stops"),
+            false,
+            format_args!("SPU{spu}: {why}"),
+        ),
+    }
+    let tally = check_queue(memory);
+    match &tally {
+        Ok(tally) => checks.check(
+            format_args!("workqueue_every_item_once"),
+            true,
+            format_args!(
+                "counter at {QUEUE_ITEMS}; every entry holds its item and Rust's result; counts sum to {}, and each SPU's ordinals 0..count-1 all survive: no item taken twice",
+                tally.taken.iter().sum::<u32>()
+            ),
+        ),
+        Err(mismatch) => checks.check(
+            format_args!("workqueue_every_item_once"),
+            false,
+            format_args!("{mismatch}"),
+        ),
+    }
+    let agree = |tally: &QueueTally| {
+        rows.iter()
+            .zip(tally.failures.iter().zip(&tally.taken))
+            .all(|(row, (&f, &t))| {
+                u64::from(f) == row.dma.putllc_failures && f == row.failures && t == row.taken
+            })
+    };
+    checks.check(
+        format_args!("workqueue_failures_kernel_vs_mfc"),
+        tally.as_ref().is_ok_and(agree),
+        format_args!(
+            "each SPU's own count of failed putllcs (its summary and $8) = its MFC's putllc_failures, {lost} in all"
+        ),
+    );
+    checks.check(
+        format_args!("workqueue_reservations_lost"),
+        lost > 0,
+        format_args!(
+            "{lost} reservations lost and retried: {interleaved} interleaved on {}, {} on the cores",
+            smp::this_core(),
+            lost - interleaved
+        ),
+    );
+}
+
+/// A core, or `-` for an SPU that never ran.
+struct Place(Option<CoreId>);
+
+impl core::fmt::Display for Place {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            Some(core) => core.fmt(f),
+            None => f.pad("-"),
+        }
+    }
+}
+
+/// `a + b`, padded as one field.
+struct Pair(u64, u64);
+
+impl core::fmt::Display for Pair {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut text: heapless::String<48> = heapless::String::new();
+        core::fmt::write(&mut text, format_args!("{} + {}", self.0, self.1))?;
+        f.pad(&text)
+    }
+}

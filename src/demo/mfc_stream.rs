@@ -1,0 +1,197 @@
+//! Section: the streaming kernel over 1 MiB of main memory, once with one local-store buffer
+//! and once with two, in pipeline mode, where DMA runs while the SPU computes. The figures
+//! that show the overlap are the cycles the SPU waited on the MFC (the pipeline's
+//! channel-wait stall class, which the MFC counts too as `DmaStats::wait_cycles`) and the
+//! total cycles of each run; both outputs are compared with Rust, word for word.
+
+use pmprobe::spu::main_memory::SharedMemory;
+use pmprobe::spu::mfc::DmaStats;
+use pmprobe::spu::pipeline::Statistics;
+use pmprobe::spu::unit::SpuUnit;
+
+use super::checks::Checks;
+use super::host::PerCycle;
+use super::mfc::{End, Sliced, load, stopped};
+use super::mfc_kernels::{
+    BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
+    STREAM_SOURCE, check_stream_output, clear, stream_mailbox, write_stream_input,
+};
+use super::output::{heading, outln};
+
+/// The arena's SPU the stream runs on (the demo's kernels use SPU0..SPU3, the channel pair
+/// SPU4 and SPU5).
+pub const SPU: usize = 6;
+/// Cycles a run may take (one buffer takes about 660 000).
+const CYCLE_BUDGET: u64 = 5_000_000;
+/// The SPU clock the bandwidth is given at: the Cell's 3.2 GHz, in units of 100 MHz.
+const CLOCK_100MHZ: u64 = 32;
+
+/// One run of the kernel.
+struct StreamRun {
+    buffers: u32,
+    end: Option<End>,
+    stats: Statistics,
+    dma: DmaStats,
+    /// What the kernel sent to its outbound mailbox: the output's checksum.
+    checksum: Option<u32>,
+    /// The output checked against Rust: Rust's checksum when every word matched.
+    output: Result<u32, Mismatch>,
+}
+
+/// Fills the input, runs the kernel with one buffer and with two, prints the section and
+/// checks it.
+pub fn run(unit: &mut SpuUnit, memory: &dyn SharedMemory, checks: &mut Checks) {
+    heading(format_args!(
+        "MFC streaming: demo_stream.s on SPU{SPU}, 1 MiB of f32 through the local store in {STREAM_BLOCKS} blocks of {} KiB, y = 1.5*x + 3",
+        BLOCK_BYTES / 1024
+    ));
+    outln!(
+        "  The host writes 262144 floats to main memory (EA 0); the kernel gets each block, computes"
+    );
+    outln!(
+        "  y = 1.5*x + 3 in place (fma) and puts it to EA 0x100000. One buffer: get, wait, compute, put,"
+    );
+    outln!(
+        "  and the next get (fenced) waits for the put. Two buffers: the get of block k+1 and the put of"
+    );
+    outln!(
+        "  block k-1 run while block k is computed. Pipeline mode, real fetch, the MFC's Cell timing."
+    );
+    if let Err(error) = write_stream_input(memory) {
+        checks.check(format_args!("stream_input"), false, format_args!("{error}"));
+        return;
+    }
+    let runs = [1, 2].map(|buffers| run_once(unit, memory, buffers));
+    outln!(
+        "  {:>7} {:>8} {:>8} {:>9} {:>7} {:>8} {:>9} {:>11} {:>11} {:>7}",
+        "buffers",
+        "cycles",
+        "insts",
+        "DMA wait",
+        "wait %",
+        "LS port",
+        "MFC busy",
+        "B/busy cyc",
+        "B/cycle",
+        "GB/s"
+    );
+    for run in &runs {
+        let bytes = run.dma.bytes();
+        outln!(
+            "  {:>7} {:>8} {:>8} {:>9} {:>7} {:>8} {:>9} {:>11} {:>11} {:>7}",
+            run.buffers,
+            run.stats.cycles,
+            run.stats.instructions,
+            run.stats.channel_wait_stalls,
+            PerCycle(100 * run.stats.channel_wait_stalls, run.stats.cycles),
+            run.stats.dma_local_store_stalls,
+            run.dma.busy_cycles,
+            PerCycle(bytes, run.dma.busy_cycles),
+            PerCycle(bytes, run.stats.cycles),
+            PerCycle(bytes * CLOCK_100MHZ, run.stats.cycles * 10),
+        );
+    }
+    outln!(
+        "  (DMA wait: cycles held on an MFC channel; LS port: loads and stores held for DMA data;"
+    );
+    outln!("  B/cycle and GB/s: bytes both ways over the whole run, GB/s at a 3.2 GHz SPU clock)");
+    for run in &runs {
+        report(run, checks);
+    }
+    let [one, two] = &runs;
+    let (waited_one, waited_two) = (one.stats.channel_wait_stalls, two.stats.channel_wait_stalls);
+    checks.check(
+        format_args!("stream_double_buffering_waits_less"),
+        waited_two < waited_one && two.stats.cycles < one.stats.cycles,
+        format_args!(
+            "DMA wait {waited_two} cycles with two buffers against {waited_one} with one; {} cycles against {}",
+            two.stats.cycles, one.stats.cycles
+        ),
+    );
+}
+
+/// Clears the output, runs the kernel with `buffers` buffers to its end and checks the output.
+fn run_once(unit: &mut SpuUnit, memory: &dyn SharedMemory, buffers: u32) -> StreamRun {
+    let mut run = StreamRun {
+        buffers,
+        end: None,
+        stats: Statistics::new(),
+        dma: DmaStats::new(),
+        checksum: None,
+        output: Ok(0),
+    };
+    if let Err(error) = clear(memory, STREAM_OUTPUT, STREAM_BYTES) {
+        run.output = Err(Mismatch::Memory(error));
+        return run;
+    }
+    if let Err(why) = load(unit, STREAM_SOURCE, &stream_mailbox(buffers)) {
+        run.end = Some(Err(why));
+        return run;
+    }
+    // One slice as long as the budget: the kernel never waits on the host.
+    let mut sliced = Sliced::default();
+    sliced.slice(unit, CYCLE_BUDGET, CYCLE_BUDGET);
+    run.end = Some(
+        sliced
+            .end
+            .unwrap_or(Err("did not stop within the cycle budget")),
+    );
+    run.stats = *unit.stats();
+    run.dma = *unit.arch().dma_stats();
+    run.checksum = unit.read_outbound_mailbox();
+    run.output = check_stream_output(memory);
+    run
+}
+
+fn report(run: &StreamRun, checks: &mut Checks) {
+    let b = run.buffers;
+    let result = |checks: &mut Checks, ok, detail: core::fmt::Arguments<'_>| {
+        checks.check(format_args!("stream_{b}buf_result"), ok, detail);
+    };
+    match (&run.end, &run.output) {
+        (Some(Ok(_)), Ok(expected))
+            if stopped(run.end.as_ref()) && run.checksum == Some(*expected) =>
+        {
+            result(
+                checks,
+                true,
+                format_args!(
+                    "all {STREAM_ELEMENTS} y equal Rust f32, checksum {expected:#010x} = Rust's"
+                ),
+            );
+        }
+        (None, _) => result(checks, false, format_args!("did not run")),
+        (Some(Err(why)), _) => result(checks, false, format_args!("{why}")),
+        (_, Err(mismatch)) => result(checks, false, format_args!("{mismatch}")),
+        (Some(Ok(reason)), Ok(expected)) => result(
+            checks,
+            false,
+            format_args!(
+                "{reason}, checksum {:x?}; Rust says {expected:#010x}",
+                run.checksum
+            ),
+        ),
+    }
+    let sums = run.stats.check_identities().is_ok();
+    checks.check(
+        format_args!("stream_{b}buf_wait_vs_mfc"),
+        run.stats.channel_wait_stalls == run.dma.wait_cycles && sums,
+        format_args!(
+            "pipeline channel-wait stalls {} vs the MFC's wait cycles {}; the cycle categories {} the total",
+            run.stats.channel_wait_stalls,
+            run.dma.wait_cycles,
+            if sums { "sum to" } else { "do NOT sum to" }
+        ),
+    );
+    let commands = 2 * u64::from(STREAM_BLOCKS);
+    checks.check(
+        format_args!("stream_{b}buf_bytes"),
+        run.dma.bytes_in == STREAM_BYTES
+            && run.dma.bytes_out == STREAM_BYTES
+            && run.dma.commands == commands,
+        format_args!(
+            "{} bytes in, {} out in {} commands; 1 MiB each way in {commands} expected",
+            run.dma.bytes_in, run.dma.bytes_out, run.dma.commands
+        ),
+    );
+}
