@@ -4,11 +4,15 @@
 //! the stream's output and checksum with one buffer and two (two waiting less on DMA in
 //! pipeline mode), the work queue shared by eight SPUs run round robin in short slices (every
 //! item exactly once, reservations lost and retried), and the signal handshake between two
-//! SPUs.
+//! SPUs. And the firmware's copies of the kernels, stripped of their comments at compile time
+//! (`src/demo/source_strip.rs`), assemble to the same images as the sources.
 
 #[allow(dead_code)] // the firmware uses all of it; this test not every constant
 #[path = "../src/demo/mfc_kernels.rs"]
 mod mfc_kernels;
+
+#[path = "../src/demo/source_strip.rs"]
+mod source_strip;
 
 use mfc_kernels::*;
 use pmprobe::spu::exec::{RunEnd, StopReason};
@@ -201,5 +205,26 @@ fn the_handshake_counts_up_through_both_spus() {
                 u64::from(HANDSHAKE_ROUNDS)
             );
         }
+    }
+}
+
+#[test]
+fn the_kernels_stripped_of_their_comments_assemble_to_the_same_images() {
+    for source in [STREAM_SOURCE, WORK_QUEUE_SOURCE, HANDSHAKE_SOURCE] {
+        let len = source_strip::stripped_len(source);
+        let bytes = source_strip::strip::<8192>(source);
+        let stripped = source_strip::text(&bytes[..len]);
+        assert!(
+            !stripped.contains('#') && 3 * len < source.len(),
+            "{stripped}"
+        );
+        let mut images = Vec::new();
+        for text in [source, stripped] {
+            let mut image = vec![0u8; 64 * 1024];
+            let program = assemble::<64>(text, &mut image).unwrap();
+            image.truncate(program.len);
+            images.push((image, program.entry));
+        }
+        assert_eq!(images[0], images[1], "{stripped}");
     }
 }

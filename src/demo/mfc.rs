@@ -2,21 +2,22 @@
 //! the arena and the host, and the three kernels of [`mfc_kernels`](super::mfc_kernels) over
 //! it, each in its own section: streaming with one buffer and two ([`mfc_stream`]), a work
 //! queue on an atomic counter ([`mfc_queue`]), a signal handshake across cores
-//! ([`mfc_signals`]). What every section needs is here: the memory, loading a kernel, running
-//! an SPU in slices.
+//! ([`mfc_signals`]). What every section needs is here: the memory, the kernels as the firmware
+//! carries them, loading a kernel, running an SPU in slices.
 
-use pmprobe::rt::{semihosting, timer};
+use pmprobe::rt::timer;
 use pmprobe::spu::arena::Arena;
 use pmprobe::spu::exec::StopReason;
 use pmprobe::spu::main_memory::MainMemory;
 use pmprobe::spu::pipeline::{FetchKind, RunEnd};
-use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
 use super::checks::Checks;
 use super::kernels::{IMAGE_BYTES, SYMBOLS};
-use super::mfc_kernels::MEMORY_BYTES;
+use super::mfc_kernels::{HANDSHAKE_SOURCE, MEMORY_BYTES, STREAM_SOURCE, WORK_QUEUE_SOURCE};
 use super::output::outln;
+use super::source_strip::{strip, stripped_len, text};
 use super::{mfc_queue, mfc_signals, mfc_stream};
 
 /// Main memory: the stream's input and output, the queue's counter and results. All-zero
@@ -24,41 +25,45 @@ use super::{mfc_queue, mfc_signals, mfc_stream};
 /// nothing.
 static MEMORY: MainMemory<[u8; MEMORY_BYTES]> = MainMemory::new([0; MEMORY_BYTES]);
 
-/// Attaches the arena's SPUs to the main memory and runs the three sections.
+/// A kernel's source as the firmware carries it: without comments, made at compile time.
+macro_rules! stripped {
+    ($source:expr) => {{
+        const LEN: usize = stripped_len($source);
+        const BYTES: [u8; LEN] = strip::<LEN>($source);
+        text(&BYTES)
+    }};
+}
+
+/// `demo_stream.s`, `demo_workqueue.s` and `demo_handshake.s` without their comments.
+pub const STREAM: &str = stripped!(STREAM_SOURCE);
+pub const WORK_QUEUE: &str = stripped!(WORK_QUEUE_SOURCE);
+pub const HANDSHAKE: &str = stripped!(HANDSHAKE_SOURCE);
+
+/// Attaches the arena's SPUs to the main memory and runs the three sections. Never inlined:
+/// the sections' code stays in one place whatever its caller does (the image budget is
+/// counted in pages, and inlining moved this code by a few KB between builds).
+#[inline(never)]
 pub fn run(arena: &mut Arena, checks: &mut Checks) {
     arena.attach_main_memory(&MEMORY);
     let units = arena.units_mut();
-    timed(|| {
+    timed(&mut || {
         if let Some(unit) = units.get_mut(mfc_stream::SPU) {
             mfc_stream::run(unit, &MEMORY, checks);
         }
     });
-    timed(|| mfc_queue::run(units, &MEMORY, checks));
-    timed(|| mfc_signals::run(units, &MEMORY, checks));
+    timed(&mut || mfc_queue::run(units, &MEMORY, checks));
+    timed(&mut || mfc_signals::run(units, &MEMORY, checks));
 }
 
-/// Runs a section and prints what it cost the host: wall-clock time (semihosting) and virtual
-/// time (under `-icount`, the instructions of every core, 16 a tick).
-fn timed(section: impl FnOnce()) {
-    let wall_start = semihosting::elapsed_micros().ok();
-    let tick_start = timer::now();
+/// Runs a section and prints what it cost the host in virtual time: generic-timer ticks, which
+/// under `-icount` count the instructions of every core (16 a tick), so the figure repeats.
+fn timed(section: &mut dyn FnMut()) {
+    let start = timer::now();
     section();
-    let ticks = timer::now().wrapping_sub(tick_start);
-    match semihosting::elapsed_micros().ok().zip(wall_start) {
-        Some((end, start)) => {
-            let us = end.saturating_sub(start);
-            outln!(
-                "  section: {}.{:03} s host wall clock, {ticks} virtual timer ticks ({} Hz)",
-                us / 1_000_000,
-                (us / 1_000) % 1_000,
-                timer::frequency()
-            );
-        }
-        None => outln!(
-            "  section: {ticks} virtual timer ticks ({} Hz)",
-            timer::frequency()
-        ),
-    }
+    outln!(
+        "  section: {} virtual timer ticks",
+        timer::now().wrapping_sub(start)
+    );
 }
 
 /// Loads `source` into `unit` for a pipeline-mode run with the real fetch unit (as the demo's
@@ -66,16 +71,16 @@ fn timed(section: impl FnOnce()) {
 pub fn load(unit: &mut SpuUnit, source: &str, mailbox: &[u32]) -> Result<(), &'static str> {
     let mut image = [0u8; IMAGE_BYTES];
     let program = pmprobe::spu::isa::asm::assemble::<SYMBOLS>(source, &mut image)
-        .map_err(|_| "the kernel does not assemble")?;
+        .map_err(|_| "does not assemble")?;
     unit.load_program(image.get(..program.len).unwrap_or(&[]), program.entry)
-        .map_err(|_| "the kernel does not fit the local store")?;
+        .map_err(|_| "too large")?;
     unit.set_mode(Mode::Pipeline);
     unit.set_fetch(FetchKind::Real)
-        .map_err(|_| "this build has no real fetch unit")?;
+        .map_err(|_| "no real fetch unit")?;
     unit.reset_stats();
     for &word in mailbox {
         unit.write_inbound_mailbox(word)
-            .map_err(|_| "the inbound mailbox is full")?;
+            .map_err(|_| "inbound mailbox full")?;
     }
     Ok(())
 }
@@ -112,7 +117,16 @@ pub enum Slice {
 
 impl Sliced {
     /// Runs `unit` for up to `cycles` cycles, unless it ended or exceeded `budget` in total.
-    pub fn slice(&mut self, unit: &mut SpuUnit, cycles: u64, budget: u64) -> Slice {
+    /// `probes` has no listener: the observer of the demo's bare runs, whose pipeline code the
+    /// firmware has anyway (another observer type would add a copy of the pipeline, about
+    /// 20 KB of image).
+    pub fn slice(
+        &mut self,
+        unit: &mut SpuUnit,
+        probes: &SpuProbes<'_>,
+        cycles: u64,
+        budget: u64,
+    ) -> Slice {
         if self.end.is_some() {
             return Slice::Done;
         }
@@ -120,7 +134,7 @@ impl Sliced {
             self.end = Some(Err("did not stop within the cycle budget"));
             return Slice::Done;
         }
-        let Ok(outcome) = unit.run(cycles, &NoProbes, &mut Discard) else {
+        let Ok(outcome) = unit.run(cycles, probes, &mut Discard) else {
             self.end = Some(Err("model error"));
             return Slice::Done;
         };

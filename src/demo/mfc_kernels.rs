@@ -84,32 +84,34 @@ impl fmt::Display for Mismatch {
                 index,
                 got,
                 expected,
-            } => write!(
-                f,
-                "y[{index}] = {:?} ({got:#010x}), Rust f32 says {:?}",
-                f32::from_bits(*got),
-                f32::from_bits(*expected)
-            ),
+            } => write!(f, "y[{index}] = {got:#010x}, Rust: {expected:#010x}"),
             Mismatch::Counter { got } => {
-                write!(f, "the counter ended at {got}, not at {QUEUE_ITEMS}")
+                write!(f, "counter {got}, not {QUEUE_ITEMS}")
             }
             Mismatch::Entry {
                 item,
                 entry,
                 result,
-            } => write!(
-                f,
-                "item {item}: entry {entry:08x?}, expected {{{item:#x}, {result:#010x}, SPU, ordinal}}"
-            ),
+            } => {
+                let [a, b, c, d] = entry;
+                write!(
+                    f,
+                    "item {item}: {{{a:#x}, {b:#x}, {c:#x}, {d:#x}}}, Rust: {{{item:#x}, {result:#x}, SPU, ordinal}}"
+                )
+            }
             Mismatch::Summary { spu, summary } => {
-                write!(f, "SPU{spu}'s summary is {summary:08x?}")
+                let [a, b, c, d] = summary;
+                write!(
+                    f,
+                    "SPU{spu}'s summary is {{{a:#x}, {b:#x}, {c:#x}, {d:#x}}}"
+                )
             }
             Mismatch::Ordinals { spu, taken, found } => write!(
                 f,
-                "SPU{spu} took {taken} items but {found} of its entries survived: an item was taken twice"
+                "SPU{spu} took {taken} items, {found} entries survive: one was taken twice"
             ),
             Mismatch::Total { sum } => {
-                write!(f, "the SPUs took {sum} items, not {QUEUE_ITEMS}")
+                write!(f, "{sum} items taken, not {QUEUE_ITEMS}")
             }
         }
     }

@@ -15,14 +15,15 @@ use pmprobe::rt::smp::{self, CoreId};
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::main_memory::SharedMemory;
 use pmprobe::spu::mfc::DmaStats;
+use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::mfc::{Slice, Sliced, load, stopped};
+use super::mfc::{Slice, Sliced, WORK_QUEUE, load, stopped};
 use super::mfc_kernels::{
-    QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, WORK_QUEUE_SOURCE, check_queue,
-    queue_counter, queue_mailbox, reset_queue,
+    QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, check_queue, queue_counter,
+    queue_mailbox, reset_queue,
 };
 use super::output::{heading, outln};
 
@@ -51,29 +52,16 @@ pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: 
         "MFC work queue: demo_workqueue.s on SPU0..SPU{}, {QUEUE_ITEMS} items from one getllar/putllc counter",
         SPU_COUNT - 1
     ));
-    for line in [
-        format_args!(
-            "  Each SPU takes the next item with getllar/putllc on the counter's 128-byte line (EA {QUEUE_COUNTER:#x}),"
-        ),
-        format_args!(
-            "  retrying when its reservation was lost, and puts {{item, 16 rounds of xorshift32, SPU, its ordinal}}"
-        ),
-        format_args!(
-            "  to EA {QUEUE_RESULTS:#x} + 16 * item. A reservation is lost only when another SPU's putllc comes"
-        ),
-        format_args!(
-            "  between an SPU's getllar and its putllc, and QEMU gives each core long turns: so for the first"
-        ),
-        format_args!(
-            "  {INTERLEAVED_ITEMS} items all SPUs run on {}, round robin in {SLICE_CYCLES}-cycle slices; then SPU k runs on",
-            smp::this_core()
-        ),
-        format_args!(
-            "  core k mod {cores}, each core running its SPUs round robin in such slices."
-        ),
-    ] {
-        outln!("{line}");
-    }
+    outln!(
+        "  getllar/putllc on the counter at EA {QUEUE_COUNTER:#x} (again if the reservation is lost), a put"
+    );
+    outln!(
+        "  of {{item, result, SPU, ordinal}} to EA {QUEUE_RESULTS:#x} + 16*item. The first {INTERLEAVED_ITEMS} items: all SPUs"
+    );
+    outln!(
+        "  on {} in {SLICE_CYCLES}-cycle slices (QEMU's core turns are long); then SPU k on core k mod {cores}.",
+        smp::this_core()
+    );
     let workers: heapless::Vec<CoreLock<Worker<'_>>, SPU_COUNT> = units
         .iter_mut()
         .map(|unit| {
@@ -95,29 +83,31 @@ pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: 
     }
     for (spu, worker) in workers.iter().enumerate() {
         worker.lock(|worker| {
-            if let Err(why) = load(worker.unit, WORK_QUEUE_SOURCE, &queue_mailbox(spu)) {
+            if let Err(why) = load(worker.unit, WORK_QUEUE, &queue_mailbox(spu)) {
                 worker.sliced.end = Some(Err(why));
             }
         });
     }
-    round_robin(
-        &workers,
-        |_| true,
-        || queue_counter(memory).is_ok_and(|taken| taken >= INTERLEAVED_ITEMS),
-    );
+    round_robin(&workers, &|_| true, &|| {
+        queue_counter(memory).is_ok_and(|taken| taken >= INTERLEAVED_ITEMS)
+    });
     for worker in &workers {
         worker.lock(|w| w.interleaved_failures = w.unit.arch().dma_stats().putllc_failures);
     }
     if cores > 1 {
         let errors = smp::on_each_core(&|core| {
-            round_robin(&workers, |spu| spu % cores == core.index(), || false);
+            round_robin(
+                &workers,
+                &|spu| spu.checked_rem(cores) == Some(core.index()),
+                &|| false,
+            );
         });
         for error in &errors {
             outln!("  {error}");
         }
     }
     // One core, or the SPUs of a core that did not start: this core runs them.
-    round_robin(&workers, |_| true, || false);
+    round_robin(&workers, &|_| true, &|| false);
     report(&workers, memory, checks);
 }
 
@@ -125,10 +115,11 @@ pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: 
 /// `enough` says so (asked before every round).
 fn round_robin(
     workers: &[CoreLock<Worker<'_>>],
-    mine: impl Fn(usize) -> bool,
-    enough: impl Fn() -> bool,
+    mine: &dyn Fn(usize) -> bool,
+    enough: &dyn Fn() -> bool,
 ) {
     let core = smp::this_core();
+    let probes = SpuProbes::new();
     loop {
         if enough() {
             return;
@@ -140,12 +131,12 @@ fn round_robin(
                     return false;
                 }
                 w.core = Some(core);
-                match w.sliced.slice(w.unit, SLICE_CYCLES, CYCLE_BUDGET) {
+                match w.sliced.slice(w.unit, &probes, SLICE_CYCLES, CYCLE_BUDGET) {
                     Slice::Ran => true,
                     Slice::Done => false,
                     // Nothing here serves a host channel: the kernel needs none after its start.
                     Slice::Blocked => {
-                        w.sliced.end = Some(Err("blocked on a channel only the host serves"));
+                        w.sliced.end = Some(Err("blocked on a host channel"));
                         false
                     }
                 }
@@ -183,26 +174,17 @@ fn report(workers: &[CoreLock<Worker<'_>>], memory: &dyn SharedMemory, checks: &
             };
         });
     }
-    outln!(
-        "  {:<5} {:<7} {:>6} {:>14} {:>13} {:>8} {:>9}",
-        "SPU",
-        "core",
-        "items",
-        "putllc failed",
-        "(inter+rest)",
-        "cycles",
-        "DMA wait"
-    );
+    outln!("  SPU   core     items   lost interleaved  spread    cycles  DMA wait");
     let (mut interleaved, mut lost, mut items) = (0, 0, 0);
     for (spu, row) in rows.iter().enumerate() {
         let failures = row.dma.putllc_failures;
-        let rest = failures.saturating_sub(row.interleaved_failures);
         outln!(
-            "  SPU{spu:<2} {:<7} {:>6} {:>14} {:>13} {:>8} {:>9}",
-            Place(row.core),
+            "  SPU{spu:<2} {:<7} {:>6} {:>6} {:>11} {:>7} {:>9} {:>9}",
+            row.core.unwrap_or_else(smp::this_core),
             row.taken,
             failures,
-            Pair(row.interleaved_failures, rest),
+            row.interleaved_failures,
+            failures.saturating_sub(row.interleaved_failures),
             row.sliced.cycles,
             row.dma.wait_cycles
         );
@@ -211,11 +193,8 @@ fn report(workers: &[CoreLock<Worker<'_>>], memory: &dyn SharedMemory, checks: &
         items += row.taken;
     }
     outln!(
-        "  {:<13} {:>6} {:>14} {:>13}",
-        "all",
-        items,
-        lost,
-        Pair(interleaved, lost - interleaved)
+        "  all           {items:>6} {lost:>6} {interleaved:>11} {:>7}",
+        lost - interleaved
     );
     let bad = rows
         .iter()
@@ -243,7 +222,7 @@ fn report(workers: &[CoreLock<Worker<'_>>], memory: &dyn SharedMemory, checks: &
             format_args!("workqueue_every_item_once"),
             true,
             format_args!(
-                "counter at {QUEUE_ITEMS}; every entry holds its item and Rust's result; counts sum to {}, and each SPU's ordinals 0..count-1 all survive: no item taken twice",
+                "counter {QUEUE_ITEMS}, entries hold Rust's results, counts sum to {}, all ordinals survive: no item twice",
                 tally.taken.iter().sum::<u32>()
             ),
         ),
@@ -263,40 +242,16 @@ fn report(workers: &[CoreLock<Worker<'_>>], memory: &dyn SharedMemory, checks: &
     checks.check(
         format_args!("workqueue_failures_kernel_vs_mfc"),
         tally.as_ref().is_ok_and(agree),
-        format_args!(
-            "each SPU's own count of failed putllcs (its summary and $8) = its MFC's putllc_failures, {lost} in all"
-        ),
+        format_args!("the kernels' own failed-putllc counts = the MFCs'; {lost} in all"),
     );
     checks.check(
         format_args!("workqueue_reservations_lost"),
         lost > 0,
         format_args!(
-            "{lost} reservations lost and retried: {interleaved} interleaved on {}, {} on the cores",
+            "{lost} reservations lost and retried: {interleaved} interleaved on {}, {} spread over {} core(s)",
             smp::this_core(),
-            lost - interleaved
+            lost - interleaved,
+            smp::online()
         ),
     );
-}
-
-/// A core, or `-` for an SPU that never ran.
-struct Place(Option<CoreId>);
-
-impl core::fmt::Display for Place {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self.0 {
-            Some(core) => core.fmt(f),
-            None => f.pad("-"),
-        }
-    }
-}
-
-/// `a + b`, padded as one field.
-struct Pair(u64, u64);
-
-impl core::fmt::Display for Pair {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut text: heapless::String<48> = heapless::String::new();
-        core::fmt::write(&mut text, format_args!("{} + {}", self.0, self.1))?;
-        f.pad(&text)
-    }
 }

@@ -13,20 +13,19 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::main_memory::{SharedMemory, SignalRegister};
 use pmprobe::spu::mfc::DmaStats;
 use pmprobe::spu::pipeline::Statistics;
+use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::mfc::{Slice, Sliced, load, stopped};
-use super::mfc_kernels::{
-    HANDSHAKE_ROUNDS, HANDSHAKE_SOURCE, handshake_expected, handshake_mailbox,
-};
+use super::mfc::{HANDSHAKE, Slice, Sliced, load, stopped};
+use super::mfc_kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
 use super::output::{heading, outln};
 
 /// The SPUs that play: the first (started by the host) on core 0, the second on core 1.
 const FIRST: usize = 6;
 const SECOND: usize = 7;
-/// SPU cycles a run goes before the core looks again (a round takes about 350).
+/// SPU cycles a run goes before the core looks again (a round takes about 390).
 const SLICE_CYCLES: u64 = 2000;
 /// Cycles an SPU may run in all.
 const CYCLE_BUDGET: u64 = 5_000_000;
@@ -61,9 +60,9 @@ impl Side {
     }
 
     /// Runs one slice on this core (a side waiting for its partner ends its slice early).
-    fn turn(&mut self, unit: &mut SpuUnit) -> Slice {
+    fn turn(&mut self, unit: &mut SpuUnit, probes: &SpuProbes<'_>) -> Slice {
         self.core = Some(smp::this_core());
-        self.sliced.slice(unit, SLICE_CYCLES, CYCLE_BUDGET)
+        self.sliced.slice(unit, probes, SLICE_CYCLES, CYCLE_BUDGET)
     }
 
     /// Reads what the game left in `unit`.
@@ -85,8 +84,9 @@ fn signalled(memory: &dyn SharedMemory, spu: usize) -> bool {
 /// Plays `spu`'s side on this core to its end, waiting for the partner's signals in between.
 fn play(unit: &mut SpuUnit, spu: usize, memory: &dyn SharedMemory) -> Side {
     let mut side = Side::new(spu);
+    let probes = SpuProbes::new();
     loop {
-        match side.turn(unit) {
+        match side.turn(unit, &probes) {
             Slice::Done => break,
             Slice::Ran => {}
             Slice::Blocked => {
@@ -96,7 +96,7 @@ fn play(unit: &mut SpuUnit, spu: usize, memory: &dyn SharedMemory) -> Side {
                     waits += 1;
                 }
                 if waits >= MAX_WAITS {
-                    side.sliced.end = Some(Err("the partner never signalled"));
+                    side.sliced.end = Some(Err("no signal came"));
                     break;
                 }
             }
@@ -109,8 +109,9 @@ fn play(unit: &mut SpuUnit, spu: usize, memory: &dyn SharedMemory) -> Side {
 /// Plays both sides on this core, a slice each in turn.
 fn play_here(first: &mut SpuUnit, second: &mut SpuUnit, memory: &dyn SharedMemory) -> (Side, Side) {
     let (mut a, mut b) = (Side::new(FIRST), Side::new(SECOND));
+    let probes = SpuProbes::new();
     loop {
-        let turns = (a.turn(first), b.turn(second));
+        let turns = (a.turn(first, &probes), b.turn(second, &probes));
         match turns {
             (Slice::Done, Slice::Done) => break,
             // Each waits for the other and no signal is on its way: nothing will change.
@@ -118,7 +119,7 @@ fn play_here(first: &mut SpuUnit, second: &mut SpuUnit, memory: &dyn SharedMemor
                 if !signalled(memory, FIRST) && !signalled(memory, SECOND) =>
             {
                 for side in [&mut a, &mut b] {
-                    side.sliced.end = Some(Err("both sides wait for a signal"));
+                    side.sliced.end = Some(Err("both wait"));
                 }
                 break;
             }
@@ -134,8 +135,8 @@ fn play_here(first: &mut SpuUnit, second: &mut SpuUnit, memory: &dyn SharedMemor
 /// the section and checks it.
 pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: &mut Checks) {
     let [.., first, second] = units;
-    let loaded = load(first, HANDSHAKE_SOURCE, &handshake_mailbox(SECOND))
-        .and_then(|()| load(second, HANDSHAKE_SOURCE, &handshake_mailbox(FIRST)));
+    let loaded = load(first, HANDSHAKE, &handshake_mailbox(SECOND))
+        .and_then(|()| load(second, HANDSHAKE, &handshake_mailbox(FIRST)));
     // No signal of an earlier game may be pending; then the host serves.
     memory.with_view(&mut |view| {
         for spu in [FIRST, SECOND] {
@@ -186,35 +187,19 @@ pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: 
 fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
     let place = |side: &Side| side.core.unwrap_or_else(smp::this_core);
     heading(format_args!(
-        "MFC signals: demo_handshake.s on SPU{FIRST} ({}) <-> SPU{SECOND} ({}), {HANDSHAKE_ROUNDS} rounds each, sndsig and S1 events",
+        "MFC signals: demo_handshake.s on SPU{FIRST} ({}) <-> SPU{SECOND} ({}), {HANDSHAKE_ROUNDS} rounds each",
         place(a),
         place(b)
     ));
     outln!(
-        "  The host writes 0 to SPU{FIRST}'s signal register 1. Each SPU waits for S1 (SPU_RdEventStat,"
+        "  The host writes 0 to SPU{FIRST}'s signal register 1; each SPU waits for S1 (mask 0x200), acks it,"
     );
     outln!(
-        "  mask 0x200), acknowledges it (SPU_WrEventAck), reads SPU_RdSigNotify1, adds 1 and sndsigs the"
-    );
-    outln!(
-        "  sum to the other's register 1 (EA {:#x} for SPU{FIRST}, {:#x} for SPU{SECOND}). A waiting SPU",
+        "  reads SPU_RdSigNotify1 and sndsigs the value + 1 to the other's register 1 ({:#x}, {:#x}).",
         SignalRegister::One.ea(FIRST as u8),
         SignalRegister::One.ea(SECOND as u8)
     );
-    outln!(
-        "  comes back to its core blocked; the core runs it again once its partner's signal has arrived."
-    );
-    outln!(
-        "  {:<5} {:<7} {:>6} {:>9} {:>7} {:>8} {:>8} {:>9}",
-        "SPU",
-        "core",
-        "rounds",
-        "last got",
-        "sndsig",
-        "cycles",
-        "blocked",
-        "MFC wait"
-    );
+    outln!("  SPU   core    rounds  last got  sndsig   cycles  blocked  MFC wait");
     for side in [a, b] {
         outln!(
             "  SPU{:<2} {:<7} {:>6} {:>9} {:>7} {:>8} {:>8} {:>9}",
@@ -256,7 +241,7 @@ fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
         format_args!("handshake_values"),
         a.last == Some(first_last) && b.last == Some(second_last) && left == Some(in_register),
         format_args!(
-            "last received {} and {}, SPU{FIRST}'s register holds {}; Rust says {first_last}, {second_last}, {in_register}",
+            "last received {} and {}, SPU{FIRST}'s register {}; Rust: {first_last}, {second_last}, {in_register}",
             Value(a.last),
             Value(b.last),
             Value(left)
@@ -272,7 +257,7 @@ fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
         format_args!("handshake_rounds"),
         played(a) && played(b),
         format_args!(
-            "rounds {} and {}, sndsig commands {} and {}, each of 4 bytes; {HANDSHAKE_ROUNDS} expected",
+            "rounds {} and {}, sndsigs {} and {} (4 bytes each); {HANDSHAKE_ROUNDS} expected",
             a.rounds, b.rounds, a.dma.commands, b.dma.commands
         ),
     );

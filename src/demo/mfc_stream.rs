@@ -7,14 +7,15 @@
 use pmprobe::spu::main_memory::SharedMemory;
 use pmprobe::spu::mfc::DmaStats;
 use pmprobe::spu::pipeline::Statistics;
+use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::host::PerCycle;
-use super::mfc::{End, Sliced, load, stopped};
+use super::mfc::{End, STREAM, Sliced, load, stopped};
 use super::mfc_kernels::{
     BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
-    STREAM_SOURCE, check_stream_output, clear, stream_mailbox, write_stream_input,
+    check_stream_output, clear, stream_mailbox, write_stream_input,
 };
 use super::output::{heading, outln};
 
@@ -46,34 +47,16 @@ pub fn run(unit: &mut SpuUnit, memory: &dyn SharedMemory, checks: &mut Checks) {
         BLOCK_BYTES / 1024
     ));
     outln!(
-        "  The host writes 262144 floats to main memory (EA 0); the kernel gets each block, computes"
+        "  EA 0 -> y = 1.5*x + 3 in place (fma) -> EA 0x100000; pipeline mode, real fetch. One buffer:"
     );
-    outln!(
-        "  y = 1.5*x + 3 in place (fma) and puts it to EA 0x100000. One buffer: get, wait, compute, put,"
-    );
-    outln!(
-        "  and the next get (fenced) waits for the put. Two buffers: the get of block k+1 and the put of"
-    );
-    outln!(
-        "  block k-1 run while block k is computed. Pipeline mode, real fetch, the MFC's Cell timing."
-    );
+    outln!("  get, wait, compute, put, fenced get. Two: block k+1 in, k-1 out while k computes.");
     if let Err(error) = write_stream_input(memory) {
         checks.check(format_args!("stream_input"), false, format_args!("{error}"));
         return;
     }
     let runs = [1, 2].map(|buffers| run_once(unit, memory, buffers));
     outln!(
-        "  {:>7} {:>8} {:>8} {:>9} {:>7} {:>8} {:>9} {:>11} {:>11} {:>7}",
-        "buffers",
-        "cycles",
-        "insts",
-        "DMA wait",
-        "wait %",
-        "LS port",
-        "MFC busy",
-        "B/busy cyc",
-        "B/cycle",
-        "GB/s"
+        "  buffers   cycles    insts  DMA wait  wait %  LS port  MFC busy  B/busy cyc     B/cycle  GB/s@3.2"
     );
     for run in &runs {
         let bytes = run.dma.bytes();
@@ -91,10 +74,6 @@ pub fn run(unit: &mut SpuUnit, memory: &dyn SharedMemory, checks: &mut Checks) {
             PerCycle(bytes * CLOCK_100MHZ, run.stats.cycles * 10),
         );
     }
-    outln!(
-        "  (DMA wait: cycles held on an MFC channel; LS port: loads and stores held for DMA data;"
-    );
-    outln!("  B/cycle and GB/s: bytes both ways over the whole run, GB/s at a 3.2 GHz SPU clock)");
     for run in &runs {
         report(run, checks);
     }
@@ -104,7 +83,7 @@ pub fn run(unit: &mut SpuUnit, memory: &dyn SharedMemory, checks: &mut Checks) {
         format_args!("stream_double_buffering_waits_less"),
         waited_two < waited_one && two.stats.cycles < one.stats.cycles,
         format_args!(
-            "DMA wait {waited_two} cycles with two buffers against {waited_one} with one; {} cycles against {}",
+            "DMA wait {waited_two} cycles with two buffers, {waited_one} with one; {} cycles against {}",
             two.stats.cycles, one.stats.cycles
         ),
     );
@@ -124,13 +103,13 @@ fn run_once(unit: &mut SpuUnit, memory: &dyn SharedMemory, buffers: u32) -> Stre
         run.output = Err(Mismatch::Memory(error));
         return run;
     }
-    if let Err(why) = load(unit, STREAM_SOURCE, &stream_mailbox(buffers)) {
+    if let Err(why) = load(unit, STREAM, &stream_mailbox(buffers)) {
         run.end = Some(Err(why));
         return run;
     }
     // One slice as long as the budget: the kernel never waits on the host.
     let mut sliced = Sliced::default();
-    sliced.slice(unit, CYCLE_BUDGET, CYCLE_BUDGET);
+    sliced.slice(unit, &SpuProbes::new(), CYCLE_BUDGET, CYCLE_BUDGET);
     run.end = Some(
         sliced
             .end
@@ -167,8 +146,8 @@ fn report(run: &StreamRun, checks: &mut Checks) {
             checks,
             false,
             format_args!(
-                "{reason}, checksum {:x?}; Rust says {expected:#010x}",
-                run.checksum
+                "{reason}, checksum {:#010x}; Rust says {expected:#010x}",
+                run.checksum.unwrap_or(0)
             ),
         ),
     }
@@ -177,7 +156,7 @@ fn report(run: &StreamRun, checks: &mut Checks) {
         format_args!("stream_{b}buf_wait_vs_mfc"),
         run.stats.channel_wait_stalls == run.dma.wait_cycles && sums,
         format_args!(
-            "pipeline channel-wait stalls {} vs the MFC's wait cycles {}; the cycle categories {} the total",
+            "channel-wait stalls {} vs MFC wait cycles {}; cycle categories {} the total",
             run.stats.channel_wait_stalls,
             run.dma.wait_cycles,
             if sums { "sum to" } else { "do NOT sum to" }
@@ -190,7 +169,7 @@ fn report(run: &StreamRun, checks: &mut Checks) {
             && run.dma.bytes_out == STREAM_BYTES
             && run.dma.commands == commands,
         format_args!(
-            "{} bytes in, {} out in {} commands; 1 MiB each way in {commands} expected",
+            "{} bytes in, {} out, {} commands; 1 MiB each way, {commands} expected",
             run.dma.bytes_in, run.dma.bytes_out, run.dma.commands
         ),
     );

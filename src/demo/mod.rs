@@ -38,6 +38,7 @@ pub mod reference;
 pub mod reports;
 pub mod run_loops;
 pub mod scenario;
+pub mod source_strip;
 pub mod spu_checks;
 pub mod spu_pmu;
 pub mod spu_run;
