@@ -11,7 +11,9 @@
 //!   core alone; one core behaves as before; more cores than SPUs leave the rest idle; a core
 //!   that does not start is named and the demo goes on. An SPU producer/consumer pair talks
 //!   through mailboxes across cores (interleaved on one core): every word arrives, and waiting
-//!   is counted as channel stalls.
+//!   is counted as channel stalls. The MFC sections follow (streaming with one buffer and two,
+//!   the work queue on eight SPUs, the signal handshake on two cores): their checks hold and
+//!   their tables say what they must (tests/common/demo_mfc.rs).
 //! - The exit status says whether the cross-checks held: a deliberately disturbed PMU count
 //!   (`--miscount`) must make the demo name the failed checks and exit 1; `--fault` must
 //!   produce the exception report and exit 3 (the runtime's exception status).
@@ -21,6 +23,7 @@ use common::demo::{
     assert_channels, assert_spread, chart_total, core_rows, din_records, estimate_rows, run_demo,
     run_demo_on, running_shares, stats_value, table_count,
 };
+use common::demo_mfc::assert_mfc;
 
 #[test]
 fn every_section_is_present_and_consistent() {
@@ -38,6 +41,7 @@ fn every_section_is_present_and_consistent() {
     }
     assert_spread(&run, 4);
     assert_channels(&run, 0, 1);
+    assert_mfc(&run, 0, 1);
     let reference = run.section("One-core reference");
     for spu in 0..4 {
         assert!(
@@ -246,11 +250,12 @@ fn one_core_runs_the_demo_as_before() {
                 .contains(&format!("check spu{spu}_result ... ok"))
         );
     }
-    // The channel pair runs interleaved on the one core.
+    // The channel pair and the handshake run interleaved on the one core.
     assert_channels(&run, 0, 0);
+    assert_mfc(&run, 0, 0);
     assert!(
         run.stdout
-            .contains("demo: all 83 cross-checks held; exit 0"),
+            .contains("demo: all 97 cross-checks held; exit 0"),
         "{}",
         run.context()
     );
@@ -303,6 +308,7 @@ fn two_cores_share_the_spus_and_the_channel_pair() {
     assert_eq!(run.exit_code, Some(0), "{}", run.context());
     assert_spread(&run, 2);
     assert_channels(&run, 0, 1);
+    assert_mfc(&run, 0, 1);
     assert!(
         run.stdout.contains("cross-checks held; exit 0"),
         "{}",

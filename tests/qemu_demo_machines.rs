@@ -6,6 +6,7 @@
 mod common;
 
 use common::demo::{DemoRun, assert_spread, run_demo_with};
+use common::demo_mfc::assert_mfc;
 use common::qemu::{Options, demo_elf, run_image};
 
 #[test]
@@ -130,6 +131,8 @@ fn cpu_max_with_8_cores_passes_every_check() {
         run.context()
     );
     assert_spread(&run, 8);
+    // One SPU of the work queue per core after its interleaved part.
+    assert_mfc(&run, 0, 1);
     assert!(!run.stdout.contains("skipped"), "{}", run.context());
     assert!(
         run.stdout.contains("cross-checks held; exit 0"),

@@ -2,5 +2,6 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 pub mod demo;
+pub mod demo_mfc;
 pub mod qemu;
 pub mod toolchain;
