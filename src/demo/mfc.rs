@@ -39,11 +39,12 @@ pub const STREAM: &str = stripped!(STREAM_SOURCE);
 pub const WORK_QUEUE: &str = stripped!(WORK_QUEUE_SOURCE);
 pub const HANDSHAKE: &str = stripped!(HANDSHAKE_SOURCE);
 
-/// Attaches the arena's SPUs to the main memory and runs the three sections. Never inlined:
-/// the sections' code stays in one place whatever its caller does (the image budget is
-/// counted in pages, and inlining moved this code by a few KB between builds).
+/// Attaches the arena's SPUs to the main memory and runs the three sections; `no_icount`:
+/// QEMU runs every core as a host thread (`--no-icount`). Never inlined: the sections' code
+/// stays in one place whatever its caller does (the image budget is counted in pages, and
+/// inlining moved this code by a few KB between builds).
 #[inline(never)]
-pub fn run(arena: &mut Arena, checks: &mut Checks) {
+pub fn run(arena: &mut Arena, no_icount: bool, checks: &mut Checks) {
     arena.attach_main_memory(&MEMORY);
     let units = arena.units_mut();
     timed(&mut || {
@@ -51,7 +52,7 @@ pub fn run(arena: &mut Arena, checks: &mut Checks) {
             mfc_stream::run(unit, &MEMORY, checks);
         }
     });
-    timed(&mut || mfc_queue::run(units, &MEMORY, checks));
+    timed(&mut || mfc_queue::run(units, &MEMORY, !no_icount, checks));
     timed(&mut || mfc_signals::run(units, &MEMORY, checks));
 }
 
@@ -91,6 +92,19 @@ pub type End = Result<StopReason, &'static str>;
 /// Whether `end` is the kernels' normal end, `stop 0x2000`.
 pub fn stopped(end: Option<&End>) -> bool {
     matches!(end, Some(Ok(StopReason::Stop { signal: 0x2000, .. })))
+}
+
+/// How a run ended, as the checks print it: the stop, why it did not stop, or `running`.
+pub struct Ended<'a>(pub Option<&'a End>);
+
+impl core::fmt::Display for Ended<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            Some(Ok(reason)) => reason.fmt(f),
+            Some(Err(why)) => f.write_str(why),
+            None => f.write_str("running"),
+        }
+    }
 }
 
 /// One SPU run in slices: its own cycle count against a budget, and its end once it came.

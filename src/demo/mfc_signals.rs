@@ -5,8 +5,12 @@
 //!
 //! A signal from the other SPU is something only the other core's run can give, so an SPU
 //! waiting for one comes back to its core blocked on `SPU_RdEventStat`. The core then waits
-//! (`wfe`) until the register is written (every unlock of the main memory's lock signals an
-//! event) and runs the SPU again. On one core the two SPUs take turns instead.
+//! (`wfe`) for the other core to finish a slice (a counter both cores bump: looking at the
+//! register itself takes the main memory's lock, which the other core's SPU needs), looks at
+//! the register once after each, and runs the SPU again once it was written. On one core the
+//! two SPUs take turns instead.
+
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use pmprobe::rt::smp::{self, CoreId};
 use pmprobe::spu::arena::SPU_COUNT;
@@ -18,7 +22,7 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::mfc::{HANDSHAKE, Slice, Sliced, load, stopped};
+use super::mfc::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
 use super::mfc_kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
 use super::output::{heading, outln};
 
@@ -40,8 +44,9 @@ struct Side {
     sliced: Sliced,
     stats: Statistics,
     dma: DmaStats,
-    /// The last counter it received (its outbound mailbox at the end).
-    last: Option<u32>,
+    /// The last counter it received (its outbound mailbox at the end; 0 if it left none,
+    /// which no game ends with).
+    last: u32,
     /// The rounds it counted ($7).
     rounds: u32,
 }
@@ -54,7 +59,7 @@ impl Side {
             sliced: Sliced::default(),
             stats: Statistics::new(),
             dma: DmaStats::new(),
-            last: None,
+            last: 0,
             rounds: 0,
         }
     }
@@ -69,10 +74,14 @@ impl Side {
     fn finish(&mut self, unit: &mut SpuUnit) {
         self.stats = *unit.stats();
         self.dma = *unit.arch().dma_stats();
-        self.last = unit.read_outbound_mailbox();
+        self.last = unit.read_outbound_mailbox().unwrap_or(0);
         self.rounds = unit.arch().register(7).words()[0];
     }
 }
+
+/// Slices the two sides have run: a waiting side looks at its register again only when the
+/// other has run one more.
+static TURNS: AtomicU32 = AtomicU32::new(0);
 
 /// Whether SPU `spu`'s register 1 was written since it last read it.
 fn signalled(memory: &dyn SharedMemory, spu: usize) -> bool {
@@ -86,14 +95,21 @@ fn play(unit: &mut SpuUnit, spu: usize, memory: &dyn SharedMemory) -> Side {
     let mut side = Side::new(spu);
     let probes = SpuProbes::new();
     loop {
-        match side.turn(unit, &probes) {
+        let slice = side.turn(unit, &probes);
+        let mut seen = TURNS.fetch_add(1, Ordering::AcqRel) + 1;
+        // Wakes the other core if it waits in `wfe` for this turn.
+        aarch64_cpu::asm::sev();
+        match slice {
             Slice::Done => break,
             Slice::Ran => {}
             Slice::Blocked => {
                 let mut waits = 0;
                 while !signalled(memory, spu) && waits < MAX_WAITS {
-                    aarch64_cpu::asm::wfe();
-                    waits += 1;
+                    while TURNS.load(Ordering::Acquire) == seen && waits < MAX_WAITS {
+                        aarch64_cpu::asm::wfe();
+                        waits += 1;
+                    }
+                    seen = TURNS.load(Ordering::Acquire);
                 }
                 if waits >= MAX_WAITS {
                     side.sliced.end = Some(Err("no signal came"));
@@ -179,12 +195,17 @@ pub fn run(units: &mut [SpuUnit; SPU_COUNT], memory: &dyn SharedMemory, checks: 
         }
         Ok(()) => play_here(first, second, memory),
     };
-    let mut left = None;
-    memory.with_view(&mut |view| left = view.take_signal(FIRST as u8, SignalRegister::One));
+    // What SPU6's register holds (0 if nothing was written since it last read it).
+    let mut left = 0;
+    memory.with_view(&mut |view| {
+        left = view
+            .take_signal(FIRST as u8, SignalRegister::One)
+            .unwrap_or(0);
+    });
     report(&a, &b, left, checks);
 }
 
-fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
+fn report(a: &Side, b: &Side, left: u32, checks: &mut Checks) {
     let place = |side: &Side| side.core.unwrap_or_else(smp::this_core);
     heading(format_args!(
         "MFC signals: demo_handshake.s on SPU{FIRST} ({}) <-> SPU{SECOND} ({}), {HANDSHAKE_ROUNDS} rounds each",
@@ -206,45 +227,29 @@ fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
             side.spu,
             place(side),
             side.rounds,
-            Value(side.last),
+            side.last,
             side.dma.commands,
             side.stats.cycles,
             side.sliced.blocked,
             side.dma.wait_cycles
         );
     }
-    let both = stopped(a.sliced.end.as_ref()) && stopped(b.sliced.end.as_ref());
-    let why = |side: &Side| match side.sliced.end {
-        Some(Err(why)) => why,
-        Some(Ok(_)) => "did not stop with 0x2000",
-        None => "still running",
-    };
     checks.check(
         format_args!("handshake_stops"),
-        both,
+        stopped(a.sliced.end.as_ref()) && stopped(b.sliced.end.as_ref()),
         format_args!(
             "SPU{FIRST}: {}, SPU{SECOND}: {}",
-            if stopped(a.sliced.end.as_ref()) {
-                "stop 0x2000"
-            } else {
-                why(a)
-            },
-            if stopped(b.sliced.end.as_ref()) {
-                "stop 0x2000"
-            } else {
-                why(b)
-            }
+            Ended(a.sliced.end.as_ref()),
+            Ended(b.sliced.end.as_ref())
         ),
     );
     let [first_last, second_last, in_register] = handshake_expected();
     checks.check(
         format_args!("handshake_values"),
-        a.last == Some(first_last) && b.last == Some(second_last) && left == Some(in_register),
+        a.last == first_last && b.last == second_last && left == in_register,
         format_args!(
             "last received {} and {}, SPU{FIRST}'s register {}; Rust: {first_last}, {second_last}, {in_register}",
-            Value(a.last),
-            Value(b.last),
-            Value(left)
+            a.last, b.last, left
         ),
     );
     let rounds = u64::from(HANDSHAKE_ROUNDS);
@@ -261,16 +266,4 @@ fn report(a: &Side, b: &Side, left: Option<u32>, checks: &mut Checks) {
             a.rounds, b.rounds, a.dma.commands, b.dma.commands
         ),
     );
-}
-
-/// A value the SPU left, or `none`.
-struct Value(Option<u32>);
-
-impl core::fmt::Display for Value {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self.0 {
-            Some(value) => value.fmt(f),
-            None => f.pad("none"),
-        }
-    }
 }

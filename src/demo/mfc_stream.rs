@@ -12,7 +12,7 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::host::PerCycle;
-use super::mfc::{End, STREAM, Sliced, load, stopped};
+use super::mfc::{End, Ended, STREAM, Sliced, load, stopped};
 use super::mfc_kernels::{
     BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
     check_stream_output, clear, stream_mailbox, write_stream_input,
@@ -124,31 +124,30 @@ fn run_once(unit: &mut SpuUnit, memory: &dyn SharedMemory, buffers: u32) -> Stre
 
 fn report(run: &StreamRun, checks: &mut Checks) {
     let b = run.buffers;
-    let result = |checks: &mut Checks, ok, detail: core::fmt::Arguments<'_>| {
-        checks.check(format_args!("stream_{b}buf_result"), ok, detail);
-    };
-    match (&run.end, &run.output) {
-        (Some(Ok(_)), Ok(expected))
-            if stopped(run.end.as_ref()) && run.checksum == Some(*expected) =>
-        {
-            result(
-                checks,
+    let name = format_args!("stream_{b}buf_result");
+    match &run.output {
+        Ok(expected) if stopped(run.end.as_ref()) && run.checksum == Some(*expected) => {
+            checks.check(
+                name,
                 true,
                 format_args!(
                     "all {STREAM_ELEMENTS} y equal Rust f32, checksum {expected:#010x} = Rust's"
                 ),
             );
         }
-        (None, _) => result(checks, false, format_args!("did not run")),
-        (Some(Err(why)), _) => result(checks, false, format_args!("{why}")),
-        (_, Err(mismatch)) => result(checks, false, format_args!("{mismatch}")),
-        (Some(Ok(reason)), Ok(expected)) => result(
-            checks,
+        Ok(expected) => checks.check(
+            name,
             false,
             format_args!(
-                "{reason}, checksum {:#010x}; Rust says {expected:#010x}",
+                "{}, checksum {:#010x}; Rust says {expected:#010x}",
+                Ended(run.end.as_ref()),
                 run.checksum.unwrap_or(0)
             ),
+        ),
+        Err(mismatch) => checks.check(
+            name,
+            false,
+            format_args!("{}: {mismatch}", Ended(run.end.as_ref())),
         ),
     }
     let sums = run.stats.check_identities().is_ok();
