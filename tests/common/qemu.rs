@@ -116,13 +116,31 @@ fn cargo_build(args: &[&str], target_dir: &Path) {
 /// Builds the guest programs with `features` (once per process) and returns their directory.
 /// A separate target directory per feature set keeps the outer `cargo test` build lock free.
 pub fn guest_dir(features: &[&str]) -> PathBuf {
+    build_guests(features, None)
+}
+
+/// The guest program `name` built with `features`. The default feature set builds every guest
+/// program at once, as most tests use it; another set builds only the programs its tests ask
+/// for (each is a whole-program LTO link: all 29 with `defmt` took a minute of CI's time for
+/// the three that run with it).
+fn guest_program(features: &[&str], name: &str) -> PathBuf {
+    if features.is_empty() {
+        guest_dir(features).join(name)
+    } else {
+        build_guests(features, Some(name)).join(name)
+    }
+}
+
+/// Builds `program` (every guest program when `None`) with `features`, once per process.
+fn build_guests(features: &[&str], program: Option<&str>) -> PathBuf {
     static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
     let key = features.join(",");
+    let built_key = format!("{key}/{}", program.unwrap_or("*"));
     let mut built = BUILT
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(dir) = built.get(&key) {
+    if let Some(dir) = built.get(&built_key) {
         return dir.clone();
     }
     let suffix = if key.is_empty() {
@@ -134,7 +152,11 @@ pub fn guest_dir(features: &[&str]) -> PathBuf {
     // Not a workspace member (bare metal only): built through its own manifest.
     let manifest = repo().join("tests").join("guest").join("Cargo.toml");
     let manifest = manifest.to_str().expect("a UTF-8 repository path");
-    let mut args = vec!["--manifest-path", manifest, "--bins"];
+    let mut args = vec!["--manifest-path", manifest];
+    match program {
+        Some(name) => args.extend(["--bin", name]),
+        None => args.push("--bins"),
+    }
     let feature_list: String = features
         .iter()
         .map(|f| format!("pmprobe-guest/{f}"))
@@ -145,7 +167,7 @@ pub fn guest_dir(features: &[&str]) -> PathBuf {
     }
     cargo_build(&args, &target_dir);
     let dir = target_dir.join("aarch64-unknown-none").join("release");
-    built.insert(key, dir.clone());
+    built.insert(built_key, dir.clone());
     dir
 }
 
@@ -208,7 +230,7 @@ pub fn raspi3b_image() -> PathBuf {
 
 /// Boots the guest program `name` (a binary of tests/guest) and collects its output.
 pub fn run_guest(name: &str, opts: &Options) -> GuestRun {
-    let elf = guest_dir(opts.features).join(name);
+    let elf = guest_program(opts.features, name);
     assert!(elf.exists(), "no guest program {name} at {}", elf.display());
     run_image(name, &elf, opts)
 }
