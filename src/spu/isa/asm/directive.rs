@@ -54,9 +54,6 @@ const NO_BYTES: [&str; 34] = [
 /// Why a directive gas knows is refused here (`None` for the ones this assembler takes).
 fn unsupported(d: &str) -> Option<&'static str> {
     Some(match d {
-        "reloc" => {
-            "it asks for a relocation in the object file, and this assembler writes a linked image, which has none"
-        }
         "rva" | "dc.x" | "dcb.x" => "GNU as 2.40 has no such value for SPU either",
         "nops" => "GNU as 2.40 does not implement it for SPU either",
         _ if d.starts_with("cfi_") => "GNU as 2.40 has no CFI for SPU either",
@@ -151,6 +148,7 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                 self.assign(target, text.offset, text.from(comma + 1), how)
             }
             "brinfo" => self.brinfo(args),
+            "reloc" => self.reloc(args),
             "include" | "incbin" => err(at, AsmErrorKind::NeedsFileAccess(name(word))),
             "error" | "err" | "abort" => {
                 let text = args.trim().text;

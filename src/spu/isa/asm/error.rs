@@ -67,6 +67,15 @@ pub enum AsmErrorKind {
     UnknownMnemonic(Name),
     /// A name with a dot that GNU `as` knows as no directive either.
     UnknownDirective(Name),
+    /// `.reloc` with a relocation that ld would resolve into the bytes (an address), which a
+    /// linked image cannot leave to a linker; `SPU_NONE` and `SPU_ADD_PIC` are taken.
+    UnsupportedRelocation(Name),
+    /// `.reloc` with a name that is no relocation of the SPU's table (gas: "unrecognized
+    /// reloc type").
+    UnknownRelocation(Name),
+    /// `.reloc`'s offset outside its section (gas: "reloc not within (fixed part of)
+    /// section").
+    RelocationOutsideSection,
     /// A directive GNU `as` knows that this assembler does not take.
     UnsupportedDirective {
         /// The directive as written.
@@ -315,6 +324,14 @@ impl fmt::Display for AsmErrorKind {
             UnknownDirective(name) => write!(f, "unknown directive `{name}`"),
             UnsupportedDirective { name, why } => {
                 write!(f, "`{name}` is not supported: {why}")
+            }
+            UnsupportedRelocation(name) => write!(
+                f,
+                "relocation `{name}` is not supported: ld would write an address into the bytes, and this assembler writes the linked image (only SPU_NONE and SPU_ADD_PIC, which leave them as they are, are)"
+            ),
+            UnknownRelocation(name) => write!(f, "unrecognized relocation type `{name}`"),
+            RelocationOutsideSection => {
+                f.write_str("the `.reloc` offset is not within its section")
             }
             AlignmentPadding { padding, pattern } => write!(
                 f,

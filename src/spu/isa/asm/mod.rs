@@ -51,6 +51,7 @@ mod pass;
 mod pseudo_op;
 mod reader;
 mod register;
+mod reloc;
 mod section;
 mod space;
 mod symbols;
