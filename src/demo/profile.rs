@@ -46,11 +46,35 @@ pub const SHARES_FILE: &str = "pmprobe-profile.shares";
 const SHARE_TOLERANCE: f64 = 2.0;
 
 /// Each mode, the index of its counters, and a frame that is on the call stack of every
-/// sample taken while an SPU runs in that mode.
+/// sample taken while an SPU runs in that mode: the window that [`sampled`] opens for it, so
+/// that pmprofile counts the same instructions as the host figures (the whole run, the
+/// multiplexer's rotation between slices included, not only the model's own frames).
 const MODES: [(Mode, &str); 2] = [
-    (Mode::Pipeline, "pmprobe::spu::pipeline::"),
-    (Mode::Instruction, "pmprobe::spu::unit::run_functional"),
+    (Mode::Pipeline, "pmprobe::demo::profile::pipeline_window"),
+    (
+        Mode::Instruction,
+        "pmprobe::demo::profile::instruction_window",
+    ),
 ];
+
+/// Runs `run` under a frame of its own that names pipeline mode on every sample's stack.
+#[inline(never)]
+fn pipeline_window<T>(run: impl FnOnce() -> T) -> T {
+    let result = run();
+    // Work after the call keeps it from being a tail call, which would drop this frame; a
+    // value of its own keeps the linker from folding it with the other window, which would
+    // give both one name.
+    core::hint::black_box((&result, Mode::Pipeline));
+    result
+}
+
+/// Runs `run` under a frame of its own that names instruction mode on every sample's stack.
+#[inline(never)]
+fn instruction_window<T>(run: impl FnOnce() -> T) -> T {
+    let result = run();
+    core::hint::black_box((&result, Mode::Instruction));
+    result
+}
 
 /// `--profile` and its settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +204,10 @@ pub fn sampled<R, E>(
     // profiler's handlers are installed by `start`, before any window opens.
     unsafe { pmprobe::rt::irq::unmask() };
     let sampling = profiler::resume().is_ok();
-    let result = measured();
+    let result = match mode {
+        Mode::Pipeline => pipeline_window(measured),
+        _ => instruction_window(measured),
+    };
     if sampling {
         let _ = profiler::pause();
     }
