@@ -512,14 +512,17 @@ impl Pipeline {
             if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
-            // One test on the common path, where neither comes.
-            match core::mem::replace(&mut self.follow_up, FollowUp::Nothing) {
-                FollowUp::Nothing => {}
-                FollowUp::Service => break,
-                FollowUp::WaitOnChannel => {
-                    // Held on a channel until the next channel event, which ends the budget.
-                    cycles += self.wait_on_channel(arch, budget - cycles, observer);
-                    continue;
+            // One test, and no write, on the common path, where neither comes.
+            if self.follow_up != FollowUp::Nothing {
+                match core::mem::replace(&mut self.follow_up, FollowUp::Nothing) {
+                    FollowUp::Nothing => {}
+                    FollowUp::Service => break,
+                    FollowUp::WaitOnChannel => {
+                        // Held on a channel until the next channel event, which ends the
+                        // budget.
+                        cycles += self.wait_on_channel(arch, budget - cycles, observer);
+                        continue;
+                    }
                 }
             }
             let dual_issued = self.stats.dual_cycles != dual_before;
