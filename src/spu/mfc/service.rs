@@ -9,7 +9,7 @@
 
 use super::command::CommandKind;
 use super::controller::{ATOMIC_GETLLAR_DONE, ATOMIC_PUTLLC_FAILED, ATOMIC_PUTLLUC_DONE, Mfc};
-use super::data::{AtomicResult, advance_cursor, list_element, move_data};
+use super::data::{AtomicResult, Element, advance_cursor, list_element, move_data};
 use super::error::{DmaErrorKind, DmaFault};
 use super::events::{
     EVENT_LIST_STALL, EVENT_MULTISOURCE_SYNC, EVENT_QUEUE_VACANCY, EVENT_TAG_GROUP,
@@ -349,24 +349,7 @@ fn stretch(
     let last = entry.elements();
     let mut running = entry.list_lsa;
     for index in entry.next_element..last {
-        let element = list_element(
-            local_store,
-            entry.list_address(),
-            index,
-            (entry.ea >> 32) as u32,
-            running,
-            memory_size,
-        )
-        .map_err(|(element, kind)| {
-            element_fault(
-                entry,
-                element.lsa,
-                element.ea,
-                element.size,
-                Some(index),
-                kind,
-            )
-        })?;
+        let element = read_element(entry, local_store, index, running, memory_size)?;
         running = advance_cursor(running, &element);
         if element.stall && index + 1 < last {
             return Ok((index + 1, true));
@@ -411,34 +394,49 @@ fn for_each_transfer(
     }
     let mut running = entry.list_lsa;
     for index in entry.next_element..list_end {
-        let element = list_element(
-            local_store,
-            entry.list_address(),
-            index,
-            (entry.ea >> 32) as u32,
-            running,
-            memory_size,
-        )
-        .map_err(|(e, kind)| element_fault(entry, e.lsa, e.ea, e.size, Some(index), kind))?;
+        let element = read_element(entry, &*local_store, index, running, memory_size)?;
         let transfer = Transfer {
             lsa: element.lsa,
             ea: element.ea,
             size: element.size,
             element: Some(index),
         };
-        each(transfer, local_store).map_err(|kind| {
-            element_fault(
-                entry,
-                element.lsa,
-                element.ea,
-                element.size,
-                Some(index),
-                kind,
-            )
-        })?;
+        each(transfer, local_store).map_err(|kind| list_fault(entry, &element, index, kind))?;
         running = advance_cursor(running, &element);
     }
     Ok(running)
+}
+
+/// List element `index` of `entry`, its LSA following the list's cursor `running` (both the
+/// stretch's look-ahead and the transfer read it this way); a bad element is a fault naming it.
+fn read_element(
+    entry: &Queued,
+    local_store: &dyn LocalStoreBytes,
+    index: u16,
+    running: u32,
+    memory_size: u64,
+) -> Result<Element, DmaFault> {
+    list_element(
+        local_store,
+        entry.list_address(),
+        index,
+        (entry.ea >> 32) as u32,
+        running,
+        memory_size,
+    )
+    .map_err(|(element, kind)| list_fault(entry, &element, index, kind))
+}
+
+/// The fault of list element `index` of `entry`.
+fn list_fault(entry: &Queued, element: &Element, index: u16, kind: DmaErrorKind) -> DmaFault {
+    element_fault(
+        entry,
+        element.lsa,
+        element.ea,
+        element.size,
+        Some(index),
+        kind,
+    )
 }
 
 fn element_fault(
