@@ -130,18 +130,8 @@ impl HostOptions {
 mod tests {
     use std::path::PathBuf;
 
-    use crate::options::{Command, Options, parse};
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn run_options(list: &[&str]) -> Options {
-        match parse(args(list)) {
-            Ok(Command::Run(options)) => options,
-            other => panic!("{list:?} should parse, got {other:?}"),
-        }
-    }
+    use crate::options::parse;
+    use crate::options::tests::{args, run_options};
 
     #[test]
     fn host_options() {
