@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
+use common::Table;
 use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, WalkEnd};
-use pmprofile::{Frame, Profile, Resolve, UNKNOWN, core_frame, firefox};
+use pmprofile::{Profile, UNKNOWN, core_frame, firefox};
 use serde_json::Value;
 
 /// Stacks, root first, with their sample counts.
@@ -91,27 +92,6 @@ fn assert_order_matters(stacks: &Stacks) {
         .map(|(s, &n)| (s.iter().rev().cloned().collect(), n))
         .collect();
     assert_ne!(&reversed, stacks, "every stack reads the same both ways");
-}
-
-/// Addresses to function names, innermost first (a stand-in for the ELF, as in
-/// profile_aggregation.rs).
-struct Table(HashMap<u64, Vec<&'static str>>);
-
-impl Resolve for Table {
-    fn frames(&self, address: u64) -> Vec<Frame> {
-        let names = self.0.get(&address).cloned().unwrap_or(vec![UNKNOWN]);
-        let last = names.len() - 1;
-        names
-            .into_iter()
-            .enumerate()
-            .map(|(i, function)| Frame {
-                function: function.to_string(),
-                file: None,
-                line: None,
-                inlined: i != last,
-            })
-            .collect()
-    }
 }
 
 fn table() -> Table {

@@ -1,29 +1,12 @@
 //! Stacks, top-N shares, folded lines and the SVG, from samples resolved by a stand-in table
 //! (no ELF): the aggregation is checked against counts worked out by hand.
+mod common;
+
 use std::collections::HashMap;
 
+use common::Table;
 use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, WalkEnd};
 use pmprofile::{Frame, Profile, Resolve, report};
-
-/// Addresses to (function, inlined-into) names.
-struct Table(HashMap<u64, Vec<&'static str>>);
-
-impl Resolve for Table {
-    fn frames(&self, address: u64) -> Vec<Frame> {
-        let names = self.0.get(&address).cloned().unwrap_or(vec!["[unknown]"]);
-        let last = names.len() - 1;
-        names
-            .into_iter()
-            .enumerate()
-            .map(|(i, function)| Frame {
-                function: function.to_string(),
-                file: None,
-                line: None,
-                inlined: i != last,
-            })
-            .collect()
-    }
-}
 
 fn table() -> Table {
     Table(HashMap::from([

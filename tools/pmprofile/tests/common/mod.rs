@@ -1,11 +1,13 @@
 //! Shared by the pmprofile tests: a real aarch64 firmware ELF and sample files.
 #![allow(dead_code)]
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
 use object::{Object, ObjectSymbol};
 use pmprobe::sampling::{ProfileHeader, Sample, SampleSource, encode_profile};
+use pmprofile::{Frame, Resolve, UNKNOWN};
 
 /// The repository root.
 pub fn repo() -> PathBuf {
@@ -99,4 +101,25 @@ pub fn three_functions(elf: &[u8]) -> Vec<(u64, String)> {
     found.truncate(3);
     assert_eq!(found.len(), 3);
     found
+}
+
+/// A stand-in for the ELF: addresses to function names, innermost first (the inlined ones
+/// before the function they are inlined into); an unknown address is `[unknown]`.
+pub struct Table(pub HashMap<u64, Vec<&'static str>>);
+
+impl Resolve for Table {
+    fn frames(&self, address: u64) -> Vec<Frame> {
+        let names = self.0.get(&address).cloned().unwrap_or(vec![UNKNOWN]);
+        let last = names.len() - 1;
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, function)| Frame {
+                function: function.to_string(),
+                file: None,
+                line: None,
+                inlined: i != last,
+            })
+            .collect()
+    }
 }
