@@ -445,12 +445,13 @@ impl Pipeline {
                 // The cycle sets it only while DMA is in flight.
                 self.issue.ls_port_taken = false;
             }
-            // With no listener attached, the notifications are compiled out until something
-            // could attach one: a prof_cp line written to the caller's output.
-            let (ran, reason) = if observer.is_listening() {
-                self.run_cycles(arch, budget, observer, output, false)?
+            // On the host, a budget without DMA runs a cycle loop compiled without the DMA
+            // tests (programs that never use the MFC pay nothing for them); a bare-metal
+            // image keeps one loop, which tests the flag, for its size.
+            let (ran, reason) = if self.dma_active || cfg!(target_os = "none") {
+                self.run_budget::<true, _, _>(arch, budget, observer, output)?
             } else {
-                self.run_cycles(arch, budget, &NoProbes, output, true)?
+                self.run_budget::<false, _, _>(arch, budget, observer, output)?
             };
             cycles += ran;
             end = reason;
@@ -484,13 +485,32 @@ impl Pipeline {
         }
     }
 
+    /// One budget of [`run`](Self::run): the cycles simulated and the run end, if one came.
+    /// With no listener attached, the notifications are compiled out until something could
+    /// attach one: a prof_cp line written to the caller's output. `DMA` false: no transfer is
+    /// in flight (see [`dma_in_flight`](Self::dma_in_flight)).
+    fn run_budget<const DMA: bool, O: SpuObserver, W: fmt::Write>(
+        &mut self,
+        arch: &mut SpuState,
+        budget: u64,
+        observer: &O,
+        output: &mut W,
+    ) -> Result<(u64, Option<RunEnd>), ModelError> {
+        if observer.is_listening() {
+            self.run_cycles::<DMA, _, _>(arch, budget, observer, output, false)
+        } else {
+            self.run_cycles::<DMA, _, _>(arch, budget, &NoProbes, output, true)
+        }
+    }
+
     /// Up to `budget` cycles (fewer if the run ends, or, with `until_output`, after a cycle
     /// that wrote a prof_cp line): the cycles simulated and the run end, if one came.
     /// `until_output` also means nothing listens: the [fast-forward](shortcuts::fast_forward) skips repetitions
     /// without a word; otherwise `observer` hears of each one it skips as of the one simulated
     /// before (`shortcuts/fast_forward/notes.rs`).
+    /// `DMA` false: no transfer is in flight (see [`dma_in_flight`](Self::dma_in_flight)).
     #[inline(always)]
-    fn run_cycles<O: SpuObserver, W: fmt::Write>(
+    fn run_cycles<const DMA: bool, O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut SpuState,
         budget: u64,
@@ -509,7 +529,7 @@ impl Pipeline {
         while cycles < budget {
             cycles += 1;
             let dual_before = self.stats.dual_cycles;
-            if let CycleEnd::End(reason) = self.step_cycle(arch, observer, output)? {
+            if let CycleEnd::End(reason) = self.step_cycle::<DMA, O, W>(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
             // One test, and no write, on the common path, where neither comes.

@@ -19,9 +19,10 @@ use crate::spu::pipeline::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
 
 impl Pipeline {
-    /// Simulates one cycle.
+    /// Simulates one cycle. `DMA` false: the caller knows no transfer is in flight (see
+    /// [`dma_in_flight`](Self::dma_in_flight)).
     #[inline(always)]
-    pub(crate) fn step_cycle<O: SpuObserver, W: fmt::Write>(
+    pub(crate) fn step_cycle<const DMA: bool, O: SpuObserver, W: fmt::Write>(
         &mut self,
         arch: &mut SpuState,
         observer: &O,
@@ -30,7 +31,15 @@ impl Pipeline {
         self.begin_cycle(observer);
         let now = self.clock;
         let end = self.stage_o(arch, now, observer, output)?;
-        Ok(self.issue_and_fetch(arch, end, now, observer))
+        Ok(self.issue_and_fetch::<DMA, O>(arch, end, now, observer))
+    }
+
+    /// Whether DMA data may claim local-store port cycles in this budget. `DMA` is a
+    /// compile-time `false` where the run loop knows no transfer is in flight, so that
+    /// programs without DMA pay nothing per cycle for the port arbitration.
+    #[inline(always)]
+    pub(in crate::spu::pipeline) fn dma_in_flight<const DMA: bool>(&self) -> bool {
+        DMA && self.dma_active
     }
 
     /// The start of a cycle: the clock and the cycle count move on.
@@ -76,7 +85,7 @@ impl Pipeline {
     /// Steps 2 and 3 of cycle `now`, after stage o (which brought the run `end`, if any):
     /// stage j issues, then the issue stages advance and fetch fills stage g.
     #[inline(always)]
-    pub(in crate::spu::pipeline) fn issue_and_fetch<O: SpuObserver>(
+    pub(in crate::spu::pipeline) fn issue_and_fetch<const DMA: bool, O: SpuObserver>(
         &mut self,
         arch: &mut SpuState,
         end: Option<RunEnd>,
@@ -86,7 +95,8 @@ impl Pipeline {
         // 2. Issue. DMA data has the first claim on the local-store port: a load or store
         // whose access (at stage o) would meet it waits.
         // (The run loop clears the flag when it finds no DMA in flight.)
-        if self.dma_active {
+        let dma = self.dma_in_flight::<DMA>();
+        if dma {
             self.issue.ls_port_taken = arch.mfc().uses_local_store(now + O_STAGE);
         }
         self.exec.open_row(now);
@@ -95,7 +105,7 @@ impl Pipeline {
             IssueOutcome::Stalled(StallReason::BranchMiss)
         } else {
             self.issue
-                .issue(now, self.config.stored(), &mut self.exec, &mut blocks)
+                .issue::<DMA>(now, self.config.stored(), &mut self.exec, &mut blocks)
         };
         self.count_issue(&outcome, &blocks, now, observer);
 
@@ -109,7 +119,7 @@ impl Pipeline {
         self.issue.advance();
         // Only the real fetch unit's line requests contend with loads and stores.
         let ls_taken = self.real_fetch
-            && (self.ls_in_stage_n(now) || self.dma_active && arch.mfc().uses_local_store(now + 1));
+            && (self.ls_in_stage_n(now) || dma && arch.mfc().uses_local_store(now + 1));
         let contended = self.fetch.step(arch, &mut self.issue, ls_taken);
         self.stats.ls_contention += u64::from(contended);
         CycleEnd::Continue
@@ -157,7 +167,7 @@ impl Pipeline {
         // A serializing instruction's successor is fetched after it completes, whatever it
         // is (a channel access may enter the interrupt handler): ideal fetch predicted none.
         let mispredicted = executed.next_pc != inflight.predicted_next
-            && (self.real_fetch || !inflight.serializing);
+            && (self.real_fetch || !inflight.serializing());
         if mispredicted {
             match (&mut self.fetch, position) {
                 (FetchModel::Real { unit, .. }, Some((row, pipe))) => {
@@ -203,8 +213,8 @@ impl Pipeline {
             return Ok(Some(RunEnd::Stopped(reason)));
         }
         // One test on the common path, where the instruction is neither.
-        if inflight.serializing | inflight.channel {
-            let (serializing, channel) = (inflight.serializing, inflight.channel);
+        if inflight.completion_duties != 0 {
+            let (serializing, channel) = (inflight.serializing(), inflight.channel());
             self.serializing_or_channel_completed(arch, serializing, channel, position, now);
         }
         Ok(None)

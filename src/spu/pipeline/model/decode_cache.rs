@@ -63,7 +63,7 @@ impl Decoded {
         let inflight = decode_at(pc, word);
         let instruction = &inflight.instruction;
         let replayable = !inflight.illegal
-            && !inflight.serializing
+            && !inflight.serializing()
             && inflight.class != IClass::Spr
             && !matches!(
                 instruction.mnemonic,
@@ -76,7 +76,7 @@ impl Decoded {
         ) && inflight.target != NO_REGISTER
             && checkpoint_number(word).is_none();
         let replay = match (replayable, only_target) {
-            _ if inflight.illegal || inflight.serializing => Replay::Serializing,
+            _ if inflight.illegal || inflight.serializing() => Replay::Serializing,
             (false, _) => Replay::Never,
             (true, false) => Replay::Checked,
             (true, true) => Replay::Target,
@@ -139,8 +139,7 @@ fn decode_at(pc: u32, word: u32) -> InFlight {
     {
         let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
         let mut inflight = InFlight::new(pc, instruction, next);
-        inflight.serializing = true;
-        inflight.channel = true;
+        inflight.completion_duties = InFlight::SERIALIZING | InFlight::CHANNEL;
         return inflight;
     }
     InFlight::new(pc, instruction, pc)

@@ -222,7 +222,7 @@ impl IdealFetch {
                 let seq = self.pending.0;
                 self.pending.0 += 1;
                 let record = issue.in_flight(seq);
-                (seq, record.pc, record.predicted_next, record.serializing)
+                (seq, record.pc, record.predicted_next, record.serializing())
             } else {
                 let pc = self.shadow.pc();
                 let fetched = self.fetch_one(arch, pc, issue);
@@ -398,7 +398,7 @@ fn run_entry(
         // The lean copy could not keep this store aside (never expected): fetch waits until
         // stage o has interpreted the instruction, then copies the architectural state again.
         record.predicted_next = shadow.pc();
-        record.serializing = true;
+        record.set_serializing(true);
         return Fetched {
             next: record.predicted_next,
             serializing: true,
@@ -412,10 +412,10 @@ fn run_entry(
             // channel access, a fault) stop fetch.
             let next = shadow.pc();
             record.predicted_next = next;
-            record.serializing = !matches!(shadow.status(), Status::Running);
+            record.set_serializing(!matches!(shadow.status(), Status::Running));
             return Fetched {
                 next,
-                serializing: record.serializing,
+                serializing: record.serializing(),
                 recorded: false,
                 stored: None,
             };

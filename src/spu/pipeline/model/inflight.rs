@@ -28,12 +28,11 @@ pub struct InFlight {
     /// The registers read or written as a bit set (register `r` is bit `r % 64` of word
     /// `r / 64`), for the registers-used statistic.
     pub registers: [u64; 2],
-    /// Fetch waits until this instruction completed (channel, stop, halt, fault).
-    pub serializing: bool,
-    /// A channel instruction, or a branch that may change the interrupt state (`bisled`,
-    /// `iret`, the E/D forms): once it completes the channels may need a service. (Ideal
-    /// fetch also serializes these; the real fetch unit fetches on past them.)
-    pub channel: bool,
+    /// What its completion asks of the pipeline besides its effect: the
+    /// [`SERIALIZING`](Self::SERIALIZING) and [`CHANNEL`](Self::CHANNEL) bits (see
+    /// [`serializing`](Self::serializing), [`channel`](Self::channel)). One byte, so that
+    /// stage o's common path, where neither is set, tests once.
+    pub(crate) completion_duties: u8,
     /// The word is not an SPU instruction: stage o reports the fault.
     pub illegal: bool,
     /// Fetch sequence number, given when the instruction enters issue stage g (for
@@ -65,8 +64,7 @@ impl InFlight {
             target,
             sources,
             registers,
-            serializing: false,
-            channel: false,
+            completion_duties: 0,
             illegal: false,
             seq: 0,
         }
@@ -77,9 +75,38 @@ impl InFlight {
         let mut nop = NOP_INSTRUCTION;
         nop.word = word;
         let mut inflight = Self::new(pc, nop, pc);
-        inflight.serializing = true;
+        inflight.set_serializing(true);
         inflight.illegal = true;
         inflight
+    }
+
+    /// [`completion_duties`](Self::completion_duties) bit: ideal fetch waits until this
+    /// instruction completed.
+    pub(crate) const SERIALIZING: u8 = 1;
+    /// [`completion_duties`](Self::completion_duties) bit: the channels may need a service
+    /// once it completed.
+    pub(crate) const CHANNEL: u8 = 2;
+
+    /// Ideal fetch waits until this instruction completed (channel, stop, halt, fault). The
+    /// real fetch unit, which predicts the next address instead, fetches on past it.
+    #[inline(always)]
+    pub fn serializing(&self) -> bool {
+        self.completion_duties & Self::SERIALIZING != 0
+    }
+
+    /// A channel instruction, or a branch that may change the interrupt state (`bisled`,
+    /// `iret`, the E/D forms): once it completes the channels may need a service. (Ideal
+    /// fetch also serializes these; the real fetch unit fetches on past them.)
+    #[inline(always)]
+    pub fn channel(&self) -> bool {
+        self.completion_duties & Self::CHANNEL != 0
+    }
+
+    /// Makes fetch wait (or not) until this instruction completed.
+    #[inline(always)]
+    pub(crate) fn set_serializing(&mut self, serializing: bool) {
+        self.completion_duties =
+            (self.completion_duties & !Self::SERIALIZING) | u8::from(serializing);
     }
 
     /// `nop` or `lnop`.
@@ -118,8 +145,7 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
     target: 0,
     sources: [0; 3],
     registers: [0; 2],
-    serializing: false,
-    channel: false,
+    completion_duties: 0,
     illegal: false,
     seq: 0,
 };

@@ -166,8 +166,7 @@ impl IssuePipes {
             target,
             sources,
             registers,
-            serializing,
-            channel,
+            completion_duties,
             illegal,
             seq: _,
         } = *inflight;
@@ -179,8 +178,7 @@ impl IssuePipes {
             target,
             sources,
             registers,
-            serializing,
-            channel,
+            completion_duties,
             illegal,
             seq,
         };
@@ -267,14 +265,22 @@ impl IssuePipes {
         }
     }
 
-    /// The hazard that keeps `inflight` from issuing in `cycle`, if any.
+    /// The hazard that keeps `inflight` from issuing in `cycle`, if any. `DMA` false: no
+    /// transfer is in flight, so the local-store port is never taken.
     #[inline(always)]
-    fn hazard(&self, inflight: &InFlight, cycle: u64, pipes: &ExecPipes) -> Option<StallReason> {
+    fn hazard<const DMA: bool>(
+        &self,
+        inflight: &InFlight,
+        cycle: u64,
+        pipes: &ExecPipes,
+    ) -> Option<StallReason> {
         // The same tests as `hazard_until`, without the release cycle: this runs every cycle.
         if cycle < self.stall_until {
             return Some(StallReason::DpPipeline);
         }
-        if self.ls_port_taken && (inflight.instruction.is_load() || inflight.instruction.is_store())
+        if DMA
+            && self.ls_port_taken
+            && (inflight.instruction.is_load() || inflight.instruction.is_store())
         {
             return Some(StallReason::DmaLocalStore);
         }
@@ -328,8 +334,10 @@ impl IssuePipes {
 
     /// Runs stage j for `cycle`: decides what issues, puts it into the execution pipes and
     /// removes it from stage j. An empty stage j stalls for the reason its bubble carries.
+    /// `DMA` false: no transfer is in flight ([`ls_port_taken`](Self::ls_port_taken) is
+    /// not read).
     #[inline(always)]
-    pub(crate) fn issue(
+    pub(crate) fn issue<const DMA: bool>(
         &mut self,
         cycle: u64,
         config: &Config,
@@ -345,14 +353,14 @@ impl IssuePipes {
             return IssueOutcome::Stalled(self.bubbles[J_STAGE]);
         };
         let first = self.window.at(first_seq);
-        if let Some(reason) = self.hazard(first, cycle, pipes) {
+        if let Some(reason) = self.hazard::<DMA>(first, cycle, pipes) {
             return IssueOutcome::Stalled(reason);
         }
         let first_pipe = usize::from(first.class.pipe());
         blocks.cross = first_pipe != first_slot;
         let second = first_slot == 0
             && odd != 0
-            && self.dual_partner(first, self.window.at(odd), cycle, config, pipes, blocks);
+            && self.dual_partner::<DMA>(first, self.window.at(odd), cycle, config, pipes, blocks);
         self.stages[J_STAGE][first_slot] = 0;
         self.start(first_seq, cycle, config, pipes);
         if second {
@@ -367,7 +375,7 @@ impl IssuePipes {
 
     /// Whether the odd instruction can issue with the even one `first` this cycle.
     #[inline(always)]
-    fn dual_partner(
+    fn dual_partner<const DMA: bool>(
         &self,
         first: &InFlight,
         candidate: &InFlight,
@@ -396,7 +404,7 @@ impl IssuePipes {
             blocks.sp = true;
             return false;
         }
-        self.hazard(candidate, cycle, pipes).is_none()
+        self.hazard::<DMA>(candidate, cycle, pipes).is_none()
     }
 
     /// Enters instruction `seq` into its execution pipe and records its structural effects.

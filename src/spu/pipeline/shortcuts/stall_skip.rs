@@ -103,9 +103,10 @@ impl Pipeline {
                     || self.follow_up != FollowUp::Nothing
                     || fetch_idle == 0
                 {
-                    // Something beyond the state changed: issue and fetch decide again.
+                    // Something beyond the state changed: issue and fetch decide again
+                    // (with no DMA in flight: the run loop skips stalls only then).
                     self.charge_stalls(reason, stalled);
-                    let end = match self.issue_and_fetch(arch, end, now, observer) {
+                    let end = match self.issue_and_fetch::<false, O>(arch, end, now, observer) {
                         crate::spu::pipeline::CycleEnd::End(reason) => Some(reason),
                         crate::spu::pipeline::CycleEnd::Continue => None,
                     };

@@ -94,7 +94,7 @@ pub fn listing(
         cycle += 1;
         exec.open_row(cycle);
         let mut blocks = DualIssueBlocks::default();
-        let outcome = issue.issue(cycle, config, &mut exec, &mut blocks);
+        let outcome = issue.issue::<false>(cycle, config, &mut exec, &mut blocks);
         if let IssueOutcome::Issued { first, second } = outcome {
             let (Some(&first), second) = (
                 issue.record(first),

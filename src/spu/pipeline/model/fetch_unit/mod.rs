@@ -367,9 +367,9 @@ impl FetchUnit {
             let slot = ((pc >> 2) & 1) as usize;
             let inflight = issue.enter_slot(slot, &decoded.get(pc, word).inflight);
             fed = true;
-            // No oracle here: fetch goes on after a channel instruction (only an illegal
-            // word serializes), predicting the next address.
-            inflight.serializing = inflight.illegal;
+            // No oracle here: fetch goes on after a channel instruction (whose record is
+            // marked serializing for ideal fetch; this unit does not read the mark),
+            // predicting the next address.
             if !inflight.illegal {
                 inflight.predicted_next = (pc + 4) & LS_ADDRESS_MASK;
             }

@@ -374,7 +374,7 @@ impl Pipeline {
             let Some(record) = self.issue.record(seq) else {
                 return false;
             };
-            if record.serializing || self.issue.effect(seq).is_none() {
+            if record.serializing() || self.issue.effect(seq).is_none() {
                 return false;
             }
             match fetch.decoded_at(arch, record.pc, record.instruction.word) {

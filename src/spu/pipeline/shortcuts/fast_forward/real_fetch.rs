@@ -82,7 +82,7 @@ impl Pipeline {
                 return false;
             };
             let word = arch.local_store().load_word(record.pc);
-            if record.serializing
+            if record.serializing()
                 || record.illegal
                 || word != record.instruction.word
                 || !repeatable(decoded.get(record.pc, word))
