@@ -136,8 +136,6 @@ pub(crate) fn apply<const INLINE_SP: bool>(
         M::Brhnz => branch_hint::brhnz(spu, insn, pc),
         M::Bi => branch_hint::bi(spu, insn),
         M::Bisl => branch_hint::bisl(spu, insn, pc),
-        M::Iret => branch_hint::iret(spu, insn),
-        M::Bisled => branch_hint::bisled(spu, insn, pc),
         M::Biz => branch_hint::biz(spu, insn),
         M::Binz => branch_hint::binz(spu, insn),
         M::Bihz => branch_hint::bihz(spu, insn),
@@ -256,13 +254,15 @@ pub(crate) fn apply<const INLINE_SP: bool>(
             insn.word,
             RegisterFields::of(insn),
             insn.imm,
+            pc,
         ),
     }
 }
 
 /// [`apply`] for the rarer instructions, out of line (floating-point compares, conversions
 /// to fixed point and estimates, DP, integer multiplies, byte operations, masks, stops,
-/// halts, channels, special-purpose registers).
+/// halts, channels, special-purpose registers, and the branches that read or change the
+/// interrupt state, `iret` and `bisled`).
 #[inline(never)]
 fn apply_rare(
     spu: &mut impl Machine,
@@ -270,6 +270,7 @@ fn apply_rare(
     word: u32,
     registers: RegisterFields,
     imm: i32,
+    pc: u32,
 ) -> Flow {
     use Mnemonic as M;
     let insn = &registers.instruction(mnemonic, word, imm);
@@ -347,6 +348,8 @@ fn apply_rare(
         M::Rdch => control::rdch(insn),
         M::Wrch => control::wrch(insn),
         M::Rchcnt => control::rchcnt(insn),
+        M::Iret => branch_hint::iret(spu, insn),
+        M::Bisled => branch_hint::bisled(spu, insn, pc),
 
         // Handled by `apply`; listed so that this match stays exhaustive: a new mnemonic
         // must be given an arm in one of the two.
@@ -354,7 +357,7 @@ fn apply_rare(
         M::Lqa | M::Lqr | M::Lqd | M::Lqx | M::Stqa | M::Stqr | M::Stqd | M::Stqx | M::Cbd
         | M::Chd | M::Cwd | M::Cdd | M::Cbx | M::Chx | M::Cwx | M::Cdx | M::Br | M::Bra
         | M::Brsl | M::Brasl | M::Brz | M::Brnz | M::Brhz | M::Brhnz | M::Bi | M::Bisl
-        | M::Iret | M::Bisled | M::Biz | M::Binz | M::Bihz | M::Bihnz | M::Hbr | M::Hbra
+        | M::Biz | M::Binz | M::Bihz | M::Bihnz | M::Hbr | M::Hbra
         | M::Hbrr | M::Il | M::Ilh | M::Ilhu | M::Ila | M::Iohl | M::Andbi | M::Andhi
         | M::Andi | M::Orbi | M::Orhi | M::Ori | M::Xorbi | M::Xorhi | M::Xori | M::Ahi
         | M::Ai | M::Sfhi | M::Sfi | M::Cgtbi | M::Cgthi | M::Cgti | M::Clgtbi | M::Clgthi
