@@ -8,6 +8,13 @@
 //! replaced) and the little scalar state an ordinary instruction may change, so such a
 //! repetition is undone as if it had never run and the cycle-by-cycle model takes over.
 //! Counting is left to the caller (`retire_replayed_run` once per repetition).
+//!
+//! The registers are kept whole rather than noted instruction by instruction: the caller
+//! names, once for a run of trials, every register the instructions may overwrite (their RT
+//! fields, [`Journal::keep_registers`]), and each trial starts by copying those. A loop body
+//! writes a dozen registers or so, a few of them more than once; noting each instruction's
+//! target as it ran cost the fast-forward about fourteen host instructions per instruction,
+//! the copy costs about six per register and repetition.
 
 use super::execute::Ordinary;
 use super::instructions::store_address;
@@ -16,18 +23,22 @@ use super::quadword::Quadword;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;
 
-/// What an overwritten location held.
-#[derive(Clone, Copy, Debug)]
-enum Overwritten {
-    Register(u8),
-    Quadword(u32),
-}
+/// Registers at most: an RT field's seven bits.
+const REGISTERS: usize = 128;
 
-/// What a trial overwrote, newest last; up to `N` entries (two per instruction at most).
+/// What a trial overwrote: the quadwords its stores replaced (newest last, up to `N`), the
+/// registers it may write (kept whole at its start) and the scalar state.
 #[derive(Clone, Debug)]
 pub(crate) struct Journal<const N: usize> {
-    entries: [(Overwritten, Quadword); N],
+    /// Quadword address and what it held.
+    stores: [(u32, Quadword); N],
     len: usize,
+    /// The registers kept at each trial's start, `kept_count` of them, and as a bit set.
+    kept: [u8; REGISTERS],
+    kept_count: usize,
+    kept_set: u128,
+    /// What they held, by register number.
+    saved: [Quadword; REGISTERS],
     pc: u32,
     fpscr: Quadword,
     interrupts_enabled: bool,
@@ -46,20 +57,42 @@ impl<const N: usize> Journal<N> {
     /// An empty journal.
     pub(crate) const fn new() -> Self {
         Journal {
-            entries: [(Overwritten::Register(0), Quadword::ZERO); N],
+            stores: [(0, Quadword::ZERO); N],
             len: 0,
+            kept: [0; REGISTERS],
+            kept_count: 0,
+            kept_set: 0,
+            saved: [Quadword::ZERO; REGISTERS],
             pc: 0,
             fpscr: Quadword::ZERO,
             interrupts_enabled: false,
         }
     }
 
-    /// Notes that `location` held `value`; `false` (nothing noted) when the journal is full.
+    /// Names the registers the instructions of the next trials may overwrite: the RT fields
+    /// `targets` (each register once, whatever the repeats). Every instruction tried must
+    /// have its RT among them.
+    pub(crate) fn keep_registers(&mut self, targets: impl IntoIterator<Item = u8>) {
+        self.kept_count = 0;
+        self.kept_set = 0;
+        for target in targets {
+            let register = target & 0x7f;
+            let bit = 1u128 << register;
+            if self.kept_set & bit == 0 {
+                self.kept_set |= bit;
+                self.kept[self.kept_count] = register;
+                self.kept_count += 1;
+            }
+        }
+    }
+
+    /// Notes that the quadword at `address` held `value`; `false` (nothing noted) when the
+    /// journal is full.
     #[inline(always)]
-    fn note(&mut self, location: Overwritten, value: Quadword) -> bool {
-        match self.entries.get_mut(self.len) {
+    fn note_store(&mut self, address: u32, value: Quadword) -> bool {
+        match self.stores.get_mut(self.len) {
             Some(entry) => {
-                *entry = (location, value);
+                *entry = (address, value);
                 self.len += 1;
                 true
             }
@@ -75,12 +108,16 @@ impl<const N: usize> Default for Journal<N> {
 }
 
 impl SpuState {
-    /// Starts a trial: from here on [`undo_trial`](Self::undo_trial) returns to this state.
+    /// Starts a trial: from here on [`undo_trial`](Self::undo_trial) returns to this state
+    /// (the registers [`Journal::keep_registers`] named, the stores, the scalar state).
     /// `false` (no trial) unless the SPU is running: a trial ends running or is undone.
     #[must_use]
     pub(crate) fn begin_trial<const N: usize>(&self, journal: &mut Journal<N>) -> bool {
         if self.status != Status::Running {
             return false;
+        }
+        for &register in &journal.kept[..journal.kept_count] {
+            journal.saved[usize::from(register)] = self.register(register);
         }
         journal.len = 0;
         journal.pc = self.pc;
@@ -93,23 +130,24 @@ impl SpuState {
     /// but retire as an ordinary instruction (a checkpoint, a stop, a halt, a blocked
     /// channel, a fault) or the journal is full: the state may have changed, the caller
     /// undoes the trial. Channel instructions must not be tried (the journal does not keep
-    /// the channels).
+    /// the channels), nor an instruction whose RT the journal does not keep.
     #[inline(always)]
     pub(crate) fn try_execute<const N: usize>(
         &mut self,
         insn: &Instruction,
         journal: &mut Journal<N>,
     ) -> Option<Trial> {
-        // Every instruction writes at most its RT register (or nothing).
-        if !journal.note(Overwritten::Register(insn.rt), self.register(insn.rt)) {
-            return None;
-        }
+        // Every instruction writes at most its RT register (or nothing), which the trial's
+        // start kept.
+        debug_assert!(
+            journal.kept_set & (1 << (insn.rt & 0x7f)) != 0,
+            "RT {} of {:?} is not kept",
+            insn.rt,
+            insn.mnemonic
+        );
         let stored = store_address(self, insn, self.pc);
         if let Some(address) = stored
-            && !journal.note(
-                Overwritten::Quadword(address),
-                self.local_store.load_quadword(address),
-            )
+            && !journal.note_store(address, self.local_store.load_quadword(address))
         {
             return None;
         }
@@ -119,11 +157,11 @@ impl SpuState {
 
     /// Takes back everything since [`begin_trial`](Self::begin_trial).
     pub(crate) fn undo_trial<const N: usize>(&mut self, journal: &Journal<N>) {
-        for &(location, value) in journal.entries[..journal.len].iter().rev() {
-            match location {
-                Overwritten::Register(index) => self.set_register(index, value),
-                Overwritten::Quadword(address) => self.local_store.store_quadword(address, value),
-            }
+        for &(address, value) in journal.stores[..journal.len].iter().rev() {
+            self.local_store.store_quadword(address, value);
+        }
+        for &register in &journal.kept[..journal.kept_count] {
+            self.set_register(register, journal.saved[usize::from(register)]);
         }
         self.pc = journal.pc;
         self.status = Status::Running;
@@ -153,6 +191,8 @@ mod tests {
         spu.load_program_words(&words, 0).unwrap();
         let before = spu.clone();
         let mut journal = Journal::<8>::new();
+        // The RT fields: $3 four times (written twice), stop's 0.
+        journal.keep_registers([3, 3, 3, 3, 0]);
         assert!(spu.begin_trial(&mut journal));
         let mut trials = [None; 4];
         for trial in &mut trials {
@@ -181,9 +221,10 @@ mod tests {
     #[test]
     fn a_full_journal_refuses_the_instruction() {
         let mut spu = Box::new(SpuState::new(0));
-        let mut journal = Journal::<1>::new();
+        let mut journal = Journal::<0>::new();
+        journal.keep_registers([3]);
         assert!(spu.begin_trial(&mut journal));
-        // stqd $3,0($0) needs two entries.
+        // stqd $3,0($0) needs an entry for the quadword it replaces.
         let store = crate::spu::isa::decode(0x2400_0003).unwrap();
         assert_eq!(spu.try_execute(&store, &mut journal), None);
         spu.undo_trial(&journal);

@@ -409,6 +409,16 @@ impl Pipeline {
         let span = (n, found.cycles);
         let now = self.clock;
         let record = listener.is_some();
+        if !ideal {
+            // Every instruction the trials complete is one in flight now or a copy of one of
+            // the last `n` fetched: their RT fields name every register a trial may write.
+            let last = self.issue.last_seq();
+            let first = oldest.min((last + 1).saturating_sub(n));
+            let issue = &self.issue;
+            self.fast_forward
+                .journal
+                .keep_registers((first..=last).map(|seq| issue.in_flight(seq).instruction.rt));
+        }
         for done in 0..found.times {
             let repeated = if ideal {
                 self.repeat_once(arch, span, done, oldest, record)
