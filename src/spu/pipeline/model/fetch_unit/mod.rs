@@ -44,6 +44,10 @@ use crate::spu::probes::StallReason;
 pub struct FetchUnit {
     queue: RequestQueue,
     ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
+    /// How many stages of `ls_pipe` hold a request: in a loop fetched ahead the pipe is
+    /// empty most cycles, and moving it on then costs one test instead of a copy of every
+    /// stage.
+    ls_pipe_requests: u8,
     /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
     inline: [[HalfLine; 2]; 2],
     /// ilbh1, ilbh2.
@@ -90,6 +94,7 @@ impl FetchUnit {
         FetchUnit {
             queue: RequestQueue::EMPTY,
             ls_pipe: [None; LS_PIPE_STAGES],
+            ls_pipe_requests: 0,
             inline: [[EMPTY_HALF; 2]; 2],
             ilbh: [EMPTY_HALF; 2],
             hint: None,
@@ -223,7 +228,7 @@ impl FetchUnit {
     #[inline]
     pub(crate) fn idle(&mut self, arch: &SpuState, cycles: u64) {
         for _ in 0..cycles {
-            if self.invalidate_countdown.is_none() && self.ls_pipe.iter().all(Option::is_none) {
+            if self.invalidate_countdown.is_none() && self.ls_pipe_requests == 0 {
                 return;
             }
             self.background_cycle(arch);
@@ -248,7 +253,15 @@ impl FetchUnit {
                 self.invalidate_countdown = Some(left - 1);
             }
         }
+        debug_assert_eq!(
+            usize::from(self.ls_pipe_requests),
+            self.ls_pipe.iter().flatten().count()
+        );
+        if self.ls_pipe_requests == 0 {
+            return;
+        }
         if let Some(done) = self.ls_pipe[LS_PIPE_STAGES - 1].take() {
+            self.ls_pipe_requests -= 1;
             self.load_line(arch, done);
         }
         // Every request moves on one stage (the last stage was just emptied). Spelled out:
@@ -318,6 +331,7 @@ impl FetchUnit {
                 step.ls_contention = true;
             } else {
                 self.ls_pipe[0] = self.queue.pop();
+                self.ls_pipe_requests += u8::from(self.ls_pipe[0].is_some());
             }
         }
         match self.mispredict_state {
@@ -544,6 +558,7 @@ impl FetchUnit {
         for slot in self.ls_pipe.iter_mut() {
             if slot.is_some_and(|r| r.destination != Destination::Ilbh) {
                 *slot = None;
+                self.ls_pipe_requests -= 1;
             }
         }
         self.queue.retain(|r| r.destination == Destination::Ilbh);
