@@ -211,8 +211,6 @@ pub struct Pipeline {
     /// Sequence number of the instruction that completed at stage o in the last cycle and
     /// stopped the SPU (the flush that ends the run removes it from the pipes).
     stopped_by: Option<u64>,
-    /// A prof_cp line was written to the caller's output since the flag was last cleared.
-    wrote_output: bool,
     stats: Statistics,
     fast_forward: FastForward,
     /// Stalled cycles are simulated one by one (off is stored, so that on is the reset
@@ -224,7 +222,7 @@ pub struct Pipeline {
     /// shortcuts (which assume nothing but the pipeline changes) stay off.
     dma_active: bool,
     /// What the run loop does after this cycle besides the next one: a service of the
-    /// channels or a bulk wait on one.
+    /// channels, a bulk wait on one, a return after a prof_cp line.
     follow_up: FollowUp,
 }
 
@@ -266,13 +264,12 @@ impl Pipeline {
             blocked: 0,
             last_issue: LastIssue::Issued,
             stopped_by: None,
-            wrote_output: false,
             stats: Statistics::new(),
             fast_forward: FastForward::new(),
             stall_skip_off: false,
             stall_skipped: 0,
             dma_active: false,
-            follow_up: FollowUp::Nothing,
+            follow_up: FollowUp::NOTHING,
         }
     }
 
@@ -382,7 +379,7 @@ impl Pipeline {
         self.issue.flush();
         self.exec.flush();
         self.blocked = 0;
-        self.follow_up = FollowUp::Nothing;
+        self.follow_up = self.follow_up.output_only();
         self.fetch.restart();
     }
 
@@ -532,23 +529,25 @@ impl Pipeline {
             if let CycleEnd::End(reason) = self.step_cycle::<DMA, O, W>(arch, observer, output)? {
                 return Ok((cycles, Some(reason)));
             }
-            // One test, and no write, on the common path, where neither comes.
-            if self.follow_up != FollowUp::Nothing {
-                match core::mem::replace(&mut self.follow_up, FollowUp::Nothing) {
-                    FollowUp::Nothing => {}
-                    FollowUp::Service => break,
-                    FollowUp::WaitOnChannel => {
-                        // Held on a channel until the next channel event, which ends the
-                        // budget.
-                        cycles += self.wait_on_channel(arch, budget - cycles, observer);
-                        continue;
-                    }
+            // One test, and no write, on the common path, where nothing comes.
+            if !self.follow_up.is_nothing() {
+                let follow_up = core::mem::take(&mut self.follow_up);
+                if follow_up.service() {
+                    break;
+                }
+                if follow_up.wait_on_channel() {
+                    // Held on a channel until the next channel event, which ends the
+                    // budget. (A prof_cp line this cycle wrote ends it after the next.)
+                    self.follow_up = follow_up.output_only();
+                    cycles += self.wait_on_channel(arch, budget - cycles, observer);
+                    continue;
+                }
+                // With nothing listening, the caller may want to attach a listener now.
+                if until_output {
+                    break;
                 }
             }
             let dual_issued = self.stats.dual_cycles != dual_before;
-            if until_output && core::mem::take(&mut self.wrote_output) {
-                break;
-            }
             if fast_forward && let Some(head) = self.fetch.take_loop_head() {
                 cycles += self.loop_head_passed(arch, head, budget - cycles, observer, notify);
             }
@@ -565,12 +564,11 @@ impl Pipeline {
                 // to MFC_Cmd) needs the service before the next cycle, as after a simulated
                 // one: otherwise a read of its status would find nothing scheduled. (A wait
                 // it asked for is found again when stage o retries the instruction.)
-                if self.follow_up == FollowUp::Service {
-                    self.follow_up = FollowUp::Nothing;
-                    break;
-                }
-                if until_output && core::mem::take(&mut self.wrote_output) {
-                    break;
+                if !self.follow_up.is_nothing() {
+                    let follow_up = core::mem::take(&mut self.follow_up);
+                    if follow_up.service() || until_output && follow_up.output() {
+                        break;
+                    }
                 }
             }
         }

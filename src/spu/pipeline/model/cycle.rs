@@ -6,7 +6,6 @@
 use core::fmt;
 
 use super::fetch::FetchModel;
-use super::follow_up::FollowUp;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
 use super::notification::{Completion, Note};
@@ -207,7 +206,7 @@ impl Pipeline {
             .note(observer, now, Note::Retired { offset: 0 });
         if let Some(checkpoint) = executed.profile {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
-            self.wrote_output = true;
+            self.follow_up.note_output();
         }
         if let Status::Stopped(reason) = executed.status {
             self.stopped_by = Some(seq);
@@ -237,7 +236,7 @@ impl Pipeline {
         now: u64,
     ) {
         if channel && arch.channels_need_service_at(now) {
-            self.follow_up.request(FollowUp::Service);
+            self.follow_up.request_service();
         }
         if serializing {
             self.fetch.serializing_completed();
@@ -313,7 +312,7 @@ impl Pipeline {
                     self.issue.invalidate(StallReason::ChannelWait);
                     self.fetch.hold_for_channel();
                     arch.mfc_mut().count_wait(1);
-                    self.follow_up.request(FollowUp::WaitOnChannel);
+                    self.follow_up.request_wait_on_channel();
                     return Ok(None);
                 }
                 Ok(Some(RunEnd::Blocked { channel }))

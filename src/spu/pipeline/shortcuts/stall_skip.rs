@@ -23,7 +23,6 @@
 use core::fmt;
 
 use crate::spu::exec::SpuState;
-use crate::spu::pipeline::model::follow_up::FollowUp;
 use crate::spu::pipeline::model::notification::Note;
 use crate::spu::pipeline::model::sizes::O_STAGE;
 use crate::spu::pipeline::{LastIssue, ModelError, Pipeline, RunEnd};
@@ -59,6 +58,8 @@ impl Pipeline {
         output: &mut W,
     ) -> Result<(u64, Option<RunEnd>), ModelError> {
         let start = self.clock;
+        // The run loop took every follow-up before: one that comes in the stretch ends it.
+        debug_assert!(self.follow_up.is_nothing());
         if self.blocked != 0 || budget == 0 {
             return Ok((0, None));
         }
@@ -92,17 +93,11 @@ impl Pipeline {
             self.begin_cycle(observer);
             let now = self.clock;
             if now >= O_STAGE && !self.exec.row_is_empty(now - O_STAGE) {
-                let wrote_before = core::mem::take(&mut self.wrote_output);
                 let end = self.stage_o(arch, now, observer, output)?;
-                let wrote = self.wrote_output;
-                self.wrote_output |= wrote_before;
                 fetch_idle = self.fetch.idle_cycles(self.issue.g_is_empty());
-                if end.is_some()
-                    || wrote
-                    || self.blocked != 0
-                    || self.follow_up != FollowUp::Nothing
-                    || fetch_idle == 0
-                {
+                // A channel instruction that blocks either ends the run or asks for a wait,
+                // so a follow-up (or a prof_cp line, noted the same way) covers it.
+                if end.is_some() || !self.follow_up.is_nothing() || fetch_idle == 0 {
                     // Something beyond the state changed: issue and fetch decide again
                     // (with no DMA in flight: the run loop skips stalls only then).
                     self.charge_stalls(reason, stalled);
