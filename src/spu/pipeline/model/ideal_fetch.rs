@@ -267,46 +267,59 @@ impl IdealFetch {
         self.pending.0 < self.pending.1
     }
 
-    /// Fast-forward: runs `entry`, the instruction expected at the shadow's PC, ahead into
-    /// the window without putting it into a stage (it is pending until fetch places it,
-    /// unless [`forget_pending`](Self::forget_pending) says its repetition was skipped).
-    /// Returns whether it was that instruction, was followed by `next`, had its effect
+    /// Fast-forward: runs the repetition `path` (its instructions in fetch order) ahead
+    /// into the window without putting them into a stage (they are pending until fetch
+    /// places them, unless [`forget_pending`](Self::forget_pending) says the repetition was
+    /// skipped). Returns whether the shadow was at the path's head and every instruction
+    /// was followed by the next one of the path (the last by the head), had its effect
     /// recorded and stored nothing into `code` (the quadwords from `.0` to `.1` holding the
-    /// repetition's instructions).
+    /// path); the instructions run ahead up to one that was not are pending either way.
     #[cfg(not(feature = "spu-lean"))]
     #[inline(always)]
-    pub(in crate::spu::pipeline) fn run_ahead_pending(
+    pub(in crate::spu::pipeline) fn run_ahead_path(
         &mut self,
         arch: &SpuState,
         issue: &mut IssuePipes,
-        entry: &Decoded,
-        next: u32,
+        path: &[Decoded],
         code: (u32, u32),
     ) -> bool {
-        let pc = self.shadow.pc();
-        if pc != entry.pc() {
+        let Some(head) = path.first().map(Decoded::pc) else {
+            return true;
+        };
+        // Each instruction checks its successor: only the first needs the shadow's PC.
+        if self.shadow.pc() != head {
             return false;
         }
-        let fetched = run_entry(
-            &mut self.shadow,
-            arch,
-            &mut self.loop_head,
-            pc,
-            entry,
-            issue,
-        );
-        let seq = issue.last_seq();
-        if self.has_pending() {
-            self.pending.1 = seq + 1;
-        } else {
-            self.pending = (seq, seq + 1);
+        let first = issue.last_seq() + 1;
+        let mut followed = true;
+        for (index, entry) in path.iter().enumerate() {
+            let next = path.get(index + 1).map_or(head, Decoded::pc);
+            let pc = entry.pc();
+            let fetched = run_entry(
+                &mut self.shadow,
+                arch,
+                &mut self.loop_head,
+                pc,
+                entry,
+                issue,
+            );
+            followed = fetched.next == next
+                && fetched.recorded
+                && !fetched.serializing
+                && !fetched
+                    .stored
+                    .is_some_and(|address| (code.0..=code.1).contains(&address));
+            if !followed {
+                break;
+            }
         }
-        fetched.next == next
-            && fetched.recorded
-            && !fetched.serializing
-            && !fetched
-                .stored
-                .is_some_and(|address| (code.0..=code.1).contains(&address))
+        let end = issue.last_seq() + 1;
+        self.pending = if self.has_pending() {
+            (self.pending.0, end)
+        } else {
+            (first, end)
+        };
+        followed
     }
 
     /// Fast-forward: the pending instructions belong to a skipped repetition (the timing

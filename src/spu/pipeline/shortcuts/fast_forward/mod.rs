@@ -468,13 +468,9 @@ impl Pipeline {
         };
         let ff = &mut self.fast_forward;
         let (path, completions) = (&ff.path[..n as usize], &mut ff.completions);
-        let head = path[0].pc();
         // Fetch side: the shadow runs the next repetition ahead into the window.
-        for (index, entry) in path.iter().enumerate() {
-            let next = path.get(index + 1).map_or(head, Decoded::pc);
-            if !fetch.run_ahead_pending(arch, &mut self.issue, entry, next, ff.code) {
-                return false;
-            }
+        if !fetch.run_ahead_path(arch, &mut self.issue, path, ff.code) {
+            return false;
         }
         // Completion side: the `n` oldest instructions in flight complete from their
         // recorded effects, as stage o would complete them in these cycles.
