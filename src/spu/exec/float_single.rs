@@ -14,7 +14,8 @@
 
 use super::float_exact::Exact;
 use super::float_single_host as host;
-pub use super::float_single_host::SP_MAX;
+#[cfg(test)]
+use super::float_single_host::SP_MAX;
 
 /// Decodes an SP bit pattern into an exact value (exponent field 0 reads as zero).
 pub(crate) fn unpack(bits: u32) -> Exact {
@@ -29,7 +30,9 @@ pub(crate) fn unpack(bits: u32) -> Exact {
     }
 }
 
-/// Rounds an exact value toward zero into the extended-range SP format.
+/// Rounds an exact value toward zero into the extended-range SP format (the general model the
+/// tests compare the fast paths with).
+#[cfg(test)]
 pub(crate) fn pack_truncating(value: Exact) -> u32 {
     let Some(msb) = value.msb() else {
         return 0;
@@ -282,60 +285,6 @@ pub fn to_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
         None => u32::MAX,
         Some(magnitude) => magnitude.min(u128::from(u32::MAX)) as u32,
     }
-}
-
-/// `frest`: reciprocal estimate.
-///
-/// The hardware returns a 12-bit table estimate in a base/step format that `fi` refines; the
-/// tables are not public. This model returns the reciprocal truncated to full SP precision
-/// (an estimate at least as good as the hardware's), and `fi` passes it through, so the usual
-/// `frest`/`fi`/Newton-Raphson sequence converges to the same quotient. Zero (exponent 0)
-/// gives the signed maximum magnitude; a result below the normal range gives `+0`.
-pub fn reciprocal_estimate(a: u32) -> u32 {
-    let value = unpack(a);
-    if value.is_zero() {
-        return (a & 0x8000_0000) | SP_MAX;
-    }
-    const NUMERATOR_SHIFT: u32 = 100;
-    let numerator = 1u128 << NUMERATOR_SHIFT;
-    let quotient = numerator / value.mantissa;
-    let inexact = !numerator.is_multiple_of(value.mantissa);
-    pack_truncating(Exact {
-        negative: value.negative,
-        exponent: -(NUMERATOR_SHIFT as i32) - value.exponent,
-        mantissa: quotient | u128::from(inexact),
-    })
-}
-
-/// `frsqest`: reciprocal square-root estimate of `|a|`; see [`reciprocal_estimate`] for the
-/// precision model. Zero gives `+SP_MAX`.
-pub fn reciprocal_sqrt_estimate(a: u32) -> u32 {
-    let value = unpack(a);
-    if value.is_zero() {
-        return SP_MAX;
-    }
-    // Make the exponent even so the square root of 2^exponent is exact.
-    let (mantissa, exponent) = if value.exponent % 2 != 0 {
-        (value.mantissa << 1, value.exponent - 1)
-    } else {
-        (value.mantissa, value.exponent)
-    };
-    // 1/sqrt(m × 2^e) = sqrt(2^126 / m) × 2^(-63 - e/2)
-    let numerator = 1u128 << 126;
-    let ratio = numerator / mantissa;
-    let root = ratio.isqrt();
-    let inexact = !numerator.is_multiple_of(mantissa) || root * root != ratio;
-    pack_truncating(Exact {
-        negative: false,
-        exponent: -63 - exponent / 2,
-        mantissa: root | u128::from(inexact),
-    })
-}
-
-/// `fi rt,ra,rb`: interpolate the estimate `b` for the operand `a`. With the full-precision
-/// estimates of this model the interpolation step is the identity on `b`.
-pub fn interpolate(_a: u32, b: u32) -> u32 {
-    b
 }
 
 #[cfg(test)]

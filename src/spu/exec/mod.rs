@@ -28,7 +28,8 @@
 //!   `Machine` (`machine.rs`: what an instruction reads and writes) and report a `Flow`
 //!   (`flow.rs`);
 //! - the element arithmetic the instructions use: `ops_integer.rs`, `ops_shift.rs`,
-//!   `permute.rs`, `float_single.rs` (with `float_single_host.rs`), `float_double.rs` (with
+//!   `permute.rs`, `float_single.rs` (with `float_single_host.rs`), `float_estimate.rs` (the
+//!   `frest`/`frsqest` tables and `fi`), `float_double.rs` (with
 //!   `float_exact.rs`);
 //! - `profile.rs` the `prof_cp` checkpoints ([`ProfileCounters`]);
 //! - for the pipeline's ideal fetch: `run_ahead.rs` (its shadow executes instructions early),
@@ -36,7 +37,7 @@
 //!   `shadow.rs` (a shadow without a local store of its own).
 //!
 //! Semantics follow the SPU ISA: single precision truncates, has no denormals and no
-//! Inf/NaN; double precision is IEEE; `sync`, `dsync` and the hints have no architectural
+//! Inf/NaN; the estimates are the console's tables; double precision is IEEE; `sync`, `dsync` and the hints have no architectural
 //! effect. No special-purpose register is modelled: `mfspr` writes zeros and `mtspr` is
 //! ignored. (That is how the SPU ISA treats SPRs an implementation does not provide, as far
 //! as the sources at hand say; the RPCS3 emulator does the same. It was not re-checked against
@@ -51,6 +52,7 @@ mod completed;
 mod decode_cache;
 mod execute;
 mod float_double;
+mod float_estimate;
 mod float_exact;
 mod float_single;
 mod float_single_host;

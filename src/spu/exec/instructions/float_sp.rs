@@ -4,6 +4,7 @@
 //! SPU single precision is not IEEE 754 (truncation, no denormals, no infinities or NaNs):
 //! the arithmetic and its rules are in `float_single`.
 
+use super::super::float_estimate as estimate;
 use super::super::float_single as sp;
 use super::super::machine::Machine;
 use super::Flow;
@@ -148,19 +149,22 @@ pub(super) fn cuflt<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Instru
 pub(super) fn fi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn).zip_words(spu.rb(insn), sp::interpolate),
+        spu.ra(insn).zip_words(spu.rb(insn), estimate::interpolate),
     )
 }
 
 #[inline(always)]
 pub(super) fn frest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).map_words(sp::reciprocal_estimate))
+    spu.write(
+        insn.rt,
+        spu.ra(insn).map_words(estimate::reciprocal_estimate),
+    )
 }
 
 #[inline(always)]
 pub(super) fn frsqest(spu: &mut impl Machine, insn: &Instruction) -> Flow {
     spu.write(
         insn.rt,
-        spu.ra(insn).map_words(sp::reciprocal_sqrt_estimate),
+        spu.ra(insn).map_words(estimate::reciprocal_sqrt_estimate),
     )
 }
