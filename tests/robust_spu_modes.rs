@@ -69,9 +69,26 @@ fn programs() -> Vec<PathBuf> {
     found
 }
 
-fn load(path: &Path) -> Box<SpuUnit> {
+/// The source with each `.include "file"` line replaced by the file (next to the source), as
+/// spusim does; the library's assembler has no file system.
+fn read_source(path: &Path) -> String {
     let source =
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    source
+        .lines()
+        .map(|line| match line.trim().strip_prefix(".include") {
+            Some(name) => {
+                let included = path.with_file_name(name.trim().trim_matches('"'));
+                read_source(&included)
+            }
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn load(path: &Path) -> Box<SpuUnit> {
+    let source = read_source(path);
     let mut image = vec![0u8; LS_SIZE as usize];
     let program = assemble::<SYMBOLS>(&source, &mut image)
         .unwrap_or_else(|e| panic!("{}:{e}", path.display()));

@@ -27,4 +27,5 @@ pub mod main_memory;
 pub mod mfc;
 pub mod pipeline;
 pub mod probes;
+pub mod runtime;
 pub mod unit;

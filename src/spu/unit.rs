@@ -96,6 +96,14 @@ impl SpuUnit {
         &mut self.arch
     }
 
+    /// The architectural state for a host that answers a channel the SPU waits on (fills the
+    /// inbound mailbox, drains an outbound one): without a pipeline flush, since a channel
+    /// instruction only runs at stage o, on the architectural state, and the waiting one is
+    /// retried there. Anything else the host changes needs [`arch_mut`](Self::arch_mut).
+    pub fn arch_for_channels(&mut self) -> &mut SpuState {
+        &mut self.arch
+    }
+
     /// Attaches the main memory this SPU's DMA reaches (kept across resets).
     pub fn attach_main_memory(&mut self, memory: &'static dyn SharedMemory) {
         self.arch.attach_main_memory(memory);

@@ -41,11 +41,13 @@
 //! ```
 
 mod error;
+mod notes;
 mod reader;
 mod symbols;
 mod writer;
 
 pub use error::{ElfError, ElfPart, ElfWriteError, NameProblem};
+pub use notes::SPU_NAME_NOTE;
 pub use reader::{LoadSegment, SpuElf};
 pub use symbols::{ElfSymbol, ElfSymbols, SymbolKind};
 pub use writer::{executable_size, write_executable};

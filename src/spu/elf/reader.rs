@@ -6,6 +6,7 @@ use elf::endian::BigEndian;
 use elf::file::{FileHeader, parse_ident};
 
 use super::error::{ElfError, ElfPart};
+use super::notes::has_spu_name_note;
 use super::symbols::ElfSymbols;
 use super::{
     FILE_HEADER_BYTES, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS, PROGRAM_HEADER_BYTES,
@@ -47,6 +48,7 @@ pub struct SpuElf<'data> {
     entry: u32,
     segments: heapless::Vec<LoadSegment<'data>, MAX_LOAD_SEGMENTS>,
     symbols: ElfSymbols<'data>,
+    spu_name_note: bool,
 }
 
 impl<'data> SpuElf<'data> {
@@ -74,6 +76,7 @@ impl<'data> SpuElf<'data> {
             entry,
             segments,
             symbols,
+            spu_name_note: has_spu_name_note(&file, data),
         })
     }
 
@@ -85,6 +88,12 @@ impl<'data> SpuElf<'data> {
     /// The `PT_LOAD` segments, in program header order.
     pub fn segments(&self) -> &[LoadSegment<'data>] {
         &self.segments
+    }
+
+    /// Whether the file carries the PS3 SDK's `SPUNAME` note ([`SPU_NAME_NOTE`](super::SPU_NAME_NOTE)):
+    /// it was linked for the PS3's lv2 (or a raw SPU).
+    pub fn has_spu_name_note(&self) -> bool {
+        self.spu_name_note
     }
 
     /// The named symbols of `.symtab` (empty when the file has none).

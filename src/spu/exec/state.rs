@@ -231,6 +231,14 @@ impl SpuState {
         self.pc = pc & LS_ADDRESS_MASK & !3;
     }
 
+    /// Writes the SPU's next-program-counter register as a PPE does before it starts the SPU:
+    /// bit 0 enables interrupts, the rest is the start address (word aligned, wrapped into the
+    /// local store; bit 1 is ignored, as the CBEA's NPC has no such bit).
+    pub fn set_npc(&mut self, npc: u32) {
+        self.set_pc(npc);
+        self.interrupts_enabled = npc & 1 != 0;
+    }
+
     /// Register `$index` (the index is taken modulo 128).
     #[inline]
     pub fn register(&self, index: u8) -> Quadword {
