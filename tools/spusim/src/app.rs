@@ -1,9 +1,11 @@
 //! The whole run: command line, program, engine, final line, exit status.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::Write;
 
 use pmprobe::spu::exec::{ChannelOperation, FaultKind, SpuState, StopReason};
+use pmprobe::spu::runtime::RuntimeKind;
 use pmprobe::spu::unit::SpuUnit;
 
 use crate::engine::{End, Engine, Summary};
@@ -13,6 +15,7 @@ use crate::instruction_engine::InstructionEngine;
 use crate::options::{self, Command, Mode, Options};
 use crate::pipeline_engine::{PipelineEngine, Shortcuts};
 use crate::program::Loaded;
+use crate::runtime_host::{self, RuntimeHost, SharedWrite};
 use crate::usage::USAGE;
 use crate::{attach, elf_output, listing, outputs, source};
 
@@ -42,7 +45,9 @@ where
 /// Assembles (or reads, for an ELF file) and runs the program `options` name; returns the
 /// exit status.
 pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    exit_status(try_simulate(options, out), err)
+    let err = RefCell::new(err);
+    let result = try_simulate(options, out, &err);
+    exit_status(result, *err.borrow_mut())
 }
 
 /// The exit status of a run, printing why it failed to `err`.
@@ -57,14 +62,27 @@ fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
     match summary.end {
         End::Stopped(StopReason::Stop { .. }) => EXIT_STOP,
         End::Stopped(StopReason::Halt { .. }) => EXIT_HALT,
-        End::Stopped(StopReason::Fault(_)) | End::Blocked { .. } | End::CycleLimit { .. } => {
+        // The program's own exit status, as a process running it would exit with.
+        End::Program(end) => end.exit_status(),
+        End::Stopped(StopReason::Fault(_))
+        | End::Blocked { .. }
+        | End::CycleLimit { .. }
+        | End::Refused(_)
+        | End::WaitingForEvent { .. } => {
             let _ = writeln!(err, "spusim: {}", reason(&summary));
             EXIT_RUN_ERROR
         }
     }
 }
 
-fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
+/// Runs the program. Without a runtime everything spusim prints goes to `out`; with one, the
+/// program's text goes to `out` unchanged and spusim's own lines (checkpoints, mailboxes,
+/// listings, statistics, the final line) go to `err`, with the program's standard error.
+fn try_simulate(
+    options: &Options,
+    program_out: &mut dyn Write,
+    err: &RefCell<&mut dyn Write>,
+) -> Result<Summary, Failure> {
     // Before anything is read or created: an output must never replace the program.
     outputs::refuse_overwriting_inputs(options)?;
     let path = options.program.display();
@@ -74,6 +92,24 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
         elf_output::write(elf_path, &program)?;
     }
     let mut engine = engine_for(options)?;
+    let kind = options
+        .runtime
+        .kind
+        .unwrap_or_else(|| program.detected_runtime());
+    let mut shared_err = SharedWrite(err);
+    let (out, runtime): (&mut dyn Write, _) = if kind == RuntimeKind::None {
+        if !options.runtime.event_queues.is_empty() || !options.runtime.event_ports.is_empty() {
+            return Err(Failure::Io(
+                "--event-queue and --event-port need a runtime: --runtime lv2".into(),
+            ));
+        }
+        (program_out, None)
+    } else {
+        let stderr = Box::new(SharedWrite(err));
+        let runtime =
+            RuntimeHost::new(kind, &options.runtime, program_out, stderr).map_err(Failure::Io)?;
+        (&mut shared_err, runtime)
+    };
 
     if options.disassemble {
         listing::print_listing(out, &program).map_err(Failure::stdout)?;
@@ -83,12 +119,13 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
     }
     let not_loaded =
         |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
-    let mut host = Host::new(&options.host)?;
+    let mut host = Host::new(&options.host, runtime)?;
     let summary = if options.attachments.any() {
         // With listeners: the SPU unit (either mode) under probes, see attach.rs.
         let mut unit = Box::new(SpuUnit::new(0));
         program.load_into(unit.arch_mut()).map_err(not_loaded)?;
         host.prepare(unit.arch_mut(), &options.host);
+        runtime_host::start(unit.arch_mut(), kind, &options.runtime, program.entry);
         let summary = attach::run(&mut unit, options, &mut host, out)?;
         if options.mode == Mode::Pipeline && options.pipeline.stats {
             let mut text = String::new();
@@ -101,6 +138,7 @@ fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failu
         let mut spu = Box::new(SpuState::new(0));
         program.load_into(&mut spu).map_err(not_loaded)?;
         host.prepare(&mut spu, &options.host);
+        runtime_host::start(&mut spu, kind, &options.runtime, program.entry);
         let summary = engine.run(&mut spu, options.max_cycles, &mut host, out)?;
         finish(options, &host, &spu, out)?;
         summary
@@ -179,6 +217,12 @@ fn reason(summary: &Summary) -> String {
         End::Blocked { channel } => {
             format!("blocked: channel {channel} waits for data the host never sends")
         }
+        End::Program(end) => end.to_string(),
+        End::Refused(error) => format!("runtime error: {error}"),
+        End::WaitingForEvent { queue } => format!(
+            "blocked: receives an event on SPU queue {queue}, and nothing sends one \
+             (--event-queue {queue}=DATA1,DATA2,DATA3 does)"
+        ),
         End::CycleLimit { limit } => format!("error: --max-cycles {limit} exceeded"),
     }
 }

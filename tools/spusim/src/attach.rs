@@ -117,7 +117,7 @@ fn leak<T>(value: T) -> &'static T {
 pub fn run(
     unit: &mut SpuUnit,
     options: &Options,
-    host: &mut Host,
+    host: &mut Host<'_>,
     out: &mut dyn Write,
 ) -> Result<Summary, Failure> {
     let attachments: &Attachments = &options.attachments;
@@ -203,7 +203,7 @@ fn run_slices(
     unit: &mut SpuUnit,
     options: &Options,
     observer: &impl SpuObserver,
-    host: &mut Host,
+    host: &mut Host<'_>,
     out: &mut dyn Write,
     mut between: impl FnMut() -> Result<(), Failure>,
 ) -> Result<Summary, Failure> {
@@ -218,12 +218,13 @@ fn run_slices(
     }
     let mut cycles = 0u64;
     let mut instructions = 0u64;
-    let end = loop {
+    let (end, pc) = loop {
         let remaining = options.max_cycles.saturating_sub(cycles);
         if remaining == 0 {
-            break End::CycleLimit {
+            let limit = End::CycleLimit {
                 limit: options.max_cycles,
             };
+            break (limit, unit.arch().pc());
         }
         let mut prof = IoFmt::new(&mut *out);
         let outcome = unit.run(remaining.min(SLICE_CYCLES), observer, &mut prof);
@@ -234,18 +235,19 @@ fn run_slices(
         instructions += outcome.instructions;
         between()?;
         match outcome.end {
-            RunEnd::Stopped(reason) => break End::Stopped(reason),
+            // A stop the runtime answers restarts the SPU (the pipeline refills).
+            RunEnd::Stopped(reason) => {
+                if let Some(end) = host.on_stop(unit.arch_mut(), reason)? {
+                    break (end, reason.pc());
+                }
+            }
             RunEnd::CycleLimit => {}
             RunEnd::Blocked { channel } => {
-                if !host.service(unit.arch_mut(), channel, out)? {
-                    break End::Blocked { channel };
+                if let Some(end) = host.service(unit.arch_for_channels(), channel, out)? {
+                    break (end, unit.arch().pc());
                 }
             }
         }
-    };
-    let pc = match end {
-        End::Stopped(reason) => reason.pc(),
-        _ => unit.arch().pc(),
     };
     Ok(Summary {
         end,

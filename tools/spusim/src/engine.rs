@@ -1,25 +1,15 @@
-//! What every engine shares: how a run ends, its summary, the [`Engine`] trait, and
-//! `fmt::Write` over `io::Write`. It uses nothing else of spusim but the exit module's
-//! [`Failure`] and the [`Host`] an engine is given.
+//! What every engine shares: its summary, the [`Engine`] trait, and `fmt::Write` over
+//! `io::Write`. It uses nothing else of spusim but [`End`], the exit module's [`Failure`] and
+//! the [`Host`] an engine is given.
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::{SpuState, StopReason};
+use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::mfc::DmaFault;
 
+pub use crate::end::End;
 use crate::exit::Failure;
 use crate::host::Host;
-
-/// How a simulation ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The SPU stopped (stop, halt or fault).
-    Stopped(StopReason),
-    /// The SPU waits on a channel the tool cannot service.
-    Blocked { channel: u8 },
-    /// `--max-cycles` was reached before the SPU stopped.
-    CycleLimit { limit: u64 },
-}
 
 /// Result of a simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +31,7 @@ pub trait Engine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
-        host: &mut Host,
+        host: &mut Host<'_>,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure>;
 }

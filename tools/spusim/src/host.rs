@@ -8,23 +8,30 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use pmprobe::spu::exec::{
-    Channels, SPU_RD_IN_MBOX, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SpuState,
+    Channels, SPU_RD_IN_MBOX, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SpuState, StopReason,
 };
 use pmprobe::spu::main_memory::{MainMemory, Requester, SharedMemory, SignalRegister};
 use std::io;
 
+use crate::end::End;
 use crate::exit::Failure;
 use crate::host_options::HostOptions;
+use crate::runtime_host::{RuntimeHost, StopOutcome};
 
-/// Main memory and the values still to give the SPU.
-pub struct Host {
+/// Main memory, the values still to give the SPU, and the program's runtime.
+pub struct Host<'a> {
     memory: &'static MainMemory<Vec<u8>>,
     inbound: VecDeque<u32>,
+    runtime: Option<RuntimeHost<'a>>,
 }
 
-impl Host {
-    /// Main memory of `--ea-size` bytes with the `--ea-load` files in it.
-    pub fn new(options: &HostOptions) -> Result<Host, Failure> {
+impl<'a> Host<'a> {
+    /// Main memory of `--ea-size` bytes with the `--ea-load` files in it; `runtime` answers the
+    /// program's calls (`None`: every stop ends the run).
+    pub fn new(
+        options: &HostOptions,
+        runtime: Option<RuntimeHost<'a>>,
+    ) -> Result<Host<'a>, Failure> {
         let size = usize::try_from(options.ea_size)
             .map_err(|_| Failure::Io(format!("--ea-size {} does not fit here", options.ea_size)))?;
         // One memory per run, shared by reference with the SPU for the rest of the process.
@@ -58,6 +65,7 @@ impl Host {
         Ok(Host {
             memory,
             inbound: options.in_mbox.iter().copied().collect(),
+            runtime,
         })
     }
 
@@ -94,24 +102,56 @@ impl Host {
         }
     }
 
-    /// The SPU waits on `channel`: drains (and prints) an outbound mailbox or refills the
-    /// inbound one. `true` if the SPU can go on.
+    /// The SPU waits on `channel`: the runtime answers a call, or the host drains (and
+    /// prints) an outbound mailbox or refills the inbound one. `None` if the SPU can go on,
+    /// else how the run ends.
     pub fn service(
         &mut self,
         spu: &mut SpuState,
         channel: u8,
         out: &mut dyn Write,
-    ) -> Result<bool, Failure> {
+    ) -> Result<Option<End>, Failure> {
+        if let Some(runtime) = self.runtime.as_mut() {
+            let answered = runtime.service_channel(spu, channel);
+            runtime.take_error().map_err(Failure::stdout)?;
+            match answered {
+                Ok(true) => return Ok(None),
+                Ok(false) => {}
+                Err(error) => return Ok(Some(End::Refused(error))),
+            }
+        }
         let id = spu.id();
         if let Some(value) = drain_outbound_mailbox(spu.channels_mut(), channel) {
             write_mailbox(out, id, value).map_err(Failure::stdout)?;
-            return Ok(true);
+            return Ok(None);
         }
         if channel == SPU_RD_IN_MBOX && !self.inbound.is_empty() {
             self.feed(spu);
-            return Ok(true);
+            return Ok(None);
         }
-        Ok(false)
+        Ok(Some(End::Blocked { channel }))
+    }
+
+    /// The SPU stopped: the runtime may answer a call (`None`: the SPU goes on from the
+    /// instruction after the stop, or where the runtime set its PC) or end the program; without
+    /// a runtime, the stop ends the run.
+    pub fn on_stop(
+        &mut self,
+        spu: &mut SpuState,
+        reason: StopReason,
+    ) -> Result<Option<End>, Failure> {
+        let Some(runtime) = self.runtime.as_mut() else {
+            return Ok(Some(End::Stopped(reason)));
+        };
+        let outcome = runtime.service_stop(spu, reason);
+        runtime.take_error().map_err(Failure::stdout)?;
+        Ok(match outcome {
+            StopOutcome::Resume => None,
+            StopOutcome::Ended(end) => Some(End::Program(end)),
+            StopOutcome::WaitingForEvent { queue } => Some(End::WaitingForEvent { queue }),
+            StopOutcome::Refused(error) => Some(End::Refused(error)),
+            StopOutcome::NotMine => Some(End::Stopped(reason)),
+        })
     }
 
     /// `--ea-dump`: each range as hex, 16 bytes a line, the address first.

@@ -16,7 +16,7 @@ impl Engine for InstructionEngine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
-        host: &mut Host,
+        host: &mut Host<'_>,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
         let mut io_error = None;
@@ -47,13 +47,16 @@ impl Engine for InstructionEngine {
             };
             match outcome.end {
                 RunEnd::Stopped(reason) => {
-                    return Ok(summary(spu, End::Stopped(reason), reason.pc()));
+                    // Answered by the runtime: the SPU goes on; else the run ends.
+                    if let Some(end) = host.on_stop(spu, reason)? {
+                        return Ok(summary(spu, end, reason.pc()));
+                    }
                 }
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
                     // Serviced: resume; nothing the host can give: the SPU waits for good.
-                    if !host.service(spu, channel, out)? {
-                        return Ok(summary(spu, End::Blocked { channel }, spu.pc()));
+                    if let Some(end) = host.service(spu, channel, out)? {
+                        return Ok(summary(spu, end, spu.pc()));
                     }
                 }
             }

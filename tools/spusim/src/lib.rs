@@ -7,10 +7,14 @@
 //!
 //! Modules, each using only those listed before it:
 //! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
-//! - [`host_options`], [`host`]: the host side's options; main memory, what the host feeds
-//!   the SPU and drains from it (the mailboxes), the DMA figures;
-//! - [`engine`]: how a run ends, its summary, the [`engine::Engine`] trait and `fmt::Write`
-//!   over `io::Write`;
+//! - [`end`]: how a run ends;
+//! - [`host_options`], [`runtime_options`]: the host side's options and the runtime's;
+//! - [`runtime_host`]: the program's runtime (`--runtime`): its start, its calls answered,
+//!   the program's text on standard output;
+//! - [`host`]: main memory, what the host feeds the SPU and drains from it (the mailboxes,
+//!   through the runtime first), the DMA figures;
+//! - [`engine`]: a run's summary, the [`engine::Engine`] trait and `fmt::Write` over
+//!   `io::Write`;
 //! - [`usage`], [`options`]: the help text and the command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
 //! - [`program`]: the program to run, assembled or read from an SPU ELF file;
@@ -25,6 +29,7 @@
 pub mod app;
 pub mod attach;
 pub mod elf_output;
+pub mod end;
 pub mod engine;
 pub mod exit;
 pub mod expand_source;
@@ -36,6 +41,8 @@ pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
 pub mod program;
+pub mod runtime_host;
+pub mod runtime_options;
 pub mod source;
 pub mod usage;
 

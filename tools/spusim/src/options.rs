@@ -9,6 +9,7 @@ use std::time::Duration;
 use pmprobe::pmu::Event;
 
 pub use crate::host_options::HostOptions;
+pub use crate::runtime_options::RuntimeOptions;
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
 
@@ -55,6 +56,8 @@ pub struct Options {
     pub elf_output: Option<PathBuf>,
     /// Main memory, what the host gives the SPU, the MFC's timing.
     pub host: HostOptions,
+    /// The runtime that answers the program's calls, and its start.
+    pub runtime: RuntimeOptions,
 }
 
 /// Options of the pipeline mode.
@@ -275,6 +278,7 @@ where
     let mut attachments = Attachments::default();
     let mut elf_output = None;
     let mut host = HostOptions::default();
+    let mut runtime = RuntimeOptions::default();
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -365,6 +369,10 @@ where
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
+            _ if RuntimeOptions::NAMES.contains(&name.as_str()) => {
+                let text = args.text(&name, inline)?;
+                runtime.take(&name, &text).map_err(UsageError)?;
+            }
             _ => {
                 let taken = host
                     .take(&name, || args.text(&name, inline).map_err(|e| e.0))
@@ -399,6 +407,7 @@ where
         attachments,
         elf_output,
         host,
+        runtime,
     }))
 }
 
@@ -452,6 +461,7 @@ pub(crate) mod tests {
                 attachments: Attachments::default(),
                 elf_output: Some(PathBuf::from("p.elf")),
                 host: HostOptions::default(),
+                runtime: RuntimeOptions::default(),
             }))
         );
     }

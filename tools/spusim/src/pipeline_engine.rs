@@ -101,14 +101,14 @@ impl Engine for PipelineEngine {
         &mut self,
         spu: &mut SpuState,
         max_cycles: u64,
-        host: &mut Host,
+        host: &mut Host<'_>,
         out: &mut dyn Write,
     ) -> Result<Summary, Failure> {
         let mut cycles = 0u64;
-        let end = loop {
+        let (end, pc) = loop {
             let remaining = max_cycles.saturating_sub(cycles);
             if remaining == 0 {
-                break End::CycleLimit { limit: max_cycles };
+                break (End::CycleLimit { limit: max_cycles }, spu.pc());
             }
             let mut sink = IoFmt::new(&mut *out);
             // Tracing runs one cycle at a time and writes a frame at the end of each.
@@ -138,12 +138,16 @@ impl Engine for PipelineEngine {
             let outcome = outcome.map_err(|error| Failure::Model(error.to_string()))?;
             cycles += outcome.cycles;
             match outcome.end {
-                RunEnd::Stopped(reason) => break End::Stopped(reason),
+                RunEnd::Stopped(reason) => match host.on_stop(spu, reason)? {
+                    // The runtime restarted the SPU, as a PPE does: the pipeline refills.
+                    None => self.pipeline.flush(),
+                    Some(end) => break (end, reason.pc()),
+                },
                 RunEnd::CycleLimit => {}
                 RunEnd::Blocked { channel } => {
                     // Serviced: the channel instruction is fetched again and retried.
-                    if !host.service(spu, channel, out)? {
-                        break End::Blocked { channel };
+                    if let Some(end) = host.service(spu, channel, out)? {
+                        break (end, spu.pc());
                     }
                 }
             }
@@ -156,10 +160,6 @@ impl Engine for PipelineEngine {
         if self.print_stats {
             self.write_stats(spu, out).map_err(Failure::stdout)?;
         }
-        let pc = match end {
-            End::Stopped(reason) => reason.pc(),
-            _ => spu.pc(),
-        };
         Ok(Summary {
             end,
             pc,

@@ -10,6 +10,7 @@ use pmprobe::spu::elf::{ELF_MAGIC, SpuElf};
 use pmprobe::spu::exec::{LS_SIZE, SpuState};
 use pmprobe::spu::isa::SymbolLookup;
 use pmprobe::spu::isa::asm::{Program, assemble};
+use pmprobe::spu::runtime::RuntimeKind;
 
 use crate::exit::Failure;
 use crate::expand_source;
@@ -103,6 +104,15 @@ impl<'a> Loaded<'a> {
     /// Whether the program was read from an ELF file.
     pub fn is_elf(&self) -> bool {
         matches!(self.origin, Origin::Elf(_))
+    }
+
+    /// The runtime the program was built for, as far as its file says (an ELF's notes and
+    /// symbols; none for an assembly source).
+    pub fn detected_runtime(&self) -> RuntimeKind {
+        match &self.origin {
+            Origin::Assembly(_) => RuntimeKind::None,
+            Origin::Elf(elf) => RuntimeKind::detect(elf),
+        }
     }
 
     /// The assembled program, when it was assembled here (for `--elf`).

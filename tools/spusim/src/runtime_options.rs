@@ -1,0 +1,147 @@
+//! The runtime options: which runtime answers the program's calls (`--runtime`), its start
+//! (`--spu-arg`, `--npc`), and what the host gives an lv2 thread (`--event-queue`,
+//! `--event-port`).
+
+use pmprobe::spu::runtime::{EventData, RuntimeKind};
+
+use crate::host_options::number;
+
+/// The options that name a runtime and what it starts the program with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuntimeOptions {
+    /// `--runtime lv2|raw|libspe|none` (default: detected from an ELF file, none for sources).
+    pub kind: Option<RuntimeKind>,
+    /// `--spu-arg N=VALUE`: `$2+N` at the start (N 1..4).
+    pub spu_args: [Option<u64>; 4],
+    /// `--npc VALUE`: the start address with the interrupt-enable bit (bit 0).
+    pub npc: Option<u32>,
+    /// `--event-queue SPUQ[=D1,D2,D3]`, in order: a queue bound to SPU queue number SPUQ,
+    /// with an event for it.
+    pub event_queues: Vec<(u32, Option<EventData>)>,
+    /// `--event-port N`: SPU thread ports connected to the host.
+    pub event_ports: Vec<u8>,
+}
+
+impl RuntimeOptions {
+    /// The options this module takes (each with a value).
+    pub const NAMES: [&'static str; 5] = [
+        "--runtime",
+        "--spu-arg",
+        "--npc",
+        "--event-queue",
+        "--event-port",
+    ];
+
+    /// Takes option `name` (one of [`NAMES`](Self::NAMES)) with its value `text`.
+    pub fn take(&mut self, name: &str, text: &str) -> Result<(), String> {
+        match name {
+            "--runtime" => {
+                self.kind = Some(RuntimeKind::from_name(text).ok_or_else(|| {
+                    format!("unknown runtime `{text}`, expected lv2, raw, libspe or none")
+                })?);
+            }
+            "--spu-arg" => {
+                let parsed = text.split_once('=').and_then(|(index, value)| {
+                    let index = index.trim().parse::<usize>().ok()?;
+                    Some((index, number(value)?))
+                });
+                match parsed {
+                    Some((index @ 1..=4, value)) => self.spu_args[index - 1] = Some(value),
+                    _ => {
+                        return Err(format!(
+                            "--spu-arg expects N=VALUE with N 1 to 4 and a 64-bit value, found `{text}`"
+                        ));
+                    }
+                }
+            }
+            "--npc" => {
+                self.npc = Some(
+                    number(text)
+                        .and_then(|value| u32::try_from(value).ok())
+                        .ok_or_else(|| format!("--npc expects a 32-bit number, found `{text}`"))?,
+                );
+            }
+            "--event-queue" => {
+                let bad = || {
+                    format!(
+                        "--event-queue expects SPUQ or SPUQ=DATA1,DATA2,DATA3 (32-bit numbers), found `{text}`"
+                    )
+                };
+                let (queue, event) = match text.split_once('=') {
+                    Some((queue, data)) => {
+                        let words: Vec<u32> = data
+                            .split(',')
+                            .map(|word| number(word).and_then(|value| u32::try_from(value).ok()))
+                            .collect::<Option<_>>()
+                            .ok_or_else(bad)?;
+                        let event: EventData = words.try_into().map_err(|_| bad())?;
+                        (queue, Some(event))
+                    }
+                    None => (text, None),
+                };
+                let queue = number(queue)
+                    .and_then(|value| u32::try_from(value).ok())
+                    .ok_or_else(bad)?;
+                self.event_queues.push((queue, event));
+            }
+            "--event-port" => {
+                let port = number(text).filter(|port| *port < 64).ok_or_else(|| {
+                    format!("--event-port expects a port 0 to 63, found `{text}`")
+                })?;
+                self.event_ports.push(port as u8);
+            }
+            _ => return Err(format!("unknown option `{name}`")),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pmprobe::spu::runtime::RuntimeKind;
+
+    use crate::options::parse;
+    use crate::options::tests::{args, run_options};
+
+    #[test]
+    fn runtime_options() {
+        let options = run_options(&[
+            "--runtime",
+            "lv2",
+            "--spu-arg",
+            "1=0x10000",
+            "--spu-arg=4=18446744073709551615",
+            "--npc",
+            "0xd1",
+            "--event-queue",
+            "7=1,2,0x3",
+            "--event-queue",
+            "9",
+            "--event-port",
+            "5",
+            "p.elf",
+        ]);
+        let runtime = options.runtime;
+        assert_eq!(runtime.kind, Some(RuntimeKind::Lv2));
+        assert_eq!(
+            runtime.spu_args,
+            [Some(0x10000), None, None, Some(u64::MAX)]
+        );
+        assert_eq!(runtime.npc, Some(0xd1));
+        assert_eq!(runtime.event_queues, [(7, Some([1, 2, 3])), (9, None)]);
+        assert_eq!(runtime.event_ports, [5]);
+        for bad in [
+            &["--runtime", "linux", "p.elf"][..],
+            &["--spu-arg", "0=1", "p.elf"],
+            &["--spu-arg", "5=1", "p.elf"],
+            &["--spu-arg", "1", "p.elf"],
+            &["--spu-arg", "1=0x10000000000000000", "p.elf"],
+            &["--npc", "0x100000000", "p.elf"],
+            &["--event-queue", "1=2,3", "p.elf"],
+            &["--event-queue", "x", "p.elf"],
+            &["--event-port", "64", "p.elf"],
+        ] {
+            assert!(parse(args(bad)).is_err(), "{bad:?}");
+        }
+    }
+}
