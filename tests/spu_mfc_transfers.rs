@@ -119,14 +119,40 @@ fn alignment_is_natural_below_16_and_lsa_ea_share_their_low_four_bits() {
     }
 }
 
+/// CBEA: `MFC_TagID`'s tag is its five low bits; the reserved bits above are ignored, so tag 32
+/// is group 0 (the `wait 1` below waits for group 0) and 0x3f is group 31.
+#[test]
+fn a_tag_above_31_is_its_five_low_bits() {
+    for tag in [32, 0x3f | 0x40] {
+        let (end, fault) = one_get(0x400, 0x1000, 16, tag, 0x40);
+        let expected_group = tag & 31;
+        let memory = memory(1 << 16);
+        let (_, waited, _) = run_program(
+            &format!(
+                "_start: dma 0x40, 0x400, 0x1000, 16, {tag}\n wait 1<<{expected_group}\n stop"
+            ),
+            memory,
+            Mode::Instruction,
+        );
+        assert!(
+            matches!(end, RunEnd::Stopped(StopReason::Stop { .. })) && fault.is_none(),
+            "tag {tag:#x}: {end:?} {fault:?}"
+        );
+        assert!(
+            matches!(waited.end, RunEnd::Stopped(StopReason::Stop { .. })),
+            "tag {tag:#x} completes in group {expected_group}: {:?}",
+            waited.end
+        );
+    }
+}
+
 #[test]
 fn a_refused_command_stops_its_spu_with_everything_it_named() {
-    // EA past the 64 KiB memory; LS past 256 KiB; tag 32; opcodes the SPU's queue refuses
+    // EA past the 64 KiB memory; LS past 256 KiB; opcodes the SPU's queue refuses
     // (0x60 none, 0x28 `puts` is the PPE proxy's, 0x43 sets both fence and barrier bits).
     let cases = [
         (0x400, 0xfff0, 32, 0, 0x40, DmaErrorKind::EaOutOfRange),
         (0x3fff0, 0x1000, 32, 0, 0x40, DmaErrorKind::LocalStoreRange),
-        (0x400, 0x1000, 16, 32, 0x40, DmaErrorKind::TagOutOfRange),
         (0x400, 0x1000, 16, 0, 0x60, DmaErrorKind::UnknownCommand),
         (0x400, 0x1000, 16, 0, 0x28, DmaErrorKind::UnknownCommand),
         (0x400, 0x1000, 16, 0, 0x43, DmaErrorKind::UnknownCommand),

@@ -323,10 +323,6 @@ pub fn run(initial: &[u8], ops: &[Op]) -> Expected {
                     .ok_or(DmaErrorKind::UnknownCommand)
                     .and_then(|decoded| {
                         let (kind, ..) = decoded;
-                        let atomic = matches!(kind, Kind::Getllar | Kind::Putllc | Kind::Putlluc);
-                        if !atomic && *tag > 31 {
-                            return Err(DmaErrorKind::TagOutOfRange);
-                        }
                         match kind {
                             Kind::Get | Kind::Put => transfer_rules(*lsa, *ea, *size)?,
                             Kind::GetList | Kind::PutList => {
@@ -387,7 +383,8 @@ pub fn run(initial: &[u8], ops: &[Op]) -> Expected {
                         kind,
                         fence,
                         barrier,
-                        tag: *tag,
+                        // CBEA: the tag is MFC_TagID's five low bits.
+                        tag: *tag & 31,
                         lsa: *lsa,
                         ea: *ea,
                         size: *size,

@@ -322,9 +322,10 @@ impl Mfc {
         self.size = value;
     }
 
-    /// `MFC_TagID`.
+    /// `MFC_TagID`: the CBEA's tag field is the channel's five low bits, the rest reserved and
+    /// ignored (a tag of 0x3f is group 31; the RPCS3 emulator masks the same way).
     pub fn write_tag(&mut self, value: u32) {
-        self.tag = value;
+        self.tag = value & 0x1f;
     }
 
     /// The `MFC_Cmd` count: free queue entries.
@@ -397,10 +398,6 @@ impl Mfc {
     }
 
     fn check(&self, command: Command, ea: u64) -> Result<(), DmaErrorKind> {
-        let tagged = !command.is_immediate_atomic();
-        if tagged && self.tag > 31 {
-            return Err(DmaErrorKind::TagOutOfRange);
-        }
         let memory_size = || self.memory.memory().size();
         match command.kind {
             CommandKind::Get | CommandKind::Put => {

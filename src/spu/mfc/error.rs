@@ -12,8 +12,6 @@ use crate::spu::main_memory::EaRangeError;
 pub enum DmaErrorKind {
     /// The opcode is not an MFC command the SPU may issue.
     UnknownCommand,
-    /// The tag (`MFC_TagID`) is above 31.
-    TagOutOfRange,
     /// The size is not 1, 2, 4, 8 or a multiple of 16 up to 16 KiB (for `sndsig`: not 4; for
     /// a list: not a multiple of 8 up to 16 KiB).
     Size,
@@ -36,7 +34,6 @@ impl DmaErrorKind {
     pub fn description(self) -> &'static str {
         match self {
             DmaErrorKind::UnknownCommand => "unknown MFC command",
-            DmaErrorKind::TagOutOfRange => "tag above 31",
             DmaErrorKind::Size => "invalid transfer size",
             DmaErrorKind::Alignment => "misaligned transfer",
             DmaErrorKind::LocalStoreRange => "transfer past the end of the local store",

@@ -12,6 +12,11 @@ cycle count. A file that starts with the ELF magic is an SPU ELF executable
 instead: its PT_LOAD segments are loaded, it runs from e_entry, and its .symtab
 names addresses in the --disasm listing.
 
+A program built for a runtime (a PS3 SPU thread or raw SPU, Linux's libspe2) runs
+under it: the runtime starts it, answers its calls (spu_printf, printf, exit,
+lv2's event calls) and ends it. The program's text goes to stdout unchanged,
+spusim's own lines to stderr, and spusim exits with the program's status.
+
 options:
   --mode instruction|pipeline  simulation mode (default: pipeline)
   --fetch real|ideal           pipeline fetch model (default: real: the fetch
@@ -68,6 +73,21 @@ options:
   --dma-latency N              to its first request (default 12), from a request
   --dma-bandwidth N            to its data (288), bytes per cycle (8)
   --timebase-ratio N           SPU cycles per decrementer tick (default 40)
+  --runtime lv2|raw|libspe|none
+                               the runtime that answers the program's calls
+                               (default: lv2 for an ELF with the PS3 SDK's
+                               SPUNAME note, libspe for one with newlib's
+                               __send_to_ppe, else none)
+  --spu-arg N=VALUE            the program's start argument N (1 to 4, 64-bit):
+                               $2+N in its preferred doubleword (lv2: the
+                               thread's arguments; libspe: speid, argp, envp,
+                               the LS address)
+  --npc VALUE                  start address, bit 0 = interrupts enabled, as
+                               the NPC register is written (default: e_entry)
+  --event-queue Q[=D1,D2,D3]   lv2: bind an event queue to SPU queue number Q,
+                               with one event (repeatable)
+  --event-port N               lv2: connect SPU thread port N (0 to 63) to the
+                               host: its events are answered and reported
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
@@ -79,11 +99,14 @@ or 0x hex. The program is at most
 16 MiB (UTF-8 text, or an ELF file). Output files (--din, --konata, --elf) are
 never the program file: spusim refuses before it opens anything.
 
-exit status: 0 when the program executes `stop`/`stopd`; 1 for a halt
+exit status: under a runtime, the program's exit status (lv2's thread or group
+exit status, libspe2's exit(); a stop code's low byte for a raw SPU or a
+stop-and-signal); otherwise 0 when the program executes `stop`/`stopd`; 1 for a halt
 instruction; 2 for a usage error, an unreadable or refused file, an output that
 cannot be written, an assembly error (`file:line:col: message`), a file
 without instructions or a bad ELF file (`file: message`); 3 for a fault
 (illegal instruction, unsupported channel, a DMA command the MFC refuses, named
 with its command, tag, LSA, EA and size), a blocked channel, --max-cycles
-exceeded or a model error.
+exceeded, a model error, or a call the runtime refuses (named with its class
+and opcode) or a receive no event will answer.
 ";
