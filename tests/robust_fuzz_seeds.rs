@@ -31,6 +31,8 @@ mod pmu_extension;
 mod probe;
 #[path = "../fuzz/checks/spu_elf.rs"]
 mod spu_elf;
+#[path = "../fuzz/checks/spu_printf.rs"]
+mod spu_printf;
 #[path = "../fuzz/checks/stack_distance.rs"]
 mod stack_distance;
 #[path = "../fuzz/checks/trace_decode.rs"]
@@ -129,4 +131,10 @@ fn spu_elf_checks_hold_on_seeds_and_random_files() {
 fn mfc_checks_hold_on_seeds_and_random_operation_sequences() {
     let runs = exercise("mfc", mfc::check, 200, 600, 400);
     assert!(runs > 600);
+}
+
+#[test]
+fn spu_printf_checks_hold_on_seeds_and_random_formats() {
+    let runs = exercise("spu_printf", spu_printf::check, 500, 2000, 200);
+    assert!(runs > 700);
 }
