@@ -79,7 +79,12 @@ fn checked_format(
     );
     let conversions = format.iter().filter(|&&b| b == b'%').count();
     let bound = format.len() + conversions * (2 * MAX_AMOUNT as usize + NUMBER_BYTES);
-    assert!(sink.bytes <= bound, "{} bytes from a {}-byte format", sink.bytes, format.len());
+    assert!(
+        sink.bytes <= bound,
+        "{} bytes from a {}-byte format",
+        sink.bytes,
+        format.len()
+    );
     match result {
         Ok(printed) => assert_eq!(printed, sink.bytes, "printf's count"),
         Err(
@@ -87,7 +92,11 @@ fn checked_format(
             | PrintfError::UnsupportedConversion { offset, .. }
             | PrintfError::AmountTooLarge { offset },
         ) => {
-            assert!(offset < format.len(), "offset {offset} in {} bytes", format.len());
+            assert!(
+                offset < format.len(),
+                "offset {offset} in {} bytes",
+                format.len()
+            );
             assert_eq!(format[offset], b'%');
         }
     }
@@ -146,7 +155,10 @@ pub fn check(data: &[u8]) {
         spu.channels_mut().outbound.clear();
         spu.channels_mut().outbound_interrupt.clear();
         spu.channels_mut().outbound.push(block).unwrap();
-        spu.channels_mut().outbound_interrupt.push(0x0100_0000).unwrap();
+        spu.channels_mut()
+            .outbound_interrupt
+            .push(0x0100_0000)
+            .unwrap();
         let mut output = Captured::default();
         let mut runtime = Lv2Runtime::new();
         let serviced = runtime.service(&mut spu, RunEnd::Blocked { channel: 29 }, &mut output);
