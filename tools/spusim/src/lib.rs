@@ -23,6 +23,7 @@
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
 //! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
+//! - [`group`]: `--threads`, an lv2 thread group of several SPUs;
 //! - [`app`]: the whole run.
 #![forbid(unsafe_code)]
 
@@ -33,6 +34,7 @@ pub mod end;
 pub mod engine;
 pub mod exit;
 pub mod expand_source;
+pub mod group;
 pub mod host;
 pub mod host_options;
 pub mod instruction_engine;
