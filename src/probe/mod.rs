@@ -14,7 +14,7 @@
 //! - [`Manager`] registers points under names and connects listeners by name. Names are resolved
 //!   at connection time only; the notify path never sees a string.
 //! - [`PcEventQueue`] keeps events keyed by program counter, sorted, with binary-search lookup.
-//! - [`sync`] makes a point shareable between the main program and an interrupt handler.
+//! - [`crate::sync`] makes a point shareable between the main program and an interrupt handler.
 //! - [`listeners`] holds the built-in listeners: a PMU event feeder, a stack distance
 //!   calculator and a memory trace recorder.
 //!
@@ -51,7 +51,6 @@ mod manager;
 mod pc_event;
 mod point;
 mod static_point;
-pub mod sync;
 
 pub use listener::{Listener, ListenerMut, ListenerRef, MutListener};
 pub use manager::{AnyPoint, Manager, ManagerError};

@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{Listener, ProbePoint};
+use pmprobe::sync::{IrqMutex, free};
 
 /// A listener that is `Sync`, as interrupt-shared points require.
 #[derive(Default)]

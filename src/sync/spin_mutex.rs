@@ -41,7 +41,7 @@ pub(crate) fn wake_waiters() {
 /// a fair ticket lock across cores.
 ///
 /// ```
-/// use pmprobe::probe::sync::IrqSpinMutex;
+/// use pmprobe::sync::IrqSpinMutex;
 /// static TOTAL: IrqSpinMutex<u64> = IrqSpinMutex::new(0);
 /// // From any core, or from an interrupt handler:
 /// TOTAL.lock(|total| *total += 5);
