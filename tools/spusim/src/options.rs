@@ -403,16 +403,16 @@ where
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    /// `list` as the command line's arguments (also for host_options' tests).
-    pub(crate) fn args(list: &[&str]) -> Vec<String> {
+    /// `list` as the command line's arguments.
+    fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
     }
 
     /// The options `list` parses to; panics when it is not a run.
-    pub(crate) fn run_options(list: &[&str]) -> Options {
+    fn run_options(list: &[&str]) -> Options {
         match parse(args(list)) {
             Ok(Command::Run(options)) => options,
             other => panic!("{list:?} should parse, got {other:?}"),
