@@ -45,6 +45,7 @@
 //! Every failure is a typed error ([`ProbeError`], [`ManagerError`], ...); nothing is dropped
 //! silently. The one deliberate panic is [`PanicPcEvent`].
 
+mod error;
 mod listener;
 pub mod listeners;
 mod manager;
@@ -52,6 +53,7 @@ mod pc_event;
 mod point;
 mod static_point;
 
+pub use error::ProbeError;
 pub use listener::{Listener, ListenerMut, ListenerRef, MutListener};
 pub use manager::{AnyPoint, Manager, ManagerError};
 pub use pc_event::{
@@ -60,34 +62,3 @@ pub use pc_event::{
 };
 pub use point::ProbePoint;
 pub use static_point::StaticProbePoint;
-
-use core::fmt;
-
-/// Why a listener could not be attached to or detached from a [`ProbePoint`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum ProbeError {
-    /// The point already holds its maximum number of listeners.
-    CapacityExceeded {
-        /// The point's fixed listener capacity.
-        capacity: usize,
-    },
-    /// The same listener (same function or same object) is already attached to this point.
-    DuplicateListener,
-    /// The listener to remove is not attached to this point.
-    NotAttached,
-}
-
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::CapacityExceeded { capacity } => {
-                write!(f, "probe point is full ({capacity} listeners)")
-            }
-            Self::DuplicateListener => f.write_str("listener is already attached to this point"),
-            Self::NotAttached => f.write_str("listener is not attached to this point"),
-        }
-    }
-}
-
-impl core::error::Error for ProbeError {}
