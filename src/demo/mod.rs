@@ -27,6 +27,7 @@ pub mod list_events;
 pub mod mfc;
 pub mod mfc_kernels;
 pub mod mfc_queue;
+pub mod mfc_section;
 pub mod mfc_signals;
 pub mod mfc_stream;
 pub mod options;

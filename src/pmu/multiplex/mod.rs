@@ -5,8 +5,10 @@
 
 mod error;
 mod free;
+mod group_id;
 
 pub use error::MuxError;
+pub use group_id::GroupId;
 
 use free::Free;
 
@@ -16,23 +18,6 @@ use super::driver::Pmu;
 use super::event::Event;
 use super::reading::{EventReading, Readings};
 use super::snapshot::Snapshot;
-
-/// Names a group added to a [`Multiplexer`]: its index, in the order groups were added.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct GroupId(u8);
-
-impl GroupId {
-    /// The group added `index`-th (from 0).
-    pub const fn new(index: u8) -> Self {
-        Self(index)
-    }
-
-    /// Its index.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// How a group shares the counters (perf's `perf_event_attr.pinned`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +193,7 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
         if kind == GroupKind::Flexible {
             let _ = self.order.push(index);
         }
-        Ok(GroupId(index))
+        Ok(GroupId::new(index))
     }
 
     /// Adds one event as a flexible group of its own (what perf does with `-e a,b,c`).
@@ -365,7 +350,7 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
                 .map_or(0, |group| group.running);
             out.push(EventReading {
                 event,
-                group: GroupId(slot.group),
+                group: GroupId::new(slot.group),
                 raw: slot.count.wrapping_add(live),
                 enabled: self.enabled,
                 running,

@@ -15,7 +15,8 @@
 //!   through the runtime first), the DMA figures;
 //! - [`engine`]: a run's summary, the [`engine::Engine`] trait and `fmt::Write` over
 //!   `io::Write`;
-//! - [`usage`], [`options`]: the help text and the command-line parser;
+//! - [`usage`], [`pmu_option`], [`options`]: the help text, `--pmu`'s list and the
+//!   command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
 //! - [`program`]: the program to run, assembled or read from an SPU ELF file;
 //! - [`outputs`]: the refusal to let an output file replace an input;
@@ -42,6 +43,7 @@ pub mod listing;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
+pub mod pmu_option;
 pub mod program;
 pub mod runtime_host;
 pub mod runtime_options;
