@@ -2,6 +2,8 @@
 //! runtime's debug exception handler (names contain `breakpoint` / `watchpoint`), and the
 //! sampling profiler end to end (guest, semihosted profile, `qemu/run`'s pmprofile step).
 mod common;
+#[path = "qemu_observe/perf_tools.rs"]
+mod perf_tools;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -264,6 +266,7 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(text.contains("pmprobe::spu::pipeline::"), "{file}");
     }
+    perf_tools::check_demo_perf_data(&dir, &elf);
     std::fs::remove_dir_all(&dir).ok();
 }
 

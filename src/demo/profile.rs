@@ -8,8 +8,8 @@
 //! writes `pmprobe-profile.pmps` (the samples) and `pmprobe-profile.shares` (each SPU mode's
 //! share of the host instructions, with the frame that marks the mode on a call stack); the
 //! runner (`qemu/run`) then calls pmprofile, which prints the top-N table, writes
-//! `pmprobe-profile.folded`, `pmprobe-profile.svg` and `pmprobe-profile.json` (for the Firefox
-//! Profiler), and checks that the sample shares agree.
+//! `pmprobe-profile.folded`, `pmprobe-profile.svg`, `pmprobe-profile.json` (for the Firefox
+//! Profiler) and `pmprobe-profile.perf.data` (for `perf report`), and checks that the sample shares agree.
 //! The firmware checks the same agreement by itself with a listener on the sample probe point
 //! that counts samples per mode.
 //!
@@ -408,6 +408,7 @@ fn write_files(shares: &[(f64, f64); 2], checks: &mut Checks) {
     );
     println!(
         "  qemu/run symbolizes {PROFILE_FILE} with pmprofile after QEMU exits: top-N table, \
-pmprobe-profile.folded, pmprobe-profile.svg, pmprobe-profile.json, share checks"
+pmprobe-profile.folded, pmprobe-profile.svg, pmprobe-profile.json, pmprobe-profile.perf.data, \
+share checks"
     );
 }
