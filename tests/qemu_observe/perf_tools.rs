@@ -10,29 +10,11 @@ use std::process::Command;
 
 use pmprobe::sampling::ProfileDecoder;
 
+use crate::common::perf_tool::perf;
 use crate::common::qemu::repo;
 
 /// How far perf's shares may be from pmprofile's, in percentage points.
 const TOLERANCE: f64 = 0.5;
-
-/// Runs stock `perf`; fails, saying how to install it, when perf is missing.
-fn perf(args: &[&str]) -> String {
-    let out = Command::new("perf")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run `perf` ({e}): this test checks the demo's perf.data with stock perf; \
-             install it (Debian: apt-get install linux-perf binutils-aarch64-linux-gnu)"
-            )
-        });
-    assert!(
-        out.status.success(),
-        "perf {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// The pmprofile that `qemu/run` built for its host step.
 fn pmprofile() -> PathBuf {
