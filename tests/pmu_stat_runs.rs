@@ -12,7 +12,7 @@ mod common;
 
 use common::perf_tool::perf_output;
 use pmprobe::pmu::{
-    Event, GroupId, RunStats, StatFormat, StatRow, StatValue, write_elapsed_runs,
+    Event, Exclude, GroupId, RunStats, StatFormat, StatRow, StatValue, write_elapsed_runs,
     write_stat_header, write_stat_row,
 };
 
@@ -25,6 +25,7 @@ fn row(name: &'static str, event: Event, value: StatValue, noise: Option<f64>) -
         enabled: 3_000_000,
         running: 3_000_000,
         noise,
+        context: Exclude::PERF_DEFAULT,
     }
 }
 
@@ -112,11 +113,43 @@ fn standard_lines_show_the_mean_and_a_noise_that_is_not_zero() {
     (0..3).for_each(|_| elapsed.push(1_500_000_000.0));
     let mut footer = String::new();
     write_elapsed_runs(&mut footer, &elapsed).unwrap();
-    // A deviation of 0: perf's get_precision(0) + 2 decimals on x86-64 is 2; noise 0 not printed.
+    // A deviation of 0: perf's get_precision(0) is undefined (lround of infinity); nine
+    // decimals, as for one run; a noise of 0 is not printed.
     assert_eq!(
         footer,
-        "\n              1.50 +- 0.00 seconds time elapsed\n\n"
+        "\n       1.500000000 +- 0.000000000 seconds time elapsed\n\n"
     );
+}
+
+/// perf's shadow metrics divide only by a count of the same context (`evsel_context`):
+/// `instructions:u` gets no IPC from an unfiltered `cycles`, `instructions` does.
+#[test]
+fn a_metric_needs_a_denominator_of_the_same_context() {
+    let user = Exclude::PERF_DEFAULT.with_modifiers("u", false).unwrap();
+    let cycles = row(
+        "cycles",
+        Event::CPU_CYCLES,
+        StatValue::Counted(2_000.0),
+        None,
+    );
+    let plain = row(
+        "instructions",
+        Event::INST_RETIRED,
+        StatValue::Counted(1_000.0),
+        None,
+    );
+    let filtered = StatRow {
+        context: user,
+        ..row(
+            "instructions:u",
+            Event::INST_RETIRED,
+            StatValue::Counted(0.0),
+            None,
+        )
+    };
+    let all = [cycles, plain, filtered];
+    assert!(line(StatFormat::Csv(","), &plain, &all).ends_with(",0.50,insn per cycle"));
+    assert!(line(StatFormat::Csv(","), &filtered, &all).ends_with(",100.00,,"));
 }
 
 #[test]

@@ -19,6 +19,7 @@
 use core::fmt;
 
 use super::event::Event;
+use super::filter::Exclude;
 use super::metrics::write_grouped;
 use super::multiplex::GroupId;
 use super::stat_display::{NOT_COUNTED, Shadow, shadow_of, write_metric, write_unit_and_name};
@@ -106,6 +107,10 @@ pub struct StatRow<'a> {
     pub running: u64,
     /// With `-r N` (N > 1), the noise in percent ([`RunStats::noise_percent`]).
     pub noise: Option<f64>,
+    /// What its modifiers exclude: a metric divides only by a count of the same context
+    /// (perf's `evsel_context`: the same user, kernel, hypervisor, host and idle exclusions),
+    /// so `instructions:u` gets no IPC from an unfiltered `cycles`.
+    pub context: Exclude,
 }
 
 /// perf stat's two text layouts.
@@ -118,14 +123,21 @@ pub enum StatFormat<'s> {
 }
 
 /// The metric of `row` among `all` (perf's shadow metrics for the generic events: IPC, miss
-/// and stall shares), from the row's own group when it has the denominator.
+/// and stall shares): the denominator is a count of the same context, from the row's own group
+/// when it has one.
 fn metric(row: &StatRow<'_>, all: &[StatRow<'_>]) -> Option<Shadow> {
     let StatValue::Counted(numerator) = row.value else {
         return None;
     };
     let (denominator, percent, unit) = shadow_of(row.event)?;
+    let same_context = |other: &StatRow<'_>| {
+        let (a, b) = (row.context, other.context);
+        (a.user, a.kernel, a.hv, a.host, a.idle) == (b.user, b.kernel, b.hv, b.host, b.idle)
+    };
     let counted = |other: &&StatRow<'_>| {
-        other.event == denominator && matches!(other.value, StatValue::Counted(_))
+        other.event == denominator
+            && same_context(other)
+            && matches!(other.value, StatValue::Counted(_))
     };
     let other = all
         .iter()
@@ -155,10 +167,11 @@ fn rounded(value: f64) -> u64 {
 /// Writes one line of perf stat (no newline) for `row`, its metric computed among `all`.
 ///
 /// ```
-/// use pmprobe::pmu::{Event, GroupId, StatFormat, StatRow, StatValue, write_stat_row};
+/// use pmprobe::pmu::{Event, Exclude, GroupId, StatFormat, StatRow, StatValue, write_stat_row};
 /// let insts = StatRow {
 ///     name: "instructions:u", event: Event::INST_RETIRED, group: GroupId::new(0),
 ///     value: StatValue::Counted(0.0), enabled: 5_000, running: 5_000, noise: Some(0.0),
+///     context: Exclude::PERF_DEFAULT,
 /// };
 /// let mut csv = heapless::String::<96>::new();
 /// write_stat_row(&mut csv, StatFormat::Csv(","), &insts, &[insts])?;
@@ -227,8 +240,8 @@ pub fn write_stat_header<W: fmt::Write>(w: &mut W, target: &str, runs: u32) -> f
 /// Writes perf stat's footer for `elapsed`, the runs' wall times in nanoseconds (standard
 /// layout only): one run, ` %17.9f seconds time elapsed`; several, the mean and the deviation
 /// of the mean, ` %17.*f +- %.*f seconds time elapsed` with two more decimals than the
-/// deviation's first significant digit (perf's `get_precision`), then `  ( +-%6.2f%% )` when
-/// the noise is not 0.
+/// deviation's first significant digit (perf's `get_precision`; nine for a deviation of 0),
+/// then `  ( +-%6.2f%% )` when the noise is not 0.
 ///
 /// ```
 /// use pmprobe::pmu::{RunStats, write_elapsed_runs};
@@ -246,7 +259,7 @@ pub fn write_elapsed_runs<W: fmt::Write>(w: &mut W, elapsed: &RunStats) -> fmt::
         return write!(w, "\n {mean:17.9} seconds time elapsed\n\n");
     }
     let deviation = elapsed.stddev_of_mean() / 1e9;
-    let precision = elapsed_precision(deviation) + 2;
+    let precision = elapsed_precision(deviation);
     write!(
         w,
         "\n {mean:17.precision$} +- {deviation:.precision$} seconds time elapsed"
@@ -258,17 +271,18 @@ pub fn write_elapsed_runs<W: fmt::Write>(w: &mut W, elapsed: &RunStats) -> fmt::
     w.write_str("\n\n")
 }
 
-/// perf's `get_precision`: 0 above 1, else `lround(ceil(-log10(x)))`. For a deviation of 0
-/// that is `lround(+inf)`, which glibc on x86-64 returns as `LONG_MIN`; perf keeps its low 32
-/// bits (an `int`), 0, and so prints 2 decimals.
+/// The decimals of the elapsed time: perf's `get_precision(deviation) + 2`, where
+/// `get_precision` is 0 above 1, else `lround(ceil(-log10(x)))`. For a deviation of 0 (runs of
+/// equal length, as under `-icount`) that is `lround` of infinity, which C leaves undefined:
+/// nine decimals then, as perf prints a single run's time.
 fn elapsed_precision(deviation: f64) -> usize {
     if deviation > 1.0 {
-        return 0;
+        return 2;
     }
     let digits = libm::ceil(-libm::log10(deviation));
     if digits.is_finite() && digits >= 0.0 {
-        digits as usize
+        digits as usize + 2
     } else {
-        0
+        9
     }
 }

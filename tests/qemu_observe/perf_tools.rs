@@ -190,7 +190,7 @@ pub fn check_demo_perf_data(dir: &Path, elf: &Path) {
         lines
             .iter()
             .all(|line| line.split_whitespace().collect::<Vec<_>>()
-                == ["pmprobe", "[000]", "6250", "cpu-clock:"]),
+                == ["pmprobe", "[000]", "12500", "cpu-clock:"]),
         "{}",
         lines.first().copied().unwrap_or_default()
     );
