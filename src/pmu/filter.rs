@@ -14,7 +14,7 @@
 //!    counted unless `exclude_kernel` or `exclude_host`, `exclude_guest` sets P and
 //!    `exclude_host` sets U.
 //!
-//! What bare metal adds, from the Arm ARM's description of PMEVTYPER<n>_EL0: NSK, NSU and M
+//! What bare metal adds, from the Arm ARM's description of PMEVTYPER&lt;n&gt;_EL0: NSK, NSU and M
 //! stay 0, so that Non-secure EL1 and EL0 are filtered by P and U as the Secure ones are
 //! (NSK/NSU count their Non-secure level when equal to P/U) and EL3 follows EL1 (M counts EL3
 //! when equal to P); MT and SH stay 0 (this PE's events only; Secure EL2 follows NSH). NSH is
@@ -29,7 +29,7 @@ use core::fmt;
 
 use super::backend::ExceptionLevel;
 
-/// The exception-level filter bits of PMEVTYPER<n>_EL0 (the same in PMCCFILTR_EL0): bits
+/// The exception-level filter bits of PMEVTYPER&lt;n&gt;_EL0 (the same in PMCCFILTR_EL0): bits
 /// \[31:24\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

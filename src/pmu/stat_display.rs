@@ -74,8 +74,20 @@ fn shadow(reading: &EventReading, all: &[EventReading]) -> Option<Shadow> {
             (reading.estimate()? as f64, other.estimate()? as f64)
         }
     };
+    shadow_value(reading.event, numerator, total, percent, unit)
+}
+
+/// The metric `numerator / total` of `event` (in percent when `percent`), or `None` where
+/// perf prints none: an IPC without cycles, a stall share of 0.
+pub(super) fn shadow_value(
+    event: Event,
+    numerator: f64,
+    total: f64,
+    percent: bool,
+    unit: &'static str,
+) -> Option<Shadow> {
     let ratio = if total == 0.0 { 0.0 } else { numerator / total };
-    match reading.event {
+    match event {
         Event::INST_RETIRED if total == 0.0 => None,
         Event::STALL_FRONTEND | Event::STALL_BACKEND if ratio == 0.0 => None,
         _ => Some(Shadow {

@@ -22,7 +22,9 @@ use super::event::Event;
 use super::filter::Exclude;
 use super::metrics::write_grouped;
 use super::multiplex::GroupId;
-use super::stat_display::{NOT_COUNTED, Shadow, shadow_of, write_metric, write_unit_and_name};
+use super::stat_display::{
+    NOT_COUNTED, Shadow, shadow_of, shadow_value, write_metric, write_unit_and_name,
+};
 
 /// perf's text for an event the PMU cannot count.
 pub const NOT_SUPPORTED: &str = "<not supported>";
@@ -147,16 +149,7 @@ fn metric(row: &StatRow<'_>, all: &[StatRow<'_>]) -> Option<Shadow> {
     let StatValue::Counted(total) = other.value else {
         return None;
     };
-    let ratio = if total == 0.0 { 0.0 } else { numerator / total };
-    match row.event {
-        Event::INST_RETIRED if total == 0.0 => None,
-        Event::STALL_FRONTEND | Event::STALL_BACKEND if ratio == 0.0 => None,
-        _ => Some(Shadow {
-            value: if percent { ratio * 100.0 } else { ratio },
-            percent,
-            unit,
-        }),
-    }
+    shadow_value(row.event, numerator, total, percent, unit)
 }
 
 /// A count as printf's `%.0f` prints it: rounded half to even, and not below 0.

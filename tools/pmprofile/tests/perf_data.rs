@@ -116,19 +116,12 @@ fn perf_report_gives_the_shares_the_samples_were_made_with() {
     let w = write_known_profile("perf-report");
     let data = path(&w.data);
     // Self shares: 70 and 30 of 100 samples, each of period 10 000 (perf weighs by period).
-    let own = report_rows(&perf(&[
-        "report",
-        "--stdio",
-        "-i",
-        data,
-        "--no-children",
-        "--sort",
-        "sym",
-        "-g",
-        "none",
-        "-t",
-        "|",
-    ]));
+    let table = |mode: &str, sort: &str| {
+        perf(&[
+            "report", "--stdio", "-i", data, mode, "--sort", sort, "-g", "none", "-t", "|",
+        ])
+    };
+    let own = report_rows(&table("--no-children", "sym"));
     let share = |rows: &[(Vec<f64>, String)], name: &str| {
         rows.iter()
             .find(|(_, symbol)| symbol == name)
@@ -139,25 +132,11 @@ fn perf_report_gives_the_shares_the_samples_were_made_with() {
     assert_eq!(share(&own, &w.hot.1), [70.0]);
     assert_eq!(share(&own, &w.warm.1), [30.0]);
     // Children and self: the caller is on every stack and has no sample of its own.
-    let children = report_rows(&perf(&[
-        "report",
-        "--stdio",
-        "-i",
-        data,
-        "--children",
-        "--sort",
-        "sym",
-        "-g",
-        "none",
-        "-t",
-        "|",
-    ]));
+    let children = report_rows(&table("--children", "sym"));
     assert_eq!(share(&children, &w.caller.1), [100.0, 0.0]);
     assert_eq!(share(&children, &w.hot.1), [70.0, 70.0]);
     // One cpu per core: samples i % 4.
-    let cpus = perf(&[
-        "report", "--stdio", "-i", data, "--sort", "cpu", "-g", "none", "-t", "|",
-    ]);
+    let cpus = table("--children", "cpu");
     let mut per_cpu: Vec<(String, String)> = cpus
         .lines()
         .filter(|l| !l.starts_with('#') && l.contains('|'))
