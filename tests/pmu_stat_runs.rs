@@ -228,14 +228,18 @@ fn csv_fields_match_stock_perf_stat() {
     assert_eq!(ours, "46,,page-faults,1.45%,3000000,100.00,,");
 }
 
-/// perf's noise in the standard layout: `  ( +-%6.2f%% )` after the metric area.
+/// perf's noise in the standard layout, `  ( +-%6.2f%% )` after the metric area (task-clock,
+/// whose run times always differ), and the name's column (page-faults, no unit).
 #[test]
 fn the_standard_noise_matches_stock_perf_stat() {
-    let (_, stderr) = perf_output(&["stat", "-r", "3", "-e", "page-faults", "true"]);
-    let theirs = stderr
-        .lines()
-        .find(|l| l.contains(" page-faults "))
-        .unwrap_or_else(|| panic!("no page-faults line:\n{stderr}"));
+    let (_, stderr) = perf_output(&["stat", "-r", "5", "-e", "task-clock,page-faults", "true"]);
+    let line = |name: &str| {
+        stderr
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap_or_else(|| panic!("no {name} line:\n{stderr}"))
+            .to_string()
+    };
     let noise = |line: &str| -> Option<String> {
         let at = line.find("  ( +-")?;
         let tail = &line[at..];
@@ -253,11 +257,19 @@ fn the_standard_noise_matches_stock_perf_stat() {
         StatValue::Counted(46.0),
         Some(1.45),
     );
-    let ours = line(StatFormat::Standard, &faults, &[faults]);
-    // Both "  ( +-  9.99% )" (perf's 6.1 pads the percentage to 6).
-    assert_eq!(noise(theirs), noise(&ours), "{theirs}\n{ours}");
+    let ours = line_of(&faults);
+    // Both "  ( +-  9.99% )": the percentage padded to 6.
+    assert_eq!(noise(&line("task-clock")), noise(&ours), "{stderr}\n{ours}");
     assert_eq!(noise(&ours).as_deref(), Some("  ( +-  9.99% )"));
     // The count, the unit column and the name: 18 + 1 + 4 + 1 columns before the name.
-    assert_eq!(theirs.find("page-faults"), Some(24), "{theirs}");
+    assert_eq!(
+        line("page-faults").find("page-faults"),
+        Some(24),
+        "{stderr}"
+    );
     assert_eq!(ours.find("page-faults"), Some(24), "{ours}");
+}
+
+fn line_of(row: &StatRow<'_>) -> String {
+    line(StatFormat::Standard, row, &[*row])
 }
