@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod filtered;
 mod free;
 mod group_id;
 
@@ -16,6 +17,7 @@ use super::backend::PmuBackend;
 use super::counter::Counter;
 use super::driver::Pmu;
 use super::event::Event;
+use super::filter::EventFilter;
 use super::reading::{EventReading, Readings};
 use super::snapshot::Snapshot;
 
@@ -34,6 +36,8 @@ pub enum GroupKind {
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     group: u8,
+    /// Its exception-level filter; `None`: the driver's default.
+    filter: Option<EventFilter>,
     /// The counter it is programmed on while its group is scheduled.
     counter: Option<Counter>,
     /// Counted in the turns that have ended.
@@ -156,6 +160,17 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
     /// [`MuxError::PinnedDoNotFit`] when the pinned groups would need more counters than the PMU
     /// has; [`MuxError::GroupTooLarge`] when a flexible group would not fit beside them.
     pub fn add_group(&mut self, events: &[Event], kind: GroupKind) -> Result<GroupId, MuxError> {
+        self.add_group_filtered_by(events, |_| None, kind)
+    }
+
+    /// [`add_group`](Self::add_group) with the exception-level filter of the `i`-th event
+    /// from `filter(i)` (`None`: the driver's default).
+    fn add_group_filtered_by(
+        &mut self,
+        events: &[Event],
+        filter: impl Fn(usize) -> Option<EventFilter>,
+        kind: GroupKind,
+    ) -> Result<GroupId, MuxError> {
         if self.since.is_some() {
             return Err(MuxError::Running);
         }
@@ -180,11 +195,12 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             scheduled: false,
             running: 0,
         };
-        for &event in events {
+        for (i, &event) in events.iter().enumerate() {
             // Capacity was checked above.
             let _ = self.events.push(event);
             let _ = self.slots.push(Slot {
                 group: index,
+                filter: filter(i),
                 counter: None,
                 count: 0,
             });
@@ -469,7 +485,7 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
             };
             slot.counter = Some(counter);
             // A plan holds at most every event once.
-            let _ = plan.counters.push((counter, event));
+            let _ = plan.counters.push((counter, event, slot.filter));
             let _ = plan.slots.push(position);
         }
         if let Some(group) = self.groups.get_mut(index) {
@@ -480,7 +496,7 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
 
     /// Programs the counters of `plan`; on an error, forgets the plan as if it never was.
     fn commit(&mut self, plan: &Plan<EVENTS>) -> Result<(), MuxError> {
-        if let Err(e) = self.pmu.program_many(&plan.counters) {
+        if let Err(e) = self.pmu.program_assignments(plan.counters.iter().copied()) {
             self.forget(plan);
             return Err(e.into());
         }
@@ -537,10 +553,10 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
     }
 }
 
-/// Counters chosen for groups, to be programmed together: `(counter, event)` and the slot of
-/// each.
+/// Counters chosen for groups, to be programmed together: `(counter, event, filter)` and the
+/// slot of each.
 struct Plan<const EVENTS: usize> {
-    counters: heapless::Vec<(Counter, Event), EVENTS>,
+    counters: heapless::Vec<(Counter, Event, Option<EventFilter>), EVENTS>,
     slots: heapless::Vec<usize, EVENTS>,
 }
 
