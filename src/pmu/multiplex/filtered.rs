@@ -1,7 +1,9 @@
 //! Groups whose events carry their own exception-level filters (perf's `-e {a,b}:u`).
 #![forbid(unsafe_code)]
 
-use super::{GroupId, GroupKind, Multiplexer, MuxError};
+use super::error::MuxError;
+use super::group_id::GroupId;
+use super::multiplexer::{GroupKind, Multiplexer};
 use crate::pmu::backend::PmuBackend;
 use crate::pmu::event::Event;
 use crate::pmu::filter::EventFilter;
