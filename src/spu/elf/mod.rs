@@ -41,14 +41,17 @@
 //! ```
 
 mod error;
+mod output_symbols;
 mod reader;
+mod segments;
+mod strings;
 mod symbols;
 mod writer;
 
 pub use error::{ElfError, ElfPart, ElfWriteError, NameProblem};
 pub use reader::{LoadSegment, SpuElf};
 pub use symbols::{ElfSymbol, ElfSymbols, SymbolKind};
-pub use writer::{executable_size, write_executable};
+pub use writer::{ElfNames, executable_size, write_executable};
 
 use crate::spu::exec::LS_SIZE;
 

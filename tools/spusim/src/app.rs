@@ -42,7 +42,10 @@ where
 /// Assembles (or reads, for an ELF file) and runs the program `options` name; returns the
 /// exit status.
 pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    exit_status(try_simulate(options, out), err)
+    if options.link.objdump {
+        return crate::objdump_output::print(options, out, err);
+    }
+    exit_status(try_simulate(options, out, err), err)
 }
 
 /// The exit status of a run, printing why it failed to `err`.
@@ -64,14 +67,22 @@ fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
     }
 }
 
-fn try_simulate(options: &Options, out: &mut dyn Write) -> Result<Summary, Failure> {
+fn try_simulate(
+    options: &Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Summary, Failure> {
     // Before anything is read or created: an output must never replace the program.
     outputs::refuse_overwriting_inputs(options)?;
     let path = options.program.display();
-    let bytes = source::read_program(&options.program, options.read_timeout)?;
-    let program = Loaded::from_bytes(&options.program, &bytes)?;
+    let files = source::read_programs(options)?;
+    let paths = source::program_files(options);
+    let program = Loaded::from_files(&paths, &files, &options.link.definitions)?;
+    for warning in &program.warnings {
+        let _ = writeln!(err, "spusim: {warning}");
+    }
     if let Some(elf_path) = &options.elf_output {
-        elf_output::write(elf_path, &program)?;
+        elf_output::write(elf_path, &program, &paths)?;
     }
     let mut engine = engine_for(options)?;
 

@@ -24,6 +24,7 @@
 
 pub mod app;
 pub mod attach;
+pub mod elf_file;
 pub mod elf_output;
 pub mod engine;
 pub mod exit;
@@ -31,7 +32,11 @@ pub mod expand_source;
 pub mod host;
 pub mod host_options;
 pub mod instruction_engine;
+pub mod link_options;
+pub mod link_sources;
 pub mod listing;
+pub mod objdump;
+pub mod objdump_output;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use pmprobe::pmu::Event;
 
 pub use crate::host_options::HostOptions;
+pub use crate::link_options::LinkOptions;
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
 
@@ -55,6 +56,8 @@ pub struct Options {
     pub elf_output: Option<PathBuf>,
     /// Main memory, what the host gives the SPU, the MFC's timing.
     pub host: HostOptions,
+    /// More source files, `--defsym`, `--objdump`.
+    pub link: LinkOptions,
 }
 
 /// Options of the pipeline mode.
@@ -138,7 +141,8 @@ impl fmt::Display for UsageError {
 }
 
 /// Flags: options without a value.
-const FLAGS: [&str; 10] = [
+const FLAGS: [&str; 11] = [
+    "--objdump",
     "-h",
     "--help",
     "--stack-distance",
@@ -275,6 +279,7 @@ where
     let mut attachments = Attachments::default();
     let mut elf_output = None;
     let mut host = HostOptions::default();
+    let mut link = LinkOptions::default();
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -282,8 +287,10 @@ where
     };
     while let Some(arg) = args.rest.next() {
         if options_ended || !is_option(&arg) {
-            if program.replace(PathBuf::from(&arg)).is_some() {
-                return Err(UsageError("more than one program file given".into()));
+            // The first file is the program; more are sources linked with it.
+            match program {
+                None => program = Some(PathBuf::from(&arg)),
+                Some(_) => link.more_sources.push(PathBuf::from(&arg)),
             }
             continue;
         }
@@ -365,6 +372,11 @@ where
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
+            _ if link.take_flag(&name) => {}
+            "--defsym" => {
+                link.take(&name, || args.text(&name, inline).map_err(|e| e.0))
+                    .map_err(UsageError)?;
+            }
             _ => {
                 let taken = host
                     .take(&name, || args.text(&name, inline).map_err(|e| e.0))
@@ -399,6 +411,7 @@ where
         attachments,
         elf_output,
         host,
+        link,
     }))
 }
 
@@ -452,6 +465,7 @@ pub(crate) mod tests {
                 attachments: Attachments::default(),
                 elf_output: Some(PathBuf::from("p.elf")),
                 host: HostOptions::default(),
+                link: LinkOptions::default(),
             }))
         );
     }
@@ -463,7 +477,14 @@ pub(crate) mod tests {
         assert!(parse(args(&["--read-timeout", "0", "p.s"])).is_err());
         assert!(parse(args(&["--frobnicate", "p.s"])).is_err());
         assert!(parse(args(&[])).is_err());
-        assert!(parse(args(&["a.s", "b.s"])).is_err());
+        let linked = run_options(&["a.s", "b.s", "--defsym", "x=1", "c.S"]).link;
+        assert_eq!(
+            linked.more_sources,
+            [PathBuf::from("b.s"), PathBuf::from("c.S")]
+        );
+        assert_eq!(linked.definitions, ["x=1"]);
+        assert!(parse(args(&["--defsym", "x", "a.s"])).is_err());
+        assert!(parse(args(&["--objdump=yes", "a.s"])).is_err());
         assert_eq!(parse(args(&["--help"])), Ok(Command::Help));
         assert!(parse(args(&["--fetch", "fast", "p.s"])).is_err());
         assert!(parse(args(&["--preset", "ps3", "p.s"])).is_err());
@@ -508,7 +529,12 @@ pub(crate) mod tests {
             PathBuf::from("-odd-name.s")
         );
         assert_eq!(run_options(&["-"]).program, PathBuf::from("-"));
-        assert!(parse(args(&["--", "a.s", "--stats"])).is_err(), "two files");
+        let linked = run_options(&["--", "a.s", "--stats"]);
+        assert_eq!(
+            linked.link.more_sources,
+            [PathBuf::from("--stats")],
+            "a source file"
+        );
     }
 
     #[cfg(unix)]

@@ -46,6 +46,8 @@ mod expand;
 mod expr;
 mod instruction;
 mod layout;
+mod link;
+mod linker_symbols;
 pub mod macros;
 mod pass;
 mod pseudo_op;
@@ -54,19 +56,25 @@ mod register;
 mod reloc;
 mod section;
 mod space;
+mod symbol_attributes;
 mod symbols;
 mod text;
 mod value;
 
+pub(crate) use commons::ld_hash_bucket;
 pub use error::{AsmError, AsmErrorKind, Name};
+pub use layout::OutputSection;
+pub use link::{MAX_DEFINITIONS, MAX_OUTPUT_SECTIONS, MAX_PROGRAM_SECTIONS, MAX_SOURCES, link};
+pub use linker_symbols::{LinkerDefinition, LinkerSymbol, MAX_LINKER_SYMBOLS};
 pub use pass::MAX_LOCAL_NUMBERS;
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
 pub use section::{MAX_SECTIONS, SectionInfo, SectionKind};
 pub use symbols::MAX_COMMONS;
-pub use symbols::{MAX_NAME, Symbol, SymbolName, SymbolTable, SymbolValue};
+pub use symbols::{
+    Binding, FILE_SYMBOL_MARK, MAX_NAME, Symbol, SymbolAttributes, SymbolName, SymbolTable,
+    SymbolType, SymbolValue, Visibility,
+};
 pub use text::MAX_LINE;
-
-use pass::Pass;
 
 /// Deepest nesting of prefix operators (`-`, `+`, `~`, `!`) and parentheses in one
 /// expression.
@@ -83,7 +91,7 @@ pub const MAX_NESTING: u32 = 128;
 const LNOP: u32 = 0x0020_0000;
 const NOP: u32 = 0x4020_0000;
 
-/// The result of [`assemble`].
+/// The result of [`assemble`] and [`link`].
 #[derive(Clone, Debug)]
 pub struct Program<const SYMS: usize> {
     /// Bytes of the image used: `image[..len]` is the program, up to the end of the last
@@ -97,28 +105,45 @@ pub struct Program<const SYMS: usize> {
     pub data_start: usize,
     /// Bytes from `data_start` to the end of the image (0 without data).
     pub data_len: usize,
-    /// Entry point: the `_start` label, else 0.
+    /// Entry point: the global `_start` (ld's `ENTRY(_start)`), else the start of `.text`,
+    /// else 0.
     pub entry: u32,
-    /// Every section with its place in local store (see `layout` for where ld puts each), in
-    /// the order they first appear.
-    pub sections: heapless::Vec<SectionInfo, MAX_SECTIONS>,
-    /// Every symbol with its address or value.
+    /// Whether a global `_start` gave the entry point; without one ld warns "cannot find
+    /// entry symbol _start; defaulting to" the start of `.text`.
+    pub entry_defined: bool,
+    /// The number of sources linked.
+    pub files: u16,
+    /// Every input section of every source with its place in local store (see `layout` for
+    /// where ld puts each), by source, each source's in the order they first appear.
+    pub sections: heapless::Vec<SectionInfo, MAX_PROGRAM_SECTIONS>,
+    /// The output sections ld makes of them, in address order: those with bytes or room.
+    pub output_sections: heapless::Vec<OutputSection, MAX_OUTPUT_SECTIONS>,
+    /// Every symbol of every source with its address or value.
     pub symbols: SymbolTable<SYMS>,
+    /// The symbols the link defines: ld's script's and the link definitions (`--defsym`).
+    pub linker_symbols: heapless::Vec<LinkerSymbol, MAX_LINKER_SYMBOLS>,
 }
 
 impl<const SYMS: usize> Program<SYMS> {
-    /// Address of the symbol `name` (e.g. to set a breakpoint).
+    /// Address of the symbol `name` (e.g. to set a breakpoint): a global definition first,
+    /// else the first source's, else one the link defines.
     pub fn symbol(&self, name: &str) -> Option<u32> {
-        self.symbols.get(name)
+        self.symbols.get(name).or_else(|| {
+            self.linker_symbols
+                .iter()
+                .find(|s| s.in_output && s.name == name)
+                .map(|s| s.value)
+        })
     }
 
-    /// The section called `name`.
+    /// The (first) input section called `name`.
     pub fn section(&self, name: &str) -> Option<&SectionInfo> {
         self.sections.iter().find(|s| s.name == name)
     }
 }
 
-/// Assembles `source` into `image` (big-endian words, loadable at local-store address 0).
+/// Assembles `source` into `image` (big-endian words, loadable at local-store address 0), as
+/// `spu-as` and `spu-ld`'s default link of its object do: [`link`] of one source.
 ///
 /// Bytes of `image` outside the program are left untouched, except the gaps between
 /// sections, which are zeroed. `image.len()` is also the local-store size the program and
@@ -137,103 +162,5 @@ pub fn assemble<const SYMS: usize>(
     source: &str,
     image: &mut [u8],
 ) -> Result<Program<SYMS>, AsmError> {
-    let mut expander = reader::Expander::new();
-    let mut pass = Pass::<SYMS>::new(source, image.len(), &mut expander);
-    let start = |pass: &mut Pass<'_, '_, SYMS>| {
-        pass.offsets = [0; MAX_SECTIONS];
-        pass.current = 0;
-        pass.previous = 0;
-        pass.section_stack.clear();
-        pass.locals.clear();
-        pass.ended = false;
-        pass.next_common = 0;
-        for symbol in pass.symbols.entries.iter_mut() {
-            symbol.defined = false;
-        }
-    };
-    // `.text` is always section 0 (gas creates it first).
-    let _ = pass.sections.open(".text", None, None);
-    start(&mut pass);
-    pass.run()?;
-    pass.place_commons();
-    pass.finish()?;
-    let layout = layout::place(&mut pass.sections.list);
-    for symbol in pass.symbols.entries.iter_mut() {
-        // A use before any definition takes the first one, as gas's fixup does.
-        if symbol.first != SymbolValue::Unresolved {
-            symbol.value = symbol.first;
-        }
-        symbol.address = match symbol.value {
-            SymbolValue::Label { section, offset } => pass
-                .sections
-                .get(section)
-                .map_or(0, |s| s.address)
-                .saturating_add(offset),
-            SymbolValue::Absolute(v) => v as u32,
-            SymbolValue::Unresolved => symbol.address,
-        };
-    }
-    let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
-    let len = to_usize(layout.image_end);
-    let data_start = to_usize(layout.data_start);
-    // Zero the gaps between sections (the second pass writes everything else).
-    let mut previous_end = 0u64;
-    let mut placed: heapless::Vec<(u64, u64), MAX_SECTIONS> = pass
-        .sections
-        .list
-        .iter()
-        .filter(|s| matches!(s.kind, SectionKind::Code | SectionKind::Data))
-        .map(|s| {
-            (
-                u64::from(s.address),
-                u64::from(s.address) + u64::from(s.size),
-            )
-        })
-        .collect();
-    placed.sort_unstable();
-    for (begin, end) in placed {
-        if let Some(gap) = image.get_mut(to_usize(previous_end)..to_usize(begin).min(image.len())) {
-            gap.fill(0);
-        }
-        previous_end = previous_end.max(end);
-    }
-    pass.final_pass = true;
-    pass.image = Some(image);
-    start(&mut pass);
-    // The second pass reports bytes past the image at their statement; zero-initialised
-    // sections past it have no statement to blame.
-    pass.run()?;
-    pass.finish()?;
-    if layout.end > pass.capacity as u64 {
-        return Err(AsmError {
-            line: 1,
-            column: 1,
-            kind: AsmErrorKind::ImageOverflow {
-                capacity: pass.capacity,
-            },
-            invoked_at: None,
-        });
-    }
-    let entry = pass.symbols.get("_start").unwrap_or(0);
-    Ok(Program {
-        len,
-        text_len: to_usize(layout.text_end),
-        data_start,
-        data_len: len.saturating_sub(data_start),
-        entry,
-        sections: pass.sections.list.clone(),
-        symbols: pass.symbols,
-    })
-}
-
-impl<const SYMS: usize> Pass<'_, '_, SYMS> {
-    /// The end of a pass: every section's size rounded to its alignment, as gas does.
-    fn finish(&mut self) -> Result<(), AsmError> {
-        self.round_sections().map_err(|e| AsmError {
-            line: self.expander.line.max(1),
-            column: 1,
-            kind: e.kind,
-            invoked_at: None,
-        })
-    }
+    link(&[source], &[], image)
 }
