@@ -457,18 +457,13 @@ fn definition<const SYMS: usize>(
         return Err((expr.offset as u32 + 1, AsmErrorKind::ExpectedConstant));
     }
     let address = value.value as u32;
-    let section = value.section.and_then(|_| {
-        program
-            .output_sections
-            .iter()
-            .position(|s| (s.address..s.address.saturating_add(s.size.max(1))).contains(&address))
-            .and_then(|i| u16::try_from(i).ok())
-    });
+    // ld's `--defsym` makes "a global symbol containing the absolute address" (`SHN_ABS`),
+    // also of an expression of symbols.
     Ok(LinkerSymbol {
         name,
         value: address,
         how: LinkerDefinition::Assigned,
-        section,
+        section: None,
         in_output: true,
     })
 }
