@@ -18,9 +18,12 @@ if [ ! -x "$build/build/binutils/objdump" ] || [ ! -x "$build/build/gas/as-new" 
     mkdir -p "$build/build"
     [ -d "$build/binutils-2.40" ] || tar -C "$build" -xf /usr/src/binutils/binutils-2.40.tar.xz
     cd "$build/build"
-    [ -f Makefile ] || ../binutils-2.40/configure --target=spu-elf --disable-nls --disable-werror \
-        --disable-gdb --disable-gdbserver --disable-sim --disable-gprof --disable-gprofng \
-        --disable-gold --disable-libctf --without-zstd >&2
+    # A tree configured for objdump alone (without ld) is configured again.
+    if [ ! -f Makefile ] || grep -q -- '--disable-ld' config.status; then
+        ../binutils-2.40/configure --target=spu-elf --disable-nls --disable-werror \
+            --disable-gdb --disable-gdbserver --disable-sim --disable-gprof --disable-gprofng \
+            --disable-gold --disable-libctf --without-zstd >&2
+    fi
     # `all-binutils` would also build ar, whose lexer needs flex; objdump alone does not.
     make all-bfd all-opcodes all-libiberty all-libsframe configure-binutils >&2
     make -C binutils objdump >&2

@@ -1,7 +1,9 @@
-//! Two-pass, heap-free SPU assembler for the GNU `as` SPU syntax.
+//! Two-pass, heap-free SPU assembler for the GNU `as` SPU syntax, with the link of several
+//! sources.
 //!
 //! [`assemble`] reads source text and writes a flat local-store image into a caller-provided
-//! byte slice, returning a [`Program`] (image length, entry point, sections, symbol table).
+//! byte slice, returning a [`Program`] (image length, entry point, sections, symbol table);
+//! [`link`] does so for several sources, as `spu-ld` links their objects (`link`).
 //! The aim is GNU `as` 2.40 compatibility (binutils `gas/config/tc-spu.c` plus generic gas):
 //! a source GNU `as` accepts assembles to the bytes spu-ld's default link of its object puts
 //! in local store, and anything else is an [`AsmError`] with a line, a column and what is
@@ -19,7 +21,10 @@
 //! - `pass`: statements and byte output; `binding`: symbols and their (re)definitions;
 //!   `encode`/`instruction`: operand encoding;
 //! - `directive`, `data`, `space`, `align`, `commons`: directives; `section`: sections and
-//!   their attributes; `layout`: where spu-ld puts them; `symbols`: the symbol table.
+//!   their attributes; `layout`: where spu-ld puts them; `symbols`: the symbol table;
+//!   `symbol_attributes`: binding, type, size, visibility;
+//! - `link`: several sources into one program; `linker_symbols`: the symbols ld's script
+//!   and `--defsym` define.
 //!
 //! `.include` and `.incbin` need files: the library reads one text and reports them as
 //! [`AsmErrorKind::NeedsFileAccess`] where it reaches them; `tools/spusim` inlines included
@@ -61,6 +66,7 @@ mod symbols;
 mod text;
 mod value;
 
+pub use commons::MAX_LINK_COMMONS;
 pub(crate) use commons::ld_hash_bucket;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use layout::OutputSection;
@@ -68,6 +74,7 @@ pub use link::{MAX_DEFINITIONS, MAX_OUTPUT_SECTIONS, MAX_PROGRAM_SECTIONS, MAX_S
 pub use linker_symbols::{LinkerDefinition, LinkerSymbol, MAX_LINKER_SYMBOLS};
 pub use pass::MAX_LOCAL_NUMBERS;
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
+pub use reloc::MAX_PIC_PATCHES;
 pub use section::{MAX_SECTIONS, SectionInfo, SectionKind};
 pub use symbols::MAX_COMMONS;
 pub use symbols::{
