@@ -52,7 +52,7 @@ mod writer;
 pub use error::{ElfError, ElfPart, ElfWriteError, NameProblem};
 pub use reader::{LoadSegment, SpuElf};
 pub use symbols::{ElfSymbol, ElfSymbols, SymbolKind};
-pub use writer::{ElfNames, executable_size, write_executable};
+pub use writer::{ElfNames, check_entry_point, executable_size, write_executable};
 
 use crate::spu::exec::LS_SIZE;
 

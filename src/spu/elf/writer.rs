@@ -147,6 +147,18 @@ fn check_entry(entry: u32, load: &LoadLayout) -> Result<(), ElfWriteError> {
     }
 }
 
+/// Whether `program` can be written: it has code, and its entry point is a word inside the
+/// segments it would have (the check [`executable_size`] makes, without the symbol table's
+/// cost). spusim refuses to run a source this refuses, so a program starts at the same
+/// place from its source as from its ELF file.
+pub fn check_entry_point<const SYMS: usize>(program: &Program<SYMS>) -> Result<(), ElfWriteError> {
+    if program.text_len == 0 {
+        return Err(ElfWriteError::NoCode);
+    }
+    // The segments' addresses and sizes do not depend on where the file puts them.
+    check_entry(program.entry, &lay_out(&program.output_sections, 0))
+}
+
 /// The bytes [`write_executable`] writes for `program`.
 pub fn executable_size<const SYMS: usize>(
     program: &Program<SYMS>,

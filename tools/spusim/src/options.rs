@@ -1,7 +1,7 @@
 //! Command-line options of spusim, parsed from `OsString`s: file names need not be UTF-8;
 //! option names and the values that are words or numbers must be.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,6 +10,7 @@ use pmprobe::pmu::Event;
 
 pub use crate::host_options::HostOptions;
 pub use crate::link_options::LinkOptions;
+use crate::option_words::{is_option, split_option};
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
 
@@ -194,49 +195,6 @@ impl<I: Iterator<Item = OsString>> Args<I> {
     }
 }
 
-/// Whether `arg` is an option (starts with `-`, and is not `-` alone).
-fn is_option(arg: &OsStr) -> bool {
-    let bytes = arg.as_encoded_bytes();
-    bytes.first() == Some(&b'-') && bytes.len() > 1
-}
-
-/// Splits `--name=value` into the name and the value; other options are all name. The name
-/// must be UTF-8 (every option is); the value may be any bytes on Unix.
-fn split_option(arg: &OsStr) -> Result<(String, Option<OsString>), UsageError> {
-    if let Some(text) = arg.to_str() {
-        return Ok(match text.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => {
-                (name.to_string(), Some(OsString::from(value)))
-            }
-            _ => (text.to_string(), None),
-        });
-    }
-    let bytes = arg.as_encoded_bytes();
-    let unknown = || UsageError(format!("unknown option `{}`", arg.to_string_lossy()));
-    let equals = bytes.iter().position(|&b| b == b'=').ok_or_else(unknown)?;
-    let name = bytes
-        .get(..equals)
-        .and_then(|name| std::str::from_utf8(name).ok())
-        .filter(|name| name.starts_with("--"))
-        .ok_or_else(unknown)?;
-    let value = bytes.get(equals + 1..).unwrap_or_default();
-    Ok((name.to_string(), Some(os_string_from_bytes(name, value)?)))
-}
-
-#[cfg(unix)]
-fn os_string_from_bytes(_name: &str, bytes: &[u8]) -> Result<OsString, UsageError> {
-    use std::os::unix::ffi::OsStrExt;
-    Ok(OsStr::from_bytes(bytes).to_os_string())
-}
-
-/// Elsewhere an `OsStr` cannot be cut safely at the `=`; the value as its own argument works.
-#[cfg(not(unix))]
-fn os_string_from_bytes(name: &str, _bytes: &[u8]) -> Result<OsString, UsageError> {
-    Err(UsageError(format!(
-        "{name}=VALUE: the value is not UTF-8 text; give it as a separate argument: {name} VALUE"
-    )))
-}
-
 /// Parses `--pmu`'s list: event names or numbers, comma separated; CPU_CYCLES goes on the
 /// cycle counter, the others need one of the [`PMU_EVENT_COUNTERS`] event counters each.
 pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
@@ -294,7 +252,7 @@ where
             }
             continue;
         }
-        let (name, inline) = split_option(&arg)?;
+        let (name, inline) = split_option(&arg).map_err(UsageError)?;
         if let Some(value) = &inline
             && FLAGS.contains(&name.as_str())
         {
@@ -373,14 +331,10 @@ where
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
             _ if link.take_flag(&name) => {}
-            "--defsym" => {
-                link.take(&name, || args.text(&name, inline).map_err(|e| e.0))
-                    .map_err(UsageError)?;
-            }
             _ => {
-                let taken = host
-                    .take(&name, || args.text(&name, inline).map_err(|e| e.0))
-                    .map_err(UsageError)?;
+                let mut value = || args.text(&name, inline.clone()).map_err(|e| e.0);
+                let taken = link.take(&name, &mut value).map_err(UsageError)?
+                    || host.take(&name, &mut value).map_err(UsageError)?;
                 if !taken {
                     return Err(UsageError(format!("unknown option `{name}`")));
                 }

@@ -6,7 +6,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use pmprobe::spu::elf::{ELF_MAGIC, ElfNames, ElfWriteError, SpuElf, executable_size};
+use pmprobe::spu::elf::{ELF_MAGIC, ElfWriteError, SpuElf, check_entry_point};
 use pmprobe::spu::exec::{LS_SIZE, SpuState};
 use pmprobe::spu::isa::SymbolLookup;
 use pmprobe::spu::isa::asm::{Binding, Program};
@@ -257,11 +257,7 @@ fn entry_warning(program: &Program<SYMBOL_CAPACITY>) -> Option<String> {
 /// needs it inside a segment: a global `_start` after the last instruction would run the
 /// zeros past the code, and its ELF file could not be read.
 fn check_entry(program: &Program<SYMBOL_CAPACITY>, shown: &str) -> Result<(), Failure> {
-    let names = ElfNames {
-        output: "",
-        objects: &[],
-    };
-    match executable_size(program, &names) {
+    match check_entry_point(program) {
         Err(error @ ElfWriteError::EntryOutsideSegments { .. }) => {
             Err(Failure::Program(format!("{shown}: {error}")))
         }

@@ -19,7 +19,7 @@ use super::commons::{LinkCommon, MAX_LINK_COMMONS, place_global_commons};
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::expr::{Resolver, Value, expression};
 use super::layout::{self, OutputSection};
-use super::linker_symbols::{LinkerDefinition, LinkerSymbol, LinkerSymbols};
+use super::linker_symbols::{LinkerDefinition, LinkerSymbol, LinkerSymbols, MAX_DEFINITIONS};
 use super::pass::Pass;
 use super::reader::Expander;
 use super::section::{SectionInfo, SectionKind};
@@ -30,8 +30,6 @@ use super::{MAX_SECTIONS, Program};
 
 /// Most sources one link takes.
 pub const MAX_SOURCES: usize = 64;
-/// Most link definitions (`--defsym`) one link takes.
-pub const MAX_DEFINITIONS: usize = 8;
 /// Most sections of all the sources of a link together.
 pub const MAX_PROGRAM_SECTIONS: usize = 48;
 /// Most output sections of a link.

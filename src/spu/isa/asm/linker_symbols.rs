@@ -23,8 +23,11 @@ use core::cell::Cell;
 use super::layout::{DATA_ALIGN, DATA_SEGMENT, Layout, OutputSection, Slot};
 use super::symbols::SymbolName;
 
+/// Most link definitions (`--defsym`) one link takes.
+pub const MAX_DEFINITIONS: usize = 8;
+
 /// Most symbols the link defines: the script's 17 and the `--defsym`s.
-pub const MAX_LINKER_SYMBOLS: usize = 17 + super::link::MAX_DEFINITIONS;
+pub const MAX_LINKER_SYMBOLS: usize = 17 + MAX_DEFINITIONS;
 
 /// How the link defines a symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,6 @@ use super::expr::Value;
 use super::linker_symbols::LinkerSymbols;
 use super::pseudo_op::{Word, classify};
 use super::reader::Expander;
-use super::reloc::MAX_PIC_PATCHES;
 use super::section::{MAX_SECTIONS, SectionKind, Sections};
 use super::symbols::{Common, Definition, MAX_COMMONS, SymbolTable};
 use super::text::{Located, PResult, Span, err, ident_len, operands};
@@ -14,6 +13,9 @@ use super::{encode, instruction};
 
 /// Most numeric local label numbers (`0:`..`N:`) one source may use.
 pub const MAX_LOCAL_NUMBERS: usize = 32;
+
+/// Most `SPU_ADD_PIC` rewrites one source may need (see `reloc`).
+pub const MAX_PIC_PATCHES: usize = 32;
 
 /// Deepest `.pushsection` nesting.
 pub(super) const MAX_SECTION_STACK: usize = 8;

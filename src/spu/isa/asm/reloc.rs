@@ -15,7 +15,7 @@
 
 use super::error::AsmErrorKind;
 use super::expr::expression;
-use super::pass::{Pass, name};
+use super::pass::{MAX_PIC_PATCHES, Pass, name};
 use super::text::{Located, PResult, Span, err, ident_len, operands};
 
 /// The relocations of `elf32-spu.c`'s howto table, by the names `.reloc` takes.
@@ -142,9 +142,6 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             && linker.and_then(|l| l.provided(name)).is_none()
     }
 }
-
-/// Most `SPU_ADD_PIC` rewrites one source may need.
-pub const MAX_PIC_PATCHES: usize = 32;
 
 /// `SPU_ADD_PIC`'s rewrite of the instruction at `address`: `a rt,ra,rb` into `ai rt,ra,0`.
 pub(super) fn add_pic(image: &mut [u8], address: u32) {
