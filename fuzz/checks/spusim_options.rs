@@ -90,8 +90,7 @@ pub fn check(data: &[u8]) {
         .map(os_string)
         .collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut objdump = false;
-    let status = match parse(args.clone()) {
+    let (status, objdump) = match parse(args.clone()) {
         Err(error) => {
             assert!(!error.0.is_empty(), "a refusal without a message");
             let status = spusim::run(args, &mut out, &mut err);
@@ -107,7 +106,6 @@ pub fn check(data: &[u8]) {
         }
         Ok(Command::Run(options)) => {
             let options = sandbox(options);
-            objdump = options.link.objdump;
             let program_before = std::fs::read(&options.program).expect("read the program");
             let status = spusim::simulate(&options, &mut out, &mut err);
             let program_after = std::fs::read(&options.program).expect("read the program");
@@ -115,7 +113,7 @@ pub fn check(data: &[u8]) {
                 program_after == program_before,
                 "the run changed the program file"
             );
-            status
+            (status, options.link.objdump)
         }
     };
     let stdout = String::from_utf8_lossy(&out);

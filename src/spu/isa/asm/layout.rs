@@ -249,7 +249,6 @@ fn object_order(section: &SectionInfo, index: usize) -> usize {
 
 /// One output section of the link, as the linked ELF file lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct OutputSection {
     /// `.text`, `.data`, ... or an orphan's own name.
     pub name: SymbolName,

@@ -43,7 +43,6 @@ pub enum LinkerDefinition {
 
 /// A symbol the link defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct LinkerSymbol {
     /// Its name.
     pub name: SymbolName,
