@@ -64,7 +64,7 @@ fn link_error(file: usize, line: u32, kind: AsmErrorKind) -> AsmError {
 /// let mut image = [0u8; 64];
 /// let program = link::<8>(&[main, add], &[], &mut image)?;
 /// assert_eq!(program.symbol("add"), Some(8));
-/// assert_eq!(&image[4..8], &0x3300_0083u32.to_be_bytes()); // brsl $0, add
+/// assert_eq!(&image[0..4], &0x3300_0100u32.to_be_bytes()); // brsl $0, add
 /// # Ok::<(), pmprobe::spu::isa::asm::AsmError>(())
 /// ```
 pub fn link<const SYMS: usize>(
