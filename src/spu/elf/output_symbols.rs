@@ -6,7 +6,9 @@
 //! 3. for each source with local symbols, an `STT_FILE` symbol named after its object file,
 //!    then its local symbols in the order GNU `as` created them (first named), without the
 //!    assembler's local labels (`.L` names, `1:`);
-//! 4. the global symbols (each name once: a strong definition, else a weak one, else the
+//! 4. the script's `PROVIDE_HIDDEN` symbols a source used, made local by ld, in the order of
+//!    its hash table (below);
+//! 5. the global symbols (each name once: a strong definition, else a weak one, else the
 //!    merged common symbol; and the link's own symbols) in the order of ld's global hash
 //!    table: by bucket of `bfd_hash_hash` modulo 4051, the later created first within one.
 //!    Without a global `_start` there is an undefined `_start` (ld's `ENTRY(_start)`).
@@ -142,6 +144,7 @@ impl<'a, const SYMS: usize> Context<'a, SYMS> {
             .map(|(index, _)| OutputSymbol::Source(index as u32));
         let linker = self
             .linker()
+            .filter(|(_, s)| s.how != LinkerDefinition::ProvidedHidden)
             .map(|(index, _)| OutputSymbol::Linker(index as u8));
         let start = self
             .undefined_start()
@@ -238,6 +241,20 @@ impl<'a, const SYMS: usize> Context<'a, SYMS> {
                 last = Some(next);
             }
         });
+        // ld makes the script's `PROVIDE_HIDDEN` symbols local, after the sources' local
+        // ones, in its hash table's order.
+        let mut last = None;
+        while let Some((key, symbol)) = self
+            .linker()
+            .filter(|(_, s)| s.how == LinkerDefinition::ProvidedHidden)
+            .map(|(index, _)| OutputSymbol::Linker(index as u8))
+            .map(|symbol| (self.hash_key(symbol), symbol))
+            .filter(|(key, _)| last.is_none_or(|l| *key > l))
+            .min_by_key(|(key, _)| *key)
+        {
+            f(symbol);
+            last = Some(key);
+        }
     }
 
     /// The global entries, unordered (the writer sorts them by [`Context::hash_key`]).
@@ -266,8 +283,12 @@ impl<'a, const SYMS: usize> Context<'a, SYMS> {
             .symbols()
             .filter(move |(_, s)| this.is_local(s))
             .map(move |(index, _)| this.name(OutputSymbol::Source(index as u32)));
+        let hidden = self
+            .linker()
+            .filter(|(_, s)| s.how == LinkerDefinition::ProvidedHidden)
+            .map(|(_, s)| s.name.as_str());
         let globals = self.globals().map(move |g| this.name(g));
-        files.chain(locals).chain(globals)
+        files.chain(locals).chain(hidden).chain(globals)
     }
 
     /// The name of `symbol` (the fields' name, without the rest).
@@ -333,11 +354,16 @@ impl<'a, const SYMS: usize> Context<'a, SYMS> {
                 let Some(symbol) = self.program.linker_symbols.get(usize::from(index)) else {
                     return empty;
                 };
-                let hidden = symbol.how == LinkerDefinition::ProvidedHidden;
+                // ld forces a `PROVIDE_HIDDEN` symbol local (and default visibility).
+                let binding = if symbol.how == LinkerDefinition::ProvidedHidden {
+                    abi::STB_LOCAL
+                } else {
+                    abi::STB_GLOBAL
+                };
                 Fields {
                     value: symbol.value,
-                    info: info(abi::STB_GLOBAL, abi::STT_NOTYPE),
-                    other: if hidden { abi::STV_HIDDEN } else { 0 },
+                    info: info(binding, abi::STT_NOTYPE),
+                    other: 0,
                     shndx: symbol
                         .section
                         .map_or(abi::SHN_ABS, |s| Self::header(usize::from(s))),

@@ -140,11 +140,12 @@ fn section_at(outputs: &[OutputSection], position: Position) -> Option<u16> {
                 .and_then(index),
             None => previous(slot),
         },
-        Position::Inside(slot, _) => outputs
-            .iter()
-            .position(|s| s.slot == slot)
-            .and_then(index)
-            .or_else(|| previous(slot)),
+        // In its own section; with that one dropped, as after the section before (all
+        // these follow the data segment's `. = ALIGN(0x80)`).
+        Position::Inside(slot, _) => match outputs.iter().position(|s| s.slot == slot) {
+            Some(own) => index(own),
+            None => section_at(outputs, Position::After(slot, DATA_SEGMENT)),
+        },
     }
 }
 
