@@ -33,7 +33,7 @@ grep -v '^#' "$data/cases.txt" | while IFS=: read -r name rest; do
     done
     # ld records the names as given: run it where the objects are, with plain names.
     # shellcheck disable=SC2086 # the lists are words
-    (cd "$work" && "$tools/ld/ld-new" -o "$name" $objects $options 2>/dev/null)
+    (cd "$work" && "$tools/ld/ld-new" -o "$name" $objects $options)
     cp "$work/$name" "$data/$name.elf"
     (cd "$work" && "$tools/binutils/objdump" -d "$name") > "$data/$name.objdump"
     rm -f "$work"/*.o "$work/$name"
