@@ -97,11 +97,3 @@ pub const PLANS: [Plan; 4] = [
         weight: 63,
     },
 ];
-
-/// The mode's name as the tables print it.
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Instruction => "instruction",
-        Mode::Pipeline => "pipeline",
-    }
-}

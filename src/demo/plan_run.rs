@@ -12,12 +12,12 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::host::HostMeter;
+use super::host_table::HostRow;
 use super::kernels::IMAGE_BYTES;
 use super::options::Options;
 use super::plan::{
     DISTANCE_BINS, DISTANCE_LINE_BYTES, DISTANCE_LINES, Distances, Plan, Role, SmallTrace, Trace,
 };
-use super::reports::HostRow;
 use super::spu_run::{Extras, SpuResult, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 

@@ -32,8 +32,8 @@ use pmprobe::spu::unit::Mode;
 use super::checks::Checks;
 use super::files::BufferedHostFile;
 use super::host::{HostDelta, PerCycle};
+use super::mode_name::mode_name;
 use super::output::heading;
-use super::plan::mode_name;
 
 /// The profile options, for the unknown-argument message.
 pub const OPTIONS: &str = "--profile, --profile-source=auto|pmu|timer, \

@@ -14,11 +14,11 @@ use pmprobe::spu::unit::SpuUnit;
 use super::checks::Checks;
 use super::cores::OUTCOMES;
 use super::host::HostMeter;
+use super::host_table::HostRow;
 use super::options::Options;
 use super::output::{SCRATCH, capture, heading, outln};
 use super::plan::PLANS;
 use super::plan_run::{Attach, run_plan};
-use super::reports::HostRow;
 use super::spu_run::SpuResult;
 
 /// What must agree between two runs of one SPU, with its name.

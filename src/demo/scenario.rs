@@ -10,12 +10,14 @@ use super::checks::Checks;
 use super::core_lock::CoreLock;
 use super::cores::{self, OUTCOMES};
 use super::host::{HostMeter, Unsupported};
+use super::host_table::{HostRow, print_host_table};
 use super::options::Options;
 use super::output::{heading, outln, print_section};
 use super::plan::PLANS;
 use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
-use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
+use super::stack_distance::print_stack_distance;
+use super::trace_files::{write_konata, write_trace};
 use pmprobe::pmu::Error;
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
