@@ -12,7 +12,7 @@ pmprobe::entry!(main);
 /// Banner, then (unless `--fault`) the SPU demo; exits 0 only when every cross-check held.
 #[cfg(target_os = "none")]
 fn main() -> i32 {
-    use demo::checks::Checks;
+    use demo::shared::checks::Checks;
 
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {

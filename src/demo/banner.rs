@@ -1,8 +1,8 @@
 //! Section 1: what this core is, how its memory is set up, its interrupt controller and power
 //! firmware, the other cores (started here) and what each core's PMU offers.
 
-use super::host::{HOST_EVENTS, Unsupported};
-use super::output::outln;
+use crate::demo::shared::host_meter::{HOST_EVENTS, Unsupported};
+use crate::demo::shared::output::outln;
 use pmprobe::pmu::{PmuBackend, PmuInfo, SysRegPmu, detect};
 use pmprobe::rt::ZeroSlot;
 use pmprobe::rt::smp::{self, MAX_CORES};

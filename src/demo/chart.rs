@@ -1,6 +1,6 @@
 //! The stack distance histogram as a text chart (log2 bins, reads and writes side by side).
 
-use super::output::outln;
+use crate::demo::shared::output::outln;
 use pmprobe::probe::listeners::{DistanceHistograms, StackDistance};
 
 /// Bar width of the largest bin.

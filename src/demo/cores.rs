@@ -21,13 +21,13 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 use pmprobe::sync::IrqSpinMutex;
 
-use super::checks::Checks;
-use super::core_lock::CoreLock;
-use super::host::{HostDelta, HostMeter, Unsupported};
 use super::options::Options;
-use super::output::{capture, heading, outln};
 use super::plan::PLANS;
 use super::plan_run::{Attach, PlanOutcome, run_plan};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::core_lock::CoreLock;
+use crate::demo::shared::host_meter::{HostDelta, HostMeter, Unsupported};
+use crate::demo::shared::output::{capture, heading, outln};
 
 /// What one core did in the phase.
 pub struct CoreRow {

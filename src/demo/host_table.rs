@@ -3,10 +3,10 @@
 
 use pmprobe::spu::unit::Mode;
 
-use super::checks::Checks;
-use super::host::{HostDelta, PerCycle, Unsupported};
-use super::mode_name::mode_name;
-use super::output::{heading, outln};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::host_meter::{HostDelta, PerCycle, Unsupported};
+use crate::demo::shared::mode_name::mode_name;
+use crate::demo::shared::output::{heading, outln};
 
 /// One SPU's figures for the host table.
 #[derive(Clone, Copy)]

@@ -7,8 +7,8 @@
 use pmprobe::pmu::topdown::Method;
 use pmprobe::pmu::{GroupKind, Multiplexer, Pmu, SysRegPmu};
 
-use super::kernels::{self, IMAGE_BYTES};
-use super::output::{out, outln};
+use crate::demo::shared::kernels::{self, IMAGE_BYTES};
+use crate::demo::shared::output::{out, outln};
 
 /// Prints this core's level 1 (`profiling`: `--profile` is sampling with this core's PMU, which
 /// a measurement here would reset).

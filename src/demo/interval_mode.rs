@@ -15,9 +15,9 @@ use pmprobe::pmu::{
 use pmprobe::rt::console::Console;
 use pmprobe::rt::timer;
 
-use super::checks::Checks;
-use super::output::outln;
 use super::spu_pmu::{EVENTS, SpuMux};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::output::outln;
 
 /// Readings the ring holds.
 pub const RING: usize = 8;

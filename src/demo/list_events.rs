@@ -1,7 +1,7 @@
 //! `--list-events`: the running core's events, `perf list` style (the name and number; the
 //! descriptions stay out of the firmware image), and nothing else.
 
-use super::output::outln;
+use crate::demo::shared::output::outln;
 use pmprobe::pmu::catalogue::{EventInfo, for_midr};
 use pmprobe::pmu::{PmuBackend, SysRegPmu, detect};
 

@@ -9,10 +9,10 @@ use pmprobe::rt::timer;
 use pmprobe::spu::arena::Arena;
 use pmprobe::spu::main_memory::MainMemory;
 
-use super::checks::Checks;
 use super::mfc_kernels::MEMORY_BYTES;
-use super::output::outln;
 use super::{mfc_queue, mfc_signals, mfc_stream};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::output::outln;
 
 /// Main memory: the stream's input and output, the queue's counter and results. All-zero
 /// bits (a zeroed array, no reservation, no signal), so it sits in `.bss` and costs the image

@@ -25,14 +25,14 @@ use pmprobe::spu::mfc::DmaStats;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::checks::Checks;
-use super::core_lock::CoreLock;
 use super::mfc_kernels::{
     QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, check_queue, queue_counter,
     queue_mailbox, reset_queue,
 };
 use super::mfc_section::{Ended, Slice, Sliced, WORK_QUEUE, load, stopped};
-use super::output::{heading, outln};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::core_lock::CoreLock;
+use crate::demo::shared::output::{heading, outln};
 
 /// SPU cycles a slice runs before the next SPU's turn.
 const SLICE_CYCLES: u64 = 40;

@@ -6,9 +6,9 @@ use pmprobe::spu::pipeline::{FetchKind, RunEnd};
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
-use super::kernels::{IMAGE_BYTES, SYMBOLS};
 use super::mfc_kernels::{HANDSHAKE_SOURCE, STREAM_SOURCE, WORK_QUEUE_SOURCE};
 use super::source_strip::{strip, stripped_len, text};
+use crate::demo::shared::kernels::{IMAGE_BYTES, SYMBOLS};
 
 /// A kernel's source as the firmware carries it: without comments, made at compile time.
 macro_rules! stripped {

@@ -20,11 +20,11 @@ use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::checks::Checks;
-use super::core_lock::CoreLock;
 use super::mfc_kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
 use super::mfc_section::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
-use super::output::{heading, outln};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::core_lock::CoreLock;
+use crate::demo::shared::output::{heading, outln};
 
 /// The SPUs that play: the first (started by the host) on core 0, the second on core 1.
 const FIRST: usize = 6;

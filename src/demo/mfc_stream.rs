@@ -10,14 +10,14 @@ use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::checks::Checks;
-use super::host::PerCycle;
 use super::mfc_kernels::{
     BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
     check_stream_output, clear, stream_mailbox, write_stream_input,
 };
 use super::mfc_section::{End, Ended, STREAM, Sliced, load, stopped};
-use super::output::{heading, outln};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::host_meter::PerCycle;
+use crate::demo::shared::output::{heading, outln};
 
 /// The arena's SPU the stream runs on (the demo's kernels use SPU0..SPU3, the channel pair
 /// SPU4 and SPU5).

@@ -24,8 +24,8 @@ use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::NoProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
-use super::kernels::{Assembled, IMAGE_BYTES, SAXPY};
-use super::output::outln;
+use crate::demo::shared::kernels::{Assembled, IMAGE_BYTES, SAXPY};
+use crate::demo::shared::output::outln;
 
 /// The options, for the unknown-argument message.
 pub const OPTIONS: &str = "-e EVENTS, -r N, -x SEP (perf stat of SPU3's run)";

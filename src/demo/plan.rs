@@ -7,7 +7,7 @@ use pmprobe::probe::listeners::{MemTrace, StackDistance};
 use pmprobe::spu::pipeline::FetchKind;
 use pmprobe::spu::unit::Mode;
 
-use super::kernels::{self, Kernel};
+use crate::demo::shared::kernels::{self, Kernel};
 
 /// Records the big trace ring holds (enough for the traced SPU's whole run).
 pub const TRACE_RECORDS: usize = 16 * 1024;

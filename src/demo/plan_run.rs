@@ -3,23 +3,23 @@
 //! core takes the plan; what the reports read afterwards (the stack distance calculator, the
 //! trace rings) lives in statics behind `CoreLock`es, so the boot core reaches it later.
 
-use super::core_lock::CoreLock;
+use crate::demo::shared::core_lock::CoreLock;
 use pmprobe::pmu::Event;
 use pmprobe::probe::listeners::{MemTrace, OverflowPolicy, StackDistance};
 use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::checks::Checks;
-use super::host::HostMeter;
 use super::host_table::HostRow;
-use super::kernels::IMAGE_BYTES;
 use super::options::Options;
 use super::plan::{
     DISTANCE_BINS, DISTANCE_LINE_BYTES, DISTANCE_LINES, Distances, Plan, Role, SmallTrace, Trace,
 };
 use super::spu_run::{Extras, SpuResult, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::host_meter::HostMeter;
+use crate::demo::shared::kernels::IMAGE_BYTES;
 
 /// A stack distance calculator with 1-byte lines: all-zero bits. A line size that is not a
 /// power of two could not fail here, so the demo's own is set at run time.

@@ -29,11 +29,11 @@ use pmprobe::rt::smp::{MAX_CORES, this_core};
 use pmprobe::sampling::Sample;
 use pmprobe::spu::unit::Mode;
 
-use super::checks::Checks;
-use super::files::BufferedHostFile;
-use super::host::{HostDelta, PerCycle};
-use super::mode_name::mode_name;
-use super::output::heading;
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::files::BufferedHostFile;
+use crate::demo::shared::host_meter::{HostDelta, PerCycle};
+use crate::demo::shared::mode_name::mode_name;
+use crate::demo::shared::output::heading;
 
 /// The profile options, for the unknown-argument message.
 pub const OPTIONS: &str = "--profile, --profile-source=auto|pmu|timer, \
@@ -184,7 +184,7 @@ pub fn sample_host_table_runs(on: bool) {
 ///
 /// The window unmasks IRQs on this core (sampling needs them) and masks them again after, if
 /// they were masked before: no critical section encloses an SPU run (the SPUs and their
-/// listeners are behind [`CoreLock`](super::core_lock::CoreLock)s, which leave interrupts as
+/// listeners are behind [`CoreLock`](crate::demo::shared::core_lock::CoreLock)s, which leave interrupts as
 /// they are).
 pub fn sampled<R, E>(
     mode: Mode,

@@ -11,15 +11,15 @@
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::checks::Checks;
 use super::cores::OUTCOMES;
-use super::host::HostMeter;
 use super::host_table::HostRow;
 use super::options::Options;
-use super::output::{SCRATCH, capture, heading, outln};
 use super::plan::PLANS;
 use super::plan_run::{Attach, run_plan};
 use super::spu_run::SpuResult;
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::host_meter::HostMeter;
+use crate::demo::shared::output::{SCRATCH, capture, heading, outln};
 
 /// What must agree between two runs of one SPU, with its name.
 fn differences(a: &SpuResult, b: &SpuResult) -> heapless::Vec<&'static str, 6> {

@@ -9,10 +9,10 @@ use pmprobe::spu::pipeline::{KonataWriter, RunEnd};
 use pmprobe::spu::probes::SpuObserver;
 use pmprobe::spu::unit::{Discard, SpuUnit};
 
-use super::files::BufferedHostFile;
 use super::interval_mode::IntervalMode;
 use super::plan::KONATA_FILE;
 use super::spu_pmu::{Exact, ROTATION_CYCLES, SpuMux};
+use crate::demo::shared::files::BufferedHostFile;
 
 /// A kernel that has not stopped after this many cycles is a failure.
 pub const CYCLE_BUDGET: u64 = 2_000_000;

@@ -6,18 +6,18 @@
 use pmprobe::spu::arena::Arena;
 
 use super::channel_pair;
-use super::checks::Checks;
-use super::core_lock::CoreLock;
 use super::cores::{self, OUTCOMES};
-use super::host::{HostMeter, Unsupported};
 use super::host_table::{HostRow, print_host_table};
 use super::options::Options;
-use super::output::{heading, outln, print_section};
 use super::plan::PLANS;
 use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
 use super::stack_distance::print_stack_distance;
 use super::trace_files::{write_konata, write_trace};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::core_lock::CoreLock;
+use crate::demo::shared::host_meter::{HostMeter, Unsupported};
+use crate::demo::shared::output::{heading, outln, print_section};
 use pmprobe::pmu::Error;
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it

@@ -6,10 +6,10 @@
 use pmprobe::pmu::Event;
 use pmprobe::spu::pipeline::Statistics;
 
-use super::checks::Checks;
-use super::output::{out, outln};
 use super::run_loops::Totals;
 use super::spu_pmu::{BRANCHES, FLEXIBLE, Fetch, MEMORY, STALLS, SpuCounts};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::output::{out, outln};
 
 /// The SPU's own statistics against its PMU's view.
 pub(super) fn cross_check(

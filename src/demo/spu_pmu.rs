@@ -12,7 +12,7 @@
 
 use core::fmt::Write as _;
 
-use super::output::{Indented, outln};
+use crate::demo::shared::output::{Indented, outln};
 use pmprobe::pmu::{EmulatedPmu, Event, EventInputsFull, GroupId, GroupKind};
 use pmprobe::pmu::{EventReading, Multiplexer, MuxError, Pmu, PmuBackend, Readings};
 use pmprobe::spu::probes::{SpuPmuFeed, SpuProbes};

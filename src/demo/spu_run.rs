@@ -11,16 +11,16 @@ use pmprobe::spu::pipeline::{FetchKind, Statistics};
 use pmprobe::spu::probes::{NoProbes, SpuProbes};
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
-use super::checks::Checks;
-use super::host::{HostDelta, HostMeter};
 use super::interval_mode::IntervalMode;
-use super::kernels::Assembled;
-use super::mode_name::mode_name;
-use super::output::{Indented, heading, outln};
 use super::plan::Plan;
 use super::run_loops::{Counted, Totals, run_counted, run_logging_konata, run_to_stop};
 use super::spu_checks;
 use super::spu_pmu::{self, Fetch, SpuCounts, SpuMux};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::host_meter::{HostDelta, HostMeter};
+use crate::demo::shared::kernels::Assembled;
+use crate::demo::shared::mode_name::mode_name;
+use crate::demo::shared::output::{Indented, heading, outln};
 
 /// Listeners attached to one SPU's counted run, besides its PMU.
 #[derive(Default)]

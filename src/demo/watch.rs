@@ -3,7 +3,7 @@
 
 use core::cell::{Cell, RefCell};
 
-use super::output::outln;
+use crate::demo::shared::output::outln;
 use pmprobe::probe::{BreakPcEvent, Listener, PcEventQueue};
 
 /// What the breakpoint's hook sees.

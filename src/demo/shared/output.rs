@@ -16,13 +16,13 @@ use pmprobe::sync::IrqSpinMutex;
 
 /// Prints to the console, or to the section this core is capturing.
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::demo::output::print(format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::demo::shared::output::print(format_args!($($arg)*)) };
 }
 
 /// [`out!`] with a newline.
 macro_rules! outln {
-    () => { $crate::demo::output::print(format_args!("\n")) };
-    ($($arg:tt)*) => { $crate::demo::output::print(format_args!("{}\n", format_args!($($arg)*))) };
+    () => { $crate::demo::shared::output::print(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::demo::shared::output::print(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
 pub(crate) use {out, outln};

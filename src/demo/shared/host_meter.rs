@@ -1,5 +1,6 @@
-//! Section 5: the host core (the Cortex-A57 QEMU emulates) measured with its real PMU while
-//! the SPU model runs. Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
+//! The host core (the Cortex-A57 QEMU emulates) measured with its real PMU: the meter every
+//! room reads around the work it shows (the SPU runs, the MFC sections, the profile's windows).
+//! Under `-icount shift=0` INST_RETIRED and CPU_CYCLES are exact.
 
 use pmprobe::pmu::{Error, Event, EventSet};
 use pmprobe::pmu::{Pmu, Snapshot};

@@ -35,7 +35,7 @@ pub struct Kernel {
 pub const SAXPY: Kernel = Kernel {
     file: "demo_saxpy.s",
     what: "SAXPY y = 0.5*x + y, 512 floats x 32 passes, fma, hbrr-hinted loop",
-    source: include_str!("../../spu/programs/demo_saxpy.s"),
+    source: include_str!("../../../spu/programs/demo_saxpy.s"),
     verify: verify_saxpy,
 };
 
@@ -43,7 +43,7 @@ pub const SAXPY: Kernel = Kernel {
 pub const CHAIN: Kernel = Kernel {
     file: "demo_chain.s",
     what: "xorshift32 dependency chain driving table loads/stores, 2000 steps",
-    source: include_str!("../../spu/programs/demo_chain.s"),
+    source: include_str!("../../../spu/programs/demo_chain.s"),
     verify: verify_chain,
 };
 
@@ -51,7 +51,7 @@ pub const CHAIN: Kernel = Kernel {
 pub const DOUBLE: Kernel = Kernel {
     file: "demo_dp.s",
     what: "double precision s += x*x, x += 0.1, 2 lanes x 1000 steps (dfa/dfm)",
-    source: include_str!("../../spu/programs/demo_dp.s"),
+    source: include_str!("../../../spu/programs/demo_dp.s"),
     verify: verify_double,
 };
 

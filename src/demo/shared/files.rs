@@ -1,4 +1,4 @@
-//! Section 6: files on the host through semihosting (relative to QEMU's working directory,
+//! Files on the host through semihosting (the trace files, the Konata log, the profile) (relative to QEMU's working directory,
 //! the repository root under `cargo run`). Semihosting cannot create directories, so the
 //! files go straight into the working directory as `pmprobe-demo-*`.
 
