@@ -15,15 +15,15 @@ fn main() -> i32 {
     use demo::shared::checks::Checks;
 
     let options = match pmprobe::rt::semihosting::command_line() {
-        Ok(line) => demo::options::parse(&line).map_err(|word| {
+        Ok(line) => demo::command_line::options::parse(&line).map_err(|word| {
             pmprobe::println!(
                 "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {}, {})",
-                demo::profile::OPTIONS,
-                demo::perf_stat::OPTIONS
+                demo::command_line::profile::OPTIONS,
+                demo::command_line::perf_stat::OPTIONS
             );
         }),
         // No command line from the host: run with the defaults.
-        Err(_) => Ok(demo::options::Options::default()),
+        Err(_) => Ok(demo::command_line::options::Options::default()),
     };
     let Ok(options) = options else {
         return 2;
@@ -32,8 +32,8 @@ fn main() -> i32 {
         return demo::list_events::print();
     }
     if let Some(stat) = &options.stat {
-        return demo::scenario::with_unit(demo::perf_stat::WORK_SPU, |unit| {
-            demo::perf_stat::run(stat, unit)
+        return demo::scenario::with_unit(demo::command_line::perf_stat::WORK_SPU, |unit| {
+            demo::command_line::perf_stat::run(stat, unit)
         });
     }
     if !demo::banner::print(&options.extra_cores) {
@@ -46,10 +46,10 @@ fn main() -> i32 {
     let mut checks = Checks::new();
     let profiling = options
         .profile
-        .is_some_and(|profile| demo::profile::start(&profile, &mut checks));
+        .is_some_and(|profile| demo::command_line::profile::start(&profile, &mut checks));
     demo::scenario::run(&options, &mut checks);
     if profiling {
-        demo::profile::finish(&mut checks, options.no_icount);
+        demo::command_line::profile::finish(&mut checks, options.no_icount);
     }
     checks.finish()
 }

@@ -21,9 +21,9 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 use pmprobe::sync::IrqSpinMutex;
 
-use super::options::Options;
 use super::plan::PLANS;
 use super::plan_run::{Attach, PlanOutcome, run_plan};
+use crate::demo::command_line::options::Options;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostDelta, HostMeter, Unsupported};

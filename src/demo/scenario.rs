@@ -8,12 +8,12 @@ use pmprobe::spu::arena::Arena;
 use super::channel_pair;
 use super::cores::{self, OUTCOMES};
 use super::host_table::{HostRow, print_host_table};
-use super::options::Options;
 use super::plan::PLANS;
 use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
 use super::stack_distance::print_stack_distance;
 use super::trace_files::{write_konata, write_trace};
+use crate::demo::command_line::options::Options;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostMeter, Unsupported};
@@ -42,9 +42,9 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
         super::interval_mode::start_phase(interval_ms);
     }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
-    super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
+    crate::demo::command_line::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
     let phase = cores::run_phase(arena.units_mut(), options);
-    super::profile::sample_host_table_runs(false);
+    crate::demo::command_line::profile::sample_host_table_runs(false);
 
     let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
     let mut distance_accesses = 0;
@@ -86,9 +86,9 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 None
             }
         };
-        super::profile::sample_host_table_runs(true);
+        crate::demo::command_line::profile::sample_host_table_runs(true);
         rows = reference::check(arena.units_mut(), options, meter.as_mut(), checks);
-        super::profile::sample_host_table_runs(false);
+        crate::demo::command_line::profile::sample_host_table_runs(false);
     }
 
     print_host_table(&rows, phase.cores_used > 1, unsupported, checks);

@@ -191,7 +191,9 @@ pub(super) fn run_spu(
     let mut host_delta = None;
     let outcome = match host.as_deref_mut() {
         Some(meter) => {
-            match super::profile::sampled(plan.mode, || meter.measure(|| counted_run(&mut mux))) {
+            match crate::demo::command_line::profile::sampled(plan.mode, || {
+                meter.measure(|| counted_run(&mut mux))
+            }) {
                 Ok((outcome, delta)) => {
                     host_delta = Some(delta);
                     outcome

@@ -51,10 +51,13 @@ const SHARE_TOLERANCE: f64 = 2.0;
 /// that pmprofile counts the same instructions as the host figures (the whole run, the
 /// multiplexer's rotation between slices included, not only the model's own frames).
 const MODES: [(Mode, &str); 2] = [
-    (Mode::Pipeline, "pmprobe::demo::profile::pipeline_window"),
+    (
+        Mode::Pipeline,
+        "pmprobe::demo::command_line::profile::pipeline_window",
+    ),
     (
         Mode::Instruction,
-        "pmprobe::demo::profile::instruction_window",
+        "pmprobe::demo::command_line::profile::instruction_window",
     ),
 ];
 
