@@ -29,19 +29,19 @@ fn main() -> i32 {
         return 2;
     };
     if options.list_events {
-        return demo::list_events::print();
+        return demo::machine::list_events::print();
     }
     if let Some(stat) = &options.stat {
         return demo::scenario::with_unit(demo::command_line::perf_stat::WORK_SPU, |unit| {
             demo::command_line::perf_stat::run(stat, unit)
         });
     }
-    if !demo::banner::print(&options.extra_cores) {
+    if !demo::machine::banner::print(&options.extra_cores) {
         return 1;
     }
-    demo::banner::print_count_mode(options.no_icount);
+    demo::machine::banner::print_count_mode(options.no_icount);
     if options.fault {
-        demo::banner::provoke_exception();
+        demo::machine::banner::provoke_exception();
     }
     let mut checks = Checks::new();
     let profiling = options

@@ -13,7 +13,6 @@
 //! `output`, `files`, `host`, `host_topdown`, `interval_mode`, `kernels`, `spu_pmu`, `watch`,
 //! `chart`, `core_lock`, `profile`).
 
-pub mod banner;
 pub mod channel_pair;
 pub mod chart;
 pub mod command_line;
@@ -21,7 +20,7 @@ pub mod cores;
 pub mod host_table;
 pub mod host_topdown;
 pub mod interval_mode;
-pub mod list_events;
+pub mod machine;
 pub mod mfc;
 pub mod mfc_kernels;
 pub mod mfc_queue;
