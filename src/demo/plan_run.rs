@@ -10,13 +10,13 @@ use pmprobe::probe::{BreakPcEvent, MutListener, PcEventQueue};
 use pmprobe::rt::semihosting::HostError;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::host_table::HostRow;
 use super::plan::{
     DISTANCE_BINS, DISTANCE_LINE_BYTES, DISTANCE_LINES, Distances, Plan, Role, SmallTrace, Trace,
 };
 use super::spu_run::{Extras, SpuResult, run_spu};
 use super::watch::{BreakContext, PcWatch, report_first_hit};
 use crate::demo::command_line::options::Options;
+use crate::demo::host_core::host_table::HostRow;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::host_meter::HostMeter;
 use crate::demo::shared::kernels::IMAGE_BYTES;

@@ -12,11 +12,11 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::cores::OUTCOMES;
-use super::host_table::HostRow;
 use super::plan::PLANS;
 use super::plan_run::{Attach, run_plan};
 use super::spu_run::SpuResult;
 use crate::demo::command_line::options::Options;
+use crate::demo::host_core::host_table::HostRow;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::host_meter::HostMeter;
 use crate::demo::shared::output::{SCRATCH, capture, heading, outln};

@@ -7,13 +7,13 @@ use pmprobe::spu::arena::Arena;
 
 use super::channel_pair;
 use super::cores::{self, OUTCOMES};
-use super::host_table::{HostRow, print_host_table};
 use super::plan::PLANS;
 use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
 use super::stack_distance::print_stack_distance;
 use super::trace_files::{write_konata, write_trace};
 use crate::demo::command_line::options::Options;
+use crate::demo::host_core::host_table::{HostRow, print_host_table};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostMeter, Unsupported};
@@ -92,7 +92,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     }
 
     print_host_table(&rows, phase.cores_used > 1, unsupported, checks);
-    super::host_topdown::print(options.profile.is_some());
+    crate::demo::host_core::topdown::print(options.profile.is_some());
     DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
     TRACE.lock(|trace| {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));

@@ -11,18 +11,18 @@ use crate::demo::shared::output::{heading, outln};
 /// One SPU's figures for the host table.
 #[derive(Clone, Copy)]
 pub struct HostRow {
-    pub(super) spu: usize,
-    pub(super) mode: Mode,
-    pub(super) spu_cycles: u64,
-    pub(super) host: Option<HostDelta>,
-    pub(super) host_bare: Option<HostDelta>,
+    pub spu: usize,
+    pub mode: Mode,
+    pub spu_cycles: u64,
+    pub host: Option<HostDelta>,
+    pub host_bare: Option<HostDelta>,
 }
 
 /// `alone`: the rows come from the one-core reference runs (the SPU phase ran on several
 /// cores, whose counts QEMU does not keep apart under `-icount`).
 /// `unsupported`: an event of the table this core's PMU lacks; the checks that need it are
 /// skipped with that evidence.
-pub(super) fn print_host_table(
+pub fn print_host_table(
     rows: &[HostRow],
     alone: bool,
     unsupported: Option<Unsupported>,
