@@ -28,10 +28,10 @@ use pmprobe::spu::probes::SpuPmuFeed;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 use pmprobe::sync::IrqSpinMutex;
 
-use super::spu_pmu::{self, GROUP_1};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::kernels::{IMAGE_BYTES, SYMBOLS};
 use crate::demo::shared::output::{heading, outln};
+use crate::demo::spu_runs::spu_pmu::{self, GROUP_1};
 
 /// The arena's SPUs the pair runs on (the kernels use SPU0..SPU3).
 const PRODUCER_SPU: usize = 4;

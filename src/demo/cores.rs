@@ -1,5 +1,5 @@
 //! The SPU phase on every core: the plans are dealt to the N numbered cores heaviest first, each
-//! to the core with the least weight so far ([`Plan::weight`](super::plan::Plan), the host
+//! to the core with the least weight so far ([`Plan::weight`](crate::demo::spu_runs::plan::Plan), the host
 //! instructions a plan takes), so that the core with the most work has as little as the plans
 //! allow. Each core runs its plans in SPU order on their SPUs of the arena (its output captured
 //! per SPU) and measures its whole share with its own PMU; then the per-core table.
@@ -21,13 +21,13 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 use pmprobe::sync::IrqSpinMutex;
 
-use super::plan::PLANS;
-use super::plan_run::{Attach, PlanOutcome, run_plan};
 use crate::demo::command_line::options::Options;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostDelta, HostMeter, Unsupported};
 use crate::demo::shared::output::{capture, heading, outln};
+use crate::demo::spu_runs::plan::PLANS;
+use crate::demo::spu_runs::plan_run::{Attach, PlanOutcome, run_plan};
 
 /// What one core did in the phase.
 pub struct CoreRow {

@@ -12,14 +12,14 @@ use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
 use super::cores::OUTCOMES;
-use super::plan::PLANS;
-use super::plan_run::{Attach, run_plan};
-use super::spu_run::SpuResult;
 use crate::demo::command_line::options::Options;
 use crate::demo::host_core::host_table::HostRow;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::host_meter::HostMeter;
 use crate::demo::shared::output::{SCRATCH, capture, heading, outln};
+use crate::demo::spu_runs::plan::PLANS;
+use crate::demo::spu_runs::plan_run::{Attach, run_plan};
+use crate::demo::spu_runs::spu_run::SpuResult;
 
 /// What must agree between two runs of one SPU, with its name.
 fn differences(a: &SpuResult, b: &SpuResult) -> heapless::Vec<&'static str, 6> {

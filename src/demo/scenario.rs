@@ -7,8 +7,6 @@ use pmprobe::spu::arena::Arena;
 
 use super::channel_pair;
 use super::cores::{self, OUTCOMES};
-use super::plan::PLANS;
-use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use super::reference;
 use super::stack_distance::print_stack_distance;
 use super::trace_files::{write_konata, write_trace};
@@ -18,6 +16,8 @@ use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostMeter, Unsupported};
 use crate::demo::shared::output::{heading, outln, print_section};
+use crate::demo::spu_runs::plan::PLANS;
+use crate::demo::spu_runs::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use pmprobe::pmu::Error;
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
@@ -39,7 +39,7 @@ pub fn run(options: &Options, checks: &mut Checks) {
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
     if let Some(interval_ms) = options.interval_ms {
-        super::interval_mode::start_phase(interval_ms);
+        crate::demo::spu_runs::interval_mode::start_phase(interval_ms);
     }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
     crate::demo::command_line::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
@@ -64,8 +64,10 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 let _ = rows.push(row);
             }
             match plan.role {
-                super::plan::Role::StackDistance => distance_accesses = outcome.accesses(),
-                super::plan::Role::Trace => traced_accesses = outcome.accesses(),
+                crate::demo::spu_runs::plan::Role::StackDistance => {
+                    distance_accesses = outcome.accesses()
+                }
+                crate::demo::spu_runs::plan::Role::Trace => traced_accesses = outcome.accesses(),
                 _ => {}
             }
             if plan.konata {

@@ -1,9 +1,9 @@
 //! Section 6's chart: the stack distance of SPU1's local-store data accesses, as its listener
 //! recorded them, checked against the PMU's count of the same accesses.
 
-use super::plan::{DISTANCE_LINE_BYTES, Distances};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::output::heading;
+use crate::demo::spu_runs::plan::{DISTANCE_LINE_BYTES, Distances};
 
 pub(super) fn print_stack_distance(distances: &Distances, accesses: u64, checks: &mut Checks) {
     heading(format_args!(

@@ -3,10 +3,10 @@
 
 use pmprobe::rt::semihosting::HostError;
 
-use super::plan::{DIN_FILE, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::files::BufferedHostFile;
 use crate::demo::shared::output::{heading, outln};
+use crate::demo::spu_runs::plan::{DIN_FILE, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace};
 
 pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, checks: &mut Checks) {
     heading(format_args!(

@@ -37,19 +37,19 @@ pub(super) struct Extras<'l> {
 /// What one SPU's runs produced.
 #[derive(Clone)]
 pub struct SpuResult {
-    pub(super) counts: SpuCounts,
+    pub counts: SpuCounts,
     /// Host counts of the counted run (probes and listeners attached).
-    pub(super) host: Option<HostDelta>,
+    pub host: Option<HostDelta>,
     /// Host counts of a run with nothing attached to the probe points.
-    pub(super) host_bare: Option<HostDelta>,
+    pub host_bare: Option<HostDelta>,
     /// Bytes of the Konata log, for the plan that asks for one.
-    pub(super) konata: Option<Result<usize, HostError>>,
+    pub konata: Option<Result<usize, HostError>>,
     /// The statistics of the counted run.
-    pub(super) stats: Statistics,
+    pub stats: Statistics,
     /// A digest of the SPU's state after the counted run (local store and registers).
-    pub(super) state: u64,
+    pub state: u64,
     /// Whether the counted run's result matched the Rust replay.
-    pub(super) result_ok: bool,
+    pub result_ok: bool,
 }
 
 /// FNV-1a over the SPU's local store and registers: two runs that end in the same state give the
