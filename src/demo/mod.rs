@@ -14,7 +14,6 @@
 //! `chart`, `core_lock`, `profile`).
 
 pub mod channel_pair;
-pub mod chart;
 pub mod command_line;
 pub mod cores;
 pub mod host_core;
@@ -25,10 +24,9 @@ pub mod mfc_queue;
 pub mod mfc_section;
 pub mod mfc_signals;
 pub mod mfc_stream;
+pub mod recordings;
 pub mod reference;
 pub mod scenario;
 pub mod shared;
 pub mod source_strip;
 pub mod spu_runs;
-pub mod stack_distance;
-pub mod trace_files;

@@ -5,7 +5,7 @@ use crate::demo::shared::checks::Checks;
 use crate::demo::shared::output::heading;
 use crate::demo::spu_runs::plan::{DISTANCE_LINE_BYTES, Distances};
 
-pub(super) fn print_stack_distance(distances: &Distances, accesses: u64, checks: &mut Checks) {
+pub fn print_stack_distance(distances: &Distances, accesses: u64, checks: &mut Checks) {
     heading(format_args!(
         "Stack distance of SPU1's LS data accesses ({DISTANCE_LINE_BYTES}-byte lines, log2 bins)"
     ));

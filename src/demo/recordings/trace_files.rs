@@ -8,7 +8,7 @@ use crate::demo::shared::files::BufferedHostFile;
 use crate::demo::shared::output::{heading, outln};
 use crate::demo::spu_runs::plan::{DIN_FILE, KONATA_FILE, SMALL_TRACE_RECORDS, SmallTrace, Trace};
 
-pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, checks: &mut Checks) {
+pub fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, checks: &mut Checks) {
     heading(format_args!(
         "Memory trace of SPU3 (Dinero IV din) through semihosting"
     ));
@@ -66,10 +66,7 @@ pub(super) fn write_trace(trace: &Trace, small: &SmallTrace, accesses: u64, chec
 
 /// Reports the Kanata log written during a kernel's log run: (SPU, bytes or error, the
 /// instructions that run completed).
-pub(super) fn write_konata(
-    written: Option<(usize, Result<usize, HostError>, u64)>,
-    checks: &mut Checks,
-) {
+pub fn write_konata(written: Option<(usize, Result<usize, HostError>, u64)>, checks: &mut Checks) {
     heading(format_args!(
         "Konata pipeline log (Kanata 0004) through semihosting"
     ));
