@@ -25,7 +25,6 @@ pub mod mfc_section;
 pub mod mfc_signals;
 pub mod mfc_stream;
 pub mod recordings;
-pub mod reference;
 pub mod scenario;
 pub mod shared;
 pub mod source_strip;

@@ -6,9 +6,9 @@
 use pmprobe::spu::arena::Arena;
 
 use super::channel_pair;
-use super::cores::{self, OUTCOMES};
-use super::reference;
 use crate::demo::command_line::options::Options;
+use crate::demo::cores::reference;
+use crate::demo::cores::spread::{self, OUTCOMES};
 use crate::demo::host_core::host_table::{HostRow, print_host_table};
 use crate::demo::recordings::stack_distance::print_stack_distance;
 use crate::demo::recordings::trace_files::{write_konata, write_trace};
@@ -43,7 +43,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
     crate::demo::command_line::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
-    let phase = cores::run_phase(arena.units_mut(), options);
+    let phase = spread::run_phase(arena.units_mut(), options);
     crate::demo::command_line::profile::sample_host_table_runs(false);
 
     let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
@@ -76,7 +76,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
         });
     }
     let unsupported = Unsupported::on_this_core();
-    cores::print_table(&phase, unsupported, checks);
+    spread::print_table(&phase, unsupported, checks);
     if phase.cores_used > 1 {
         // The host figures measured while other cores ran are not this core's alone (QEMU's
         // shared counter): the host table shows the reference runs' instead.

@@ -5,13 +5,13 @@
 //!
 //! The reference runs attach what the plan attaches (into listeners of their own, which the
 //! reports do not read), without the Konata log, `--miscount` and interval mode, and are measured by this
-//! core's PMU alone, so the host table shows their exact figures (see [`super::cores`] on QEMU's
+//! core's PMU alone, so the host table shows their exact figures (see [`super::spread`] on QEMU's
 //! shared counter).
 
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::cores::OUTCOMES;
+use super::spread::OUTCOMES;
 use crate::demo::command_line::options::Options;
 use crate::demo::host_core::host_table::HostRow;
 use crate::demo::shared::checks::Checks;
