@@ -10,7 +10,9 @@ use pmprobe::spu::arena::Arena;
 use pmprobe::spu::main_memory::MainMemory;
 
 use super::mfc_kernels::MEMORY_BYTES;
-use super::{mfc_queue, mfc_signals, mfc_stream};
+use super::mfc_queue;
+use super::mfc_signals;
+use super::mfc_stream;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::output::outln;
 

@@ -13,7 +13,7 @@
 //! `output`, `files`, `host`, `host_topdown`, `interval_mode`, `kernels`, `spu_pmu`, `watch`,
 //! `chart`, `core_lock`, `profile`).
 
-pub mod channel_pair;
+pub mod channels;
 pub mod command_line;
 pub mod cores;
 pub mod host_core;

@@ -5,7 +5,7 @@
 
 use pmprobe::spu::arena::Arena;
 
-use super::channel_pair;
+use crate::demo::channels::channel_pair;
 use crate::demo::command_line::options::Options;
 use crate::demo::cores::reference;
 use crate::demo::cores::spread::{self, OUTCOMES};

@@ -50,8 +50,8 @@ const CYCLE_BUDGET: u64 = 1_000_000;
 /// Wake-ups a blocked side waits for the queue to change before it gives up on its partner.
 const MAX_WAITS: u32 = 10_000_000;
 
-const PRODUCER: &str = include_str!("../../spu/programs/channel_producer.s");
-const CONSUMER: &str = include_str!("../../spu/programs/channel_consumer.s");
+const PRODUCER: &str = include_str!("../../../spu/programs/channel_producer.s");
+const CONSUMER: &str = include_str!("../../../spu/programs/channel_consumer.s");
 
 /// The queue between the two cores.
 static QUEUE: IrqSpinMutex<heapless::Deque<u32, QUEUE_WORDS>> =
