@@ -101,7 +101,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     });
     write_konata(konata, checks);
     channel_pair::run(arena.units_mut(), checks);
-    super::mfc::run(arena, options.no_icount, checks);
+    crate::demo::mfc::run(arena, options.no_icount, checks);
 }
 
 fn print_setup() {

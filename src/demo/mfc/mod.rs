@@ -1,20 +1,17 @@
 //! The MFC part of the demo, after the channel pair: one main memory shared by every SPU of
-//! the arena and the host, and the three kernels of [`mfc_kernels`](super::mfc_kernels) over
-//! it, each in its own section: streaming with one buffer and two ([`mfc_stream`]), a work
-//! queue on an atomic counter ([`mfc_queue`]), a signal handshake across cores
-//! ([`mfc_signals`]). What every section needs (the kernels as the firmware carries them,
-//! loading a kernel, running an SPU in slices) is in the leaf [`mfc_section`](super::mfc_section).
+//! the arena and the host, and the three kernels of [`kernels`] over it, each in its own
+//! section: streaming with one buffer and two ([`stream`]), a work queue on an atomic counter
+//! ([`queue`]), a signal handshake across cores ([`signals`]). What every section needs (the
+//! kernels as the firmware carries them, without their comments ([`source_strip`]), loading a
+//! kernel, running an SPU in slices) is in the leaf [`section`].
 
 use pmprobe::rt::timer;
 use pmprobe::spu::arena::Arena;
 use pmprobe::spu::main_memory::MainMemory;
 
-use super::mfc_kernels::MEMORY_BYTES;
-use super::mfc_queue;
-use super::mfc_signals;
-use super::mfc_stream;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::output::outln;
+use kernels::MEMORY_BYTES;
 
 /// Main memory: the stream's input and output, the queue's counter and results. All-zero
 /// bits (a zeroed array, no reservation, no signal), so it sits in `.bss` and costs the image
@@ -30,12 +27,12 @@ pub fn run(arena: &mut Arena, no_icount: bool, checks: &mut Checks) {
     arena.attach_main_memory(&MEMORY);
     let units = arena.units_mut();
     timed(&mut || {
-        if let Some(unit) = units.get_mut(mfc_stream::SPU) {
-            mfc_stream::run(unit, &MEMORY, checks);
+        if let Some(unit) = units.get_mut(stream::SPU) {
+            stream::run(unit, &MEMORY, checks);
         }
     });
-    timed(&mut || mfc_queue::run(units, &MEMORY, !no_icount, checks));
-    timed(&mut || mfc_signals::run(units, &MEMORY, checks));
+    timed(&mut || queue::run(units, &MEMORY, !no_icount, checks));
+    timed(&mut || signals::run(units, &MEMORY, checks));
 }
 
 /// Runs a section and prints what it cost the host in virtual time: generic-timer ticks, which
@@ -48,3 +45,9 @@ fn timed(section: &mut dyn FnMut()) {
         timer::now().wrapping_sub(start)
     );
 }
+pub mod kernels;
+pub mod queue;
+pub mod section;
+pub mod signals;
+pub mod source_strip;
+pub mod stream;

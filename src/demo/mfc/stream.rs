@@ -10,11 +10,11 @@ use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::mfc_kernels::{
+use super::kernels::{
     BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
     check_stream_output, clear, stream_mailbox, write_stream_input,
 };
-use super::mfc_section::{End, Ended, STREAM, Sliced, load, stopped};
+use super::section::{End, Ended, STREAM, Sliced, load, stopped};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::host_meter::PerCycle;
 use crate::demo::shared::output::{heading, outln};

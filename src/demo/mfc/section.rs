@@ -1,4 +1,4 @@
-//! What every section of the demo's MFC part ([`mfc`](super::mfc)) needs: the kernels as the
+//! What every section of the demo's MFC part ([`mfc`](crate::demo::mfc)) needs: the kernels as the
 //! firmware carries them, loading a kernel, running an SPU in slices and telling how it ended.
 
 use pmprobe::spu::exec::StopReason;
@@ -6,7 +6,7 @@ use pmprobe::spu::pipeline::{FetchKind, RunEnd};
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
 
-use super::mfc_kernels::{HANDSHAKE_SOURCE, STREAM_SOURCE, WORK_QUEUE_SOURCE};
+use super::kernels::{HANDSHAKE_SOURCE, STREAM_SOURCE, WORK_QUEUE_SOURCE};
 use super::source_strip::{strip, stripped_len, text};
 use crate::demo::shared::kernels::{IMAGE_BYTES, SYMBOLS};
 

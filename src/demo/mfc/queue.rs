@@ -25,11 +25,11 @@ use pmprobe::spu::mfc::DmaStats;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::mfc_kernels::{
+use super::kernels::{
     QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, check_queue, queue_counter,
     queue_mailbox, reset_queue,
 };
-use super::mfc_section::{Ended, Slice, Sliced, WORK_QUEUE, load, stopped};
+use super::section::{Ended, Slice, Sliced, WORK_QUEUE, load, stopped};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::output::{heading, outln};

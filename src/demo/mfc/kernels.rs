@@ -10,11 +10,11 @@ use core::fmt;
 use pmprobe::spu::main_memory::{EaRangeError, Requester, SHARING_SPUS, SharedMemory};
 
 /// Streaming: one or two local-store buffers over 1 MiB in 16 KiB blocks.
-pub const STREAM_SOURCE: &str = include_str!("../../spu/programs/demo_stream.s");
+pub const STREAM_SOURCE: &str = include_str!("../../../spu/programs/demo_stream.s");
 /// The work queue on a getllar/putllc counter.
-pub const WORK_QUEUE_SOURCE: &str = include_str!("../../spu/programs/demo_workqueue.s");
+pub const WORK_QUEUE_SOURCE: &str = include_str!("../../../spu/programs/demo_workqueue.s");
 /// The sndsig handshake between two SPUs.
-pub const HANDSHAKE_SOURCE: &str = include_str!("../../spu/programs/demo_handshake.s");
+pub const HANDSHAKE_SOURCE: &str = include_str!("../../../spu/programs/demo_handshake.s");
 
 /// Bytes the stream reads (and writes): 1 MiB.
 pub const STREAM_BYTES: u64 = 1 << 20;

@@ -20,8 +20,8 @@ use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::SpuUnit;
 
-use super::mfc_kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
-use super::mfc_section::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
+use super::kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
+use super::section::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::output::{heading, outln};
