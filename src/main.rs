@@ -12,44 +12,44 @@ pmprobe::entry!(main);
 /// Banner, then (unless `--fault`) the SPU demo; exits 0 only when every cross-check held.
 #[cfg(target_os = "none")]
 fn main() -> i32 {
+    use demo::command_line::{options, perf_stat, profile};
+    use demo::machine::{banner, list_events};
     use demo::shared::checks::Checks;
 
     let options = match pmprobe::rt::semihosting::command_line() {
-        Ok(line) => demo::command_line::options::parse(&line).map_err(|word| {
+        Ok(line) => options::parse(&line).map_err(|word| {
             pmprobe::println!(
                 "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {}, {})",
-                demo::command_line::profile::OPTIONS,
-                demo::command_line::perf_stat::OPTIONS
+                profile::OPTIONS,
+                perf_stat::OPTIONS
             );
         }),
         // No command line from the host: run with the defaults.
-        Err(_) => Ok(demo::command_line::options::Options::default()),
+        Err(_) => Ok(options::Options::default()),
     };
     let Ok(options) = options else {
         return 2;
     };
     if options.list_events {
-        return demo::machine::list_events::print();
+        return list_events::print();
     }
     if let Some(stat) = &options.stat {
-        return demo::scenario::with_unit(demo::command_line::perf_stat::WORK_SPU, |unit| {
-            demo::command_line::perf_stat::run(stat, unit)
-        });
+        return demo::scenario::with_unit(perf_stat::WORK_SPU, |unit| perf_stat::run(stat, unit));
     }
-    if !demo::machine::banner::print(&options.extra_cores) {
+    if !banner::print(&options.extra_cores) {
         return 1;
     }
-    demo::machine::banner::print_count_mode(options.no_icount);
+    banner::print_count_mode(options.no_icount);
     if options.fault {
-        demo::machine::banner::provoke_exception();
+        banner::provoke_exception();
     }
     let mut checks = Checks::new();
     let profiling = options
         .profile
-        .is_some_and(|profile| demo::command_line::profile::start(&profile, &mut checks));
+        .is_some_and(|settings| profile::start(&settings, &mut checks));
     demo::scenario::run(&options, &mut checks);
     if profiling {
-        demo::command_line::profile::finish(&mut checks, options.no_icount);
+        profile::finish(&mut checks, options.no_icount);
     }
     checks.finish()
 }

@@ -1,22 +1,27 @@
-//! Sections 2 to 6: the SPU kernels on the static arena, spread over the cores, under probes,
-//! counted by emulated PMUs, with each core measured by its real PMU; the per-core table and,
-//! when several cores ran SPUs, the one-core reference; then the host table, the stack distance
-//! chart and the trace files.
+//! Sections 2 to 6 and the MFC part, one room after another: the SPU kernels on the static
+//! arena, spread over the cores, under probes, counted by emulated PMUs, with each core measured
+//! by its real PMU; the per-core table and, when several cores ran SPUs, the one-core reference;
+//! then the host table, the stack distance chart and the trace files; the channel pair; the MFC
+//! sections.
 
 use pmprobe::spu::arena::Arena;
 
 use crate::demo::channels::channel_pair;
 use crate::demo::command_line::options::Options;
+use crate::demo::command_line::profile;
 use crate::demo::cores::reference;
 use crate::demo::cores::spread::{self, OUTCOMES};
 use crate::demo::host_core::host_table::{HostRow, print_host_table};
+use crate::demo::host_core::topdown;
+use crate::demo::mfc;
 use crate::demo::recordings::stack_distance::print_stack_distance;
 use crate::demo::recordings::trace_files::{write_konata, write_trace};
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::core_lock::CoreLock;
 use crate::demo::shared::host_meter::{HostMeter, Unsupported};
 use crate::demo::shared::output::{heading, outln, print_section};
-use crate::demo::spu_runs::plan::PLANS;
+use crate::demo::spu_runs::interval_mode;
+use crate::demo::spu_runs::plan::{PLANS, Role};
 use crate::demo::spu_runs::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use pmprobe::pmu::Error;
 
@@ -39,12 +44,12 @@ pub fn run(options: &Options, checks: &mut Checks) {
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
     if let Some(interval_ms) = options.interval_ms {
-        crate::demo::spu_runs::interval_mode::start_phase(interval_ms);
+        interval_mode::start_phase(interval_ms);
     }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
-    crate::demo::command_line::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
+    profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
     let phase = spread::run_phase(arena.units_mut(), options);
-    crate::demo::command_line::profile::sample_host_table_runs(false);
+    profile::sample_host_table_runs(false);
 
     let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
     let mut distance_accesses = 0;
@@ -64,10 +69,8 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 let _ = rows.push(row);
             }
             match plan.role {
-                crate::demo::spu_runs::plan::Role::StackDistance => {
-                    distance_accesses = outcome.accesses()
-                }
-                crate::demo::spu_runs::plan::Role::Trace => traced_accesses = outcome.accesses(),
+                Role::StackDistance => distance_accesses = outcome.accesses(),
+                Role::Trace => traced_accesses = outcome.accesses(),
                 _ => {}
             }
             if plan.konata {
@@ -88,20 +91,20 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 None
             }
         };
-        crate::demo::command_line::profile::sample_host_table_runs(true);
+        profile::sample_host_table_runs(true);
         rows = reference::check(arena.units_mut(), options, meter.as_mut(), checks);
-        crate::demo::command_line::profile::sample_host_table_runs(false);
+        profile::sample_host_table_runs(false);
     }
 
     print_host_table(&rows, phase.cores_used > 1, unsupported, checks);
-    crate::demo::host_core::topdown::print(options.profile.is_some());
+    topdown::print(options.profile.is_some());
     DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
     TRACE.lock(|trace| {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
     });
     write_konata(konata, checks);
     channel_pair::run(arena.units_mut(), checks);
-    crate::demo::mfc::run(arena, options.no_icount, checks);
+    mfc::run(arena, options.no_icount, checks);
 }
 
 fn print_setup() {

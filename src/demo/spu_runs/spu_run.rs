@@ -16,6 +16,7 @@ use super::plan::Plan;
 use super::run_loops::{Counted, Totals, run_counted, run_logging_konata, run_to_stop};
 use super::spu_checks;
 use super::spu_pmu::{self, Fetch, SpuCounts, SpuMux};
+use crate::demo::command_line::profile;
 use crate::demo::shared::checks::Checks;
 use crate::demo::shared::host_meter::{HostDelta, HostMeter};
 use crate::demo::shared::kernels::Assembled;
@@ -191,9 +192,7 @@ pub(super) fn run_spu(
     let mut host_delta = None;
     let outcome = match host.as_deref_mut() {
         Some(meter) => {
-            match crate::demo::command_line::profile::sampled(plan.mode, || {
-                meter.measure(|| counted_run(&mut mux))
-            }) {
+            match profile::sampled(plan.mode, || meter.measure(|| counted_run(&mut mux))) {
                 Ok((outcome, delta)) => {
                     host_delta = Some(delta);
                     outcome
