@@ -1,5 +1,6 @@
 //! Section 4: each SPU's emulated PMU, programmed through the same driver as the real core and
-//! multiplexed as perf multiplexes: all ten events the SPU feeds in one run.
+//! multiplexed as perf multiplexes: in one run, ten of the eleven events the SPU feeds (all but
+//! BUS_ACCESS, which counts DMA lines: these kernels do no DMA).
 //!
 //! The SPU feeds its PMU through [`SpuPmuFeed`] (gem5's point-to-event mapping plus the two
 //! stall events, straight into the PMU's event inputs), composed with the probe points that
