@@ -3,7 +3,8 @@
 
 use core::fmt;
 
-/// What keeps the PMU from sampling (why [`SourceChoice::Auto`] took the timer).
+/// What keeps the PMU from sampling (why [`SourceChoice::Auto`](super::SourceChoice::Auto)
+/// took the timer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fallback {
     /// The core has no usable PMU.

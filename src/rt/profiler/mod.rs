@@ -37,7 +37,7 @@
 //! buffer and probe point, and arms its own source with [`resume`]. Samples carry the core's
 //! number; [`write()`] puts every core's records after one header, so one profile holds them all.
 //! A core's state is reached only by that core (its handler and its own calls, under an
-//! [`IrqMutex`]); [`write()`] reads the others only after they paused.
+//! [`IrqMutex`](crate::sync::IrqMutex)); [`write()`] reads the others only after they paused.
 //!
 //! # Limits
 //! The call stack is a frame-pointer walk (firmware built with `-C force-frame-pointers=yes`,
