@@ -22,6 +22,11 @@
 //! | `Dma` | [`DmaEvent`] (SPU, command, tag, LSA, EA, size, issue and completion cycles) | a DMA transfer completes |
 //! | `DmaLines` | [`MemAccess`] (completion cycle, pc 0, EA, bytes of the line, read for a get / write for a put) | per 128-byte main-memory line of a completed DMA transfer |
 //!
+//! Besides the points, [`SpuObserver::channel`] hears of every channel instruction that
+//! completes ([`ChannelEvent`]: the channel, the value, the SPU's state after it), in program
+//! order in both modes: what a checker of the program's DMA traffic needs
+//! ([`dma_check`](crate::spu::dma_check)).
+//!
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
 //!
@@ -30,9 +35,11 @@
 //! the PMU's event inputs directly (gem5's mapping plus the stall events), and
 //! `(feed, &probes)` runs it next to the probe points' listeners.
 
+mod channel_event;
 mod pmu_feed;
 mod topdown;
 
+pub use channel_event::ChannelEvent;
 pub use pmu_feed::SpuPmuFeed;
 
 use crate::probe::listeners::{AccessKind, MemAccess};
@@ -178,6 +185,10 @@ pub trait SpuObserver {
     /// issued it).
     #[inline(always)]
     fn dma(&self, _event: &DmaEvent) {}
+    /// A channel instruction completed (after its [`retired`](Self::retired) or its batch),
+    /// before the next instruction takes effect, in both modes.
+    #[inline(always)]
+    fn channel(&self, _event: &ChannelEvent<'_>) {}
 }
 
 /// What [`SpuObserver::completed`] does by default: `observer.cycles(1)` then
@@ -235,6 +246,10 @@ impl<T: SpuObserver + ?Sized> SpuObserver for &T {
     fn dma(&self, event: &DmaEvent) {
         (**self).dma(event);
     }
+    #[inline(always)]
+    fn channel(&self, event: &ChannelEvent<'_>) {
+        (**self).channel(event);
+    }
 }
 
 /// Two observers composed at build time: every notification goes to the first, then to the
@@ -289,6 +304,11 @@ impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
     fn dma(&self, event: &DmaEvent) {
         self.0.dma(event);
         self.1.dma(event);
+    }
+    #[inline(always)]
+    fn channel(&self, event: &ChannelEvent<'_>) {
+        self.0.channel(event);
+        self.1.channel(event);
     }
 }
 
