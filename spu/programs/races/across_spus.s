@@ -25,7 +25,7 @@ _start:
         rotqbyi $3,$3,4
         rotqbyi $4,$4,4
         brnz    $4,thread1
-thread0:
+
 put_data:
         dma     0x20,0x3000,0x40000,256,1       # put, tag 1
         ceqi    $5,$3,1

@@ -43,22 +43,20 @@ issue:
         lqa     $11,new01
         lqa     $12,new2
         ceqi    $4,$3,1
-        brnz    $4,load_first
+        brnz    $4,racy_load
         ceqi    $4,$3,2
-        brnz    $4,store_first
+        brnz    $4,racy_store
         ceqi    $4,$3,3
         brnz    $4,after_stall
         ceqi    $4,$3,4
-        brnz    $4,before_stall
+        brnz    $4,racy_rewrite
         wait    4
         lqa     $10,0x6100
         stop    0x2000
-load_first:
 racy_load:
         lqa     $10,0x6100              # element 2's LS: 0x6100..0x6140
         wait    4
         stop    0x2000
-store_first:
 racy_store:
         stqd    $10,0($5)               # elements 0 and 1 of the array
         wait    4
@@ -71,7 +69,6 @@ after_stall:
         wrch    $MFC_WrListStallAck,$2
         wait    4
         stop    0x2000
-before_stall:
 racy_rewrite:
         stqd    $11,0($5)
         stqd    $12,16($5)

@@ -15,18 +15,16 @@ _start:
 get_block:
         dma     0x40,0x4000,0x10000,256,3       # get 256 bytes into LS 0x4000, tag 3
         ceqi    $4,$3,1
-        brnz    $4,load_first
+        brnz    $4,racy_load
         ceqi    $4,$3,2
-        brnz    $4,store_first
+        brnz    $4,racy_store
         wait    8
         lqa     $10,0x4010
         stop    0x2000
-load_first:
 racy_load:
         lqa     $10,0x4010              # LS 0x4010..0x4020: the get may not have written it
         wait    8
         stop    0x2000
-store_first:
 racy_store:
         stqa    $10,0x40f0              # LS 0x40f0..0x4100: the get may overwrite it after
         wait    8

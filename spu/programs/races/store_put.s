@@ -12,13 +12,12 @@ _start:
 put_block:
         dma     0x20,0x5000,0x20000,256,4       # put LS 0x5000..0x5100 to EA 0x20000, tag 4
         ceqi    $4,$3,1
-        brnz    $4,store_first
+        brnz    $4,racy_store
         ceqi    $4,$3,2
         brnz    $4,load_first
         wait    16
         stqa    $10,0x5080
         stop    0x2000
-store_first:
 racy_store:
         stqa    $10,0x5080              # LS 0x5080..0x5090: the put may read it before or after
         wait    16

@@ -1,5 +1,6 @@
 //! `--pmu`, `--stack-distance`, `--din`: the probe framework's listeners on the SPU's probe
-//! points, as the demo firmware attaches them.
+//! points, as the demo firmware attaches them; and the analyses' observer (`--check-dma`,
+//! `--profile`), composed with them.
 //!
 //! The emulated PMU is fed by the library's `SpuPmuFeed` (gem5's point-to-event mapping and
 //! the stall events, straight into the PMU's event inputs), composed with the probe points
@@ -119,6 +120,7 @@ pub fn run(
     options: &Options,
     host: &mut Host<'_>,
     out: &mut dyn Write,
+    analysis: &impl SpuObserver,
 ) -> Result<Summary, Failure> {
     let attachments: &Attachments = &options.attachments;
     let probes: &'static SpuProbes<'static> = leak(SpuProbes::new());
@@ -157,8 +159,15 @@ pub fn run(
     };
     // The feed is part of the observer's type, so a run without --pmu carries none.
     let summary = match feed {
-        Some(feed) => run_slices(unit, options, &(feed, probes), host, out, between)?,
-        None => run_slices(unit, options, probes, host, out, between)?,
+        Some(feed) => run_slices(
+            unit,
+            options,
+            &((feed, probes), analysis),
+            host,
+            out,
+            between,
+        )?,
+        None => run_slices(unit, options, &(probes, analysis), host, out, between)?,
     };
 
     if let Some(din) = din {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use pmprobe::pmu::Event;
 
+pub use crate::analysis_options::AnalysisOptions;
 pub use crate::host_options::HostOptions;
 pub use crate::runtime_options::RuntimeOptions;
 use pmprobe::spu::pipeline::Config;
@@ -58,6 +59,8 @@ pub struct Options {
     pub host: HostOptions,
     /// The runtime that answers the program's calls, and its start.
     pub runtime: RuntimeOptions,
+    /// `--check-dma`, `--profile...`.
+    pub analysis: AnalysisOptions,
 }
 
 /// Options of the pipeline mode.
@@ -279,6 +282,7 @@ where
     let mut elf_output = None;
     let mut host = HostOptions::default();
     let mut runtime = RuntimeOptions::default();
+    let mut analysis = AnalysisOptions::default();
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -293,7 +297,7 @@ where
         }
         let (name, inline) = split_option(&arg)?;
         if let Some(value) = &inline
-            && FLAGS.contains(&name.as_str())
+            && (FLAGS.contains(&name.as_str()) || AnalysisOptions::FLAGS.contains(&name.as_str()))
         {
             return Err(UsageError(format!(
                 "{name} is a flag and takes no value, found `{name}={}` (leave the flag out to turn it off)",
@@ -369,6 +373,10 @@ where
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
+            _ if AnalysisOptions::FLAGS.contains(&name.as_str()) => analysis.take_flag(&name),
+            _ if AnalysisOptions::FILES.contains(&name.as_str()) => {
+                analysis.take_file(&name, args.file(&name, inline)?);
+            }
             _ if RuntimeOptions::NAMES.contains(&name.as_str()) => {
                 let text = args.text(&name, inline)?;
                 runtime.take(&name, &text).map_err(UsageError)?;
@@ -408,6 +416,7 @@ where
         elf_output,
         host,
         runtime,
+        analysis,
     }))
 }
 
@@ -462,6 +471,7 @@ pub(crate) mod tests {
                 elf_output: Some(PathBuf::from("p.elf")),
                 host: HostOptions::default(),
                 runtime: RuntimeOptions::default(),
+                analysis: AnalysisOptions::default(),
             }))
         );
     }
