@@ -239,3 +239,45 @@ fn a_thread_group_has_a_profile_per_spu() {
     assert!(folded.contains("SPU0;_start;outer;leaf 66\n"), "{folded}");
     assert!(folded.contains("SPU1;_start;outer;leaf 66\n"), "{folded}");
 }
+
+#[test]
+fn bad_analysis_options_are_refused_by_name() {
+    let calls = program("profile_calls.s");
+    let copy = scratch("profile_calls_copy.s");
+    std::fs::copy(&calls, &copy).unwrap();
+    let refused = |args: &[&str], message: &str| {
+        let output = spusim(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    };
+    refused(
+        &["--check-dma=yes", &calls],
+        "--check-dma is a flag and takes no value, found `--check-dma=yes`",
+    );
+    refused(
+        &["--profile=1", &calls],
+        "--profile is a flag and takes no value",
+    );
+    refused(
+        &["--profile-folded", &copy, &copy],
+        &format!("--profile-folded `{copy}` is the program file"),
+    );
+    // Nothing was written over it.
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&calls).unwrap()
+    );
+    let dir = scratch("");
+    refused(
+        &["--profile-firefox", &dir, &calls],
+        &format!("--profile-firefox: cannot write `{dir}`"),
+    );
+    refused(
+        &["--profile-folded=", &calls],
+        "--profile-folded needs a file name",
+    );
+}
