@@ -8,8 +8,9 @@
 //! Modules, each using only those listed before it:
 //! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
 //! - [`end`]: how a run ends;
-//! - [`host_options`], [`runtime_options`], [`analysis_options`]: the host side's options,
-//!   the runtime's, and what to analyse (`--check-dma`, `--profile`);
+//! - [`host_options`], [`runtime_options`], [`attach_options`], [`analysis_options`]: the host
+//!   side's options, the runtime's, the listeners', and what to analyse (`--check-dma`,
+//!   `--profile`);
 //! - [`runtime_host`]: the program's runtime (`--runtime`): its start, its calls answered,
 //!   the program's text on standard output;
 //! - [`host`]: main memory, what the host feeds the SPU and drains from it (the mailboxes,
@@ -36,6 +37,7 @@ pub mod analysis;
 pub mod analysis_options;
 pub mod app;
 pub mod attach;
+pub mod attach_options;
 pub mod elf_output;
 pub mod end;
 pub mod engine;

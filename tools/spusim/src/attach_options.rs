@@ -1,0 +1,51 @@
+//! The listeners' options: `--pmu EVENT,...`, `--stack-distance`, `--din FILE`.
+
+use std::path::PathBuf;
+
+use pmprobe::pmu::Event;
+
+/// Event counters of the emulated PMU (its preset: PMUv3p7-like, N = 6).
+pub const PMU_EVENT_COUNTERS: usize = 6;
+
+/// The listeners to attach to the SPU's probe points.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attachments {
+    /// `--pmu EVENT,...`: the events the emulated PMU counts.
+    pub pmu_events: Vec<Event>,
+    /// `--stack-distance`.
+    pub stack_distance: bool,
+    /// `--din FILE`.
+    pub din: Option<PathBuf>,
+}
+
+impl Attachments {
+    /// Whether any listener was asked for.
+    pub fn any(&self) -> bool {
+        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
+    }
+}
+
+/// Parses `--pmu`'s list: event names or numbers, comma separated; CPU_CYCLES goes on the
+/// cycle counter, the others need one of the [`PMU_EVENT_COUNTERS`] event counters each.
+pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
+    let mut events = Vec::new();
+    for word in list.split(',').filter(|w| !w.trim().is_empty()) {
+        let event: Event = word
+            .parse()
+            .map_err(|error| format!("--pmu: `{}`: {error}", word.trim()))?;
+        if events.contains(&event) {
+            return Err(format!("--pmu: {event} is listed twice"));
+        }
+        events.push(event);
+    }
+    if events.is_empty() {
+        return Err("--pmu needs at least one event".into());
+    }
+    let needing_event_counter = events.iter().filter(|e| **e != Event::CPU_CYCLES).count();
+    if needing_event_counter > PMU_EVENT_COUNTERS {
+        return Err(format!(
+            "--pmu: {needing_event_counter} events need an event counter, the emulated PMU has {PMU_EVENT_COUNTERS} (plus the cycle counter for CPU_CYCLES)"
+        ));
+    }
+    Ok(events)
+}
