@@ -26,7 +26,8 @@ pub const RACE_LISTENERS: usize = 4;
 /// mode and pipeline mode report the same races. `docs/dma-races.md` has the rules and their
 /// sources.
 ///
-/// Its state lives in a `RefCell` (about 90 KiB, no heap; build it in a `static` or a box):
+/// Its state lives in a `RefCell` (104 KiB on x86-64, no heap: box it, or keep it where the
+/// code that runs the SPUs keeps its probe points; like them it is neither `Send` nor `Sync`):
 /// the SPUs it checks must be run by one thread (or core) at a time, as spusim's thread group
 /// and the tests do. A race listener must not call back into the checker (such a notification
 /// is dropped and counted, [`DmaCheckStats::reentrant`]).
