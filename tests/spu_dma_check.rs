@@ -262,6 +262,7 @@ fn lists_race_through_their_elements_and_their_element_array() {
     let list = |ls: Span| transfer(0, 0x44, 2, ls, Span::EMPTY, issue);
     check(name, 0, 1, &[]);
     check(name, 3, 1, &[]);
+    check(name, 5, 1, &[]);
     let mut element_2 = list(span(0x6100, 0x6140));
     element_2.ea = span(0x13000, 0x13040);
     element_2.element = Some(2);

@@ -12,6 +12,7 @@
 #   3  element 0 has stall-and-notify: the program waits for the stall, rewrites elements 1
 #      and 2 (to EA 0x14000 and 0x15000), acknowledges and waits: no race
 #   4  as 3, but rewrites them before it has seen the stall (`racy_rewrite`): a race
+#   5  as 3, seeing the stall through the list-stall event (Sn) instead of the status: no race
         .include "dma.inc"
         .data
         .balign 16
@@ -28,6 +29,8 @@ _start:
         cgti    $4,$3,2
         brz     $4,issue
         ila     $5,stalls
+        il      $2,2                    # Sn: the list-stall event, for variant 5
+        wrch    $SPU_WrEventMask,$2
 issue:
         ila     $2,0x6000
         wrch    $MFC_LSA,$2
@@ -50,6 +53,8 @@ issue:
         brnz    $4,after_stall
         ceqi    $4,$3,4
         brnz    $4,racy_rewrite
+        ceqi    $4,$3,5
+        brnz    $4,stall_event
         wait    4
         lqa     $10,0x6100
         stop    0x2000
@@ -73,6 +78,15 @@ racy_rewrite:
         stqd    $11,0($5)
         stqd    $12,16($5)
         rdch    $6,$MFC_RdListStallStat
+        il      $2,2
+        wrch    $MFC_WrListStallAck,$2
+        wait    4
+        stop    0x2000
+stall_event:
+        rdch    $6,$SPU_RdEventStat     # waits for Sn
+        wrch    $SPU_WrEventAck,$6
+        stqd    $11,0($5)
+        stqd    $12,16($5)
         il      $2,2
         wrch    $MFC_WrListStallAck,$2
         wait    4

@@ -151,6 +151,9 @@ impl State {
         found: &mut Found,
     ) {
         let tag = (event.value & 31) as u8;
+        // Acknowledging a stall the program did not read (it knew of it otherwise): the
+        // stretch before it is complete all the same.
+        self.list_stalled(spu, 1 << tag);
         let at = At {
             spu,
             pc: event.pc,

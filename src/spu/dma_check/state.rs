@@ -12,11 +12,11 @@ use super::stats::DmaCheckStats;
 use crate::spu::arena::SPU_COUNT;
 use crate::spu::exec::{
     ChannelOperation, MFC_CMD, MFC_RD_ATOMIC_STAT, MFC_RD_LIST_STALL_STAT, MFC_RD_TAG_STAT,
-    MFC_WR_LIST_STALL_ACK, MFC_WR_TAG_UPDATE, SPU_RD_IN_MBOX, SPU_RD_SIG_NOTIFY_1,
-    SPU_RD_SIG_NOTIFY_2, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
+    MFC_WR_LIST_STALL_ACK, MFC_WR_TAG_UPDATE, SPU_RD_EVENT_STAT, SPU_RD_IN_MBOX,
+    SPU_RD_SIG_NOTIFY_1, SPU_RD_SIG_NOTIFY_2, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX,
 };
 use crate::spu::main_memory::LINE_BYTES;
-use crate::spu::mfc::CommandKind;
+use crate::spu::mfc::{CommandKind, EVENT_LIST_STALL};
 use crate::spu::probes::ChannelEvent;
 
 /// Tag groups.
@@ -190,6 +190,11 @@ impl State {
             (ChannelOperation::Read, MFC_RD_TAG_STAT) => self.tag_status(spu, event.value),
             (ChannelOperation::Read, MFC_RD_ATOMIC_STAT) => self.atomic_status(spu),
             (ChannelOperation::Read, MFC_RD_LIST_STALL_STAT) => self.list_stalled(spu, event.value),
+            // The list-stall event says a list stalled, not which: every stalled list's stretch
+            // is complete.
+            (ChannelOperation::Read, SPU_RD_EVENT_STAT) if event.value & EVENT_LIST_STALL != 0 => {
+                self.list_stalled(spu, u32::MAX);
+            }
             (ChannelOperation::Write, MFC_WR_LIST_STALL_ACK) => {
                 self.list_acknowledged(spu, event, found);
             }

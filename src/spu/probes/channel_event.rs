@@ -1,5 +1,5 @@
-//! [`ChannelEvent`]: a channel instruction that completed, as [`SpuObserver::channel`]
-//! (crate::spu::probes::SpuObserver::channel) hears of it.
+//! [`ChannelEvent`]: a channel instruction that completed, as
+//! [`SpuObserver::channel`](crate::spu::probes::SpuObserver::channel) hears of it.
 //!
 //! Both modes report it at the same point of the program: right after the instruction took
 //! effect, before the next one does (instruction mode ends its batch of completed instructions

@@ -207,6 +207,23 @@ pub fn run(
     Ok(summary)
 }
 
+/// Sets `unit` up as the options say: the mode and, in pipeline mode, the configuration, the
+/// fetch model and the shortcuts (`--no-fast-forward`, `--no-stall-skip`).
+pub fn configure(unit: &mut SpuUnit, options: &Options) -> Result<(), Failure> {
+    unit.set_mode(match options.mode {
+        Mode::Instruction => UnitMode::Instruction,
+        Mode::Pipeline => UnitMode::Pipeline,
+    });
+    if options.mode == Mode::Pipeline {
+        unit.set_config(options.pipeline.config);
+        unit.set_fetch(options.pipeline.fetch)
+            .map_err(|error| Failure::Model(error.to_string()))?;
+        unit.set_fast_forward(options.pipeline.fast_forward);
+        unit.set_stall_skip(options.pipeline.stall_skip);
+    }
+    Ok(())
+}
+
 /// Runs to the end in slices, calling `between` after each slice.
 fn run_slices(
     unit: &mut SpuUnit,
@@ -216,15 +233,7 @@ fn run_slices(
     out: &mut dyn Write,
     mut between: impl FnMut() -> Result<(), Failure>,
 ) -> Result<Summary, Failure> {
-    unit.set_mode(match options.mode {
-        Mode::Instruction => UnitMode::Instruction,
-        Mode::Pipeline => UnitMode::Pipeline,
-    });
-    if options.mode == Mode::Pipeline {
-        unit.set_config(options.pipeline.config);
-        unit.set_fetch(options.pipeline.fetch)
-            .map_err(|error| Failure::Model(error.to_string()))?;
-    }
+    configure(unit, options)?;
     let mut cycles = 0u64;
     let mut instructions = 0u64;
     let (end, pc) = loop {

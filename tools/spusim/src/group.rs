@@ -12,14 +12,14 @@ use std::io::Write;
 use pmprobe::spu::exec::RunEnd;
 use pmprobe::spu::probes::SpuObserver;
 use pmprobe::spu::runtime::{ProgramEnd, RuntimeKind};
-use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
+use pmprobe::spu::unit::SpuUnit;
 
 use crate::analysis::Analysis;
 use crate::end::End;
 use crate::engine::{IoFmt, Summary};
 use crate::exit::Failure;
 use crate::host::Host;
-use crate::options::{Mode, Options};
+use crate::options::Options;
 use crate::program::Loaded;
 use crate::runtime_host;
 
@@ -55,15 +55,7 @@ pub fn run(
             .map_err(|error| Failure::Program(format!("{}: {error}", options.program.display())))?;
         host.prepare(unit.arch_mut(), &options.host);
         runtime_host::start(unit.arch_mut(), kind, &options.runtime, program.entry);
-        unit.set_mode(match options.mode {
-            Mode::Instruction => UnitMode::Instruction,
-            Mode::Pipeline => UnitMode::Pipeline,
-        });
-        if options.mode == Mode::Pipeline {
-            unit.set_config(options.pipeline.config);
-            unit.set_fetch(options.pipeline.fetch)
-                .map_err(|error| Failure::Model(error.to_string()))?;
-        }
+        crate::attach::configure(&mut unit, options)?;
         threads.push(Thread {
             unit,
             cycles: 0,

@@ -351,6 +351,11 @@ where
             "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
         ));
     }
+    if analysis.any() && (pipeline.trace || pipeline.konata.is_some()) {
+        return Err(UsageError(
+            "--check-dma/--profile cannot be combined with --trace/--konata yet".into(),
+        ));
+    }
     pipeline.config = preset;
     for assignment in &assignments {
         pipeline

@@ -271,11 +271,6 @@ fn bad_analysis_options_are_refused_by_name() {
         std::fs::read(&copy).unwrap(),
         std::fs::read(&calls).unwrap()
     );
-    let dir = scratch("");
-    refused(
-        &["--profile-firefox", &dir, &calls],
-        &format!("--profile-firefox: cannot write `{dir}`"),
-    );
     refused(
         &["--profile-folded=", &calls],
         "--profile-folded needs a file name",
