@@ -2,7 +2,8 @@
 # the MFC's atomic commands. `--spu-arg 1=EA` gives both the line's address; thread 1 gets
 # `--spu-arg 1:2=1`. Thread 1 adds 1 to the line's first word with getllar/putllc (again until
 # the conditional store succeeds) and exits with status 1; thread 0 reads the line until the
-# word is no longer 0, prints it and exits with status 0.
+# word is no longer 0, prints it and exits with status 0 (after 10 000 reads without a change
+# it gives up with status 2: alone, nothing changes the line).
 # Expected: stdout "seen 1\n"; thread 0 exits with 0, thread 1 with 1.
         .include "lv2.inc"
         .data
@@ -38,11 +39,17 @@ main:
         rotqbyi $80,$3,4                # the line's EA: the argument's low word
         rotqbyi $81,$4,4                # the thread number
         brnz    $81,adder
+        ila     $82,10000
 watcher:
         ori     $3,$80,0
         brsl    $0,getllar
         lqa     $4,line
-        brz     $4,watcher
+        brnz    $4,changed
+        ai      $82,$82,-1
+        brnz    $82,watcher
+        il      $3,2
+        br      done
+changed:
         ila     $3,seen
         brsl    $0,spu_printf
         il      $3,0

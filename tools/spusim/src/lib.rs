@@ -8,16 +8,16 @@
 //! Modules, each using only those listed before it:
 //! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
 //! - [`end`]: how a run ends;
-//! - [`host_options`], [`runtime_options`], [`attach_options`], [`analysis_options`]: the host
-//!   side's options, the runtime's, the listeners', and what to analyse (`--check-dma`,
-//!   `--profile`);
+//! - [`host_options`], [`runtime_options`], [`analysis_options`]: the host side's options,
+//!   the runtime's, and what to analyse (`--check-dma`, `--profile`);
 //! - [`runtime_host`]: the program's runtime (`--runtime`): its start, its calls answered,
 //!   the program's text on standard output;
 //! - [`host`]: main memory, what the host feeds the SPU and drains from it (the mailboxes,
 //!   through the runtime first), the DMA figures;
 //! - [`engine`]: a run's summary, the [`engine::Engine`] trait and `fmt::Write` over
 //!   `io::Write`;
-//! - [`usage`], [`options`]: the help text and the command-line parser;
+//! - [`usage`], [`pmu_option`], [`options`]: the help text, `--pmu`'s list and the
+//!   command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
 //! - [`program`]: the program to run, assembled or read from an SPU ELF file;
 //! - [`outputs`]: the refusal to let an output file replace an input;
@@ -37,7 +37,6 @@ pub mod analysis;
 pub mod analysis_options;
 pub mod app;
 pub mod attach;
-pub mod attach_options;
 pub mod elf_output;
 pub mod end;
 pub mod engine;
@@ -52,6 +51,7 @@ pub mod listing;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
+pub mod pmu_option;
 pub mod profile_output;
 pub mod program;
 pub mod runtime_host;

@@ -6,8 +6,11 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use pmprobe::pmu::Event;
+
+pub use crate::pmu_option::{PMU_EVENT_COUNTERS, parse_pmu_events};
+
 pub use crate::analysis_options::AnalysisOptions;
-pub use crate::attach_options::{Attachments, PMU_EVENT_COUNTERS, parse_pmu_events};
 pub use crate::host_options::HostOptions;
 pub use crate::runtime_options::RuntimeOptions;
 use pmprobe::spu::pipeline::Config;
@@ -100,6 +103,24 @@ impl Default for PipelineOptions {
             fast_forward: true,
             stall_skip: true,
         }
+    }
+}
+
+/// The listeners to attach to the SPU's probe points.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attachments {
+    /// `--pmu EVENT,...`: the events the emulated PMU counts.
+    pub pmu_events: Vec<Event>,
+    /// `--stack-distance`.
+    pub stack_distance: bool,
+    /// `--din FILE`.
+    pub din: Option<PathBuf>,
+}
+
+impl Attachments {
+    /// Whether any listener was asked for.
+    pub fn any(&self) -> bool {
+        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
     }
 }
 
@@ -380,17 +401,16 @@ where
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use pmprobe::pmu::Event;
 
-    /// `list` as the command line's arguments (also for host_options' tests).
-    pub(crate) fn args(list: &[&str]) -> Vec<String> {
+    /// `list` as the command line's arguments.
+    fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
     }
 
     /// The options `list` parses to; panics when it is not a run.
-    pub(crate) fn run_options(list: &[&str]) -> Options {
+    fn run_options(list: &[&str]) -> Options {
         match parse(args(list)) {
             Ok(Command::Run(options)) => options,
             other => panic!("{list:?} should parse, got {other:?}"),

@@ -15,7 +15,8 @@ use super::super::channels::SPU_RD_EVENT_STAT;
 use super::super::machine::Machine;
 use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
-use super::{Flow, instruction_address, word_offset};
+use super::immediate::word_offset;
+use super::{Flow, instruction_address};
 use crate::spu::isa::Instruction;
 use crate::spu::isa::{FEATURE_D, FEATURE_E};
 

@@ -9,7 +9,8 @@
 use super::super::local_store::LS_ADDRESS_MASK;
 use super::super::machine::Machine;
 use super::super::permute::{self, InsertSize};
-use super::{Flow, word_offset};
+use super::Flow;
+use super::immediate::word_offset;
 use crate::spu::isa::Instruction;
 
 /// Quadword-aligned LS address.

@@ -32,6 +32,7 @@ mod compare;
 mod control;
 mod float_dp;
 mod float_sp;
+mod immediate;
 mod integer;
 mod load_store;
 mod multiply;
@@ -45,11 +46,6 @@ use super::machine::Machine;
 use super::outcome::FaultKind;
 use crate::spu::isa::Instruction;
 use crate::spu::isa::Mnemonic;
-
-/// Byte offset of an I16 word-address field (`imm << 2`).
-fn word_offset(imm: i32) -> u32 {
-    (imm as u32).wrapping_shl(2)
-}
 
 /// RT, RA, RB and RC packed into one word, to hand an instruction to the out-of-line
 /// [`apply_rare`] in registers: an `Instruction` passed whole goes through memory, and the
