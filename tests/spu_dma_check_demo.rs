@@ -1,10 +1,10 @@
 //! The DMA race checker on the demo firmware's MFC kernels, which the firmware checks against
-//! Rust (`src/demo/mfc_kernels.rs`): the work queue of eight SPUs (atomic counter, results put
+//! Rust (`src/demo/mfc/kernels.rs`): the work queue of eight SPUs (atomic counter, results put
 //! from a ring of slots, one tag group each) and the signal handshake of two SPUs, in both
 //! modes, as `tests/spu_mfc_kernels.rs` runs them. Correct programs: no race.
 
 #[allow(dead_code)] // the firmware uses all of it; this test not every constant
-#[path = "../src/demo/mfc_kernels.rs"]
+#[path = "../src/demo/mfc/kernels.rs"]
 mod mfc_kernels;
 
 use mfc_kernels::*;
