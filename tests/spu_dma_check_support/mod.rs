@@ -32,12 +32,22 @@ pub fn source(name: &str) -> String {
 
 /// The assembled kernel: its image and program (labels).
 pub fn assembled(name: &str) -> (Vec<u8>, Box<Program<512>>) {
+    assembled_text(&source(name))
+}
+
+/// `text` assembled.
+pub fn assembled_text(text: &str) -> (Vec<u8>, Box<Program<512>>) {
     let mut image = vec![0u8; 256 * 1024];
-    let program = assemble::<512>(&source(name), &mut image)
+    let program = assemble::<512>(text, &mut image)
         .map(Box::new)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
     image.truncate(program.len);
     (image, program)
+}
+
+/// `text` with the kernels' `dma.inc` macros before it.
+pub fn with_macros(text: &str) -> String {
+    format!("{}\n{text}", source("dma.inc"))
 }
 
 /// The address of `label` in kernel `name`.
@@ -71,7 +81,13 @@ pub struct Checked {
 /// 2 = n, in their preferred doublewords) in `mode` over one main memory, in turns of 1024
 /// cycles, each under the checker, until every SPU stopped.
 pub fn run(name: &str, variant: u64, mode: Mode, threads: u8) -> Checked {
-    let (image, program) = assembled(name);
+    run_text(&source(name), variant, mode, threads)
+}
+
+/// [`run`] for a program given as text.
+pub fn run_text(text: &str, variant: u64, mode: Mode, threads: u8) -> Checked {
+    let (image, program) = assembled_text(text);
+    let name = "the program";
     let memory: &'static MainMemory<Vec<u8>> =
         Box::leak(Box::new(MainMemory::new(vec![0u8; 1 << 20])));
     let races = Races::default();
