@@ -7,6 +7,8 @@
 # Inclusive: leaf 99, outer 12 + 66 = 78, _start 6 + 78 + 33 = 117: every instruction.
 # The folded stacks (instructions): _start 6, _start;outer 12, _start;outer;leaf 66,
 # _start;leaf 33.
+# The loop's label is local (`.L`, as compilers write them): a plain label would be a symbol
+# of its own in the ELF file, which perf (`--profile-perf-data`) reports as a function.
         .text
 _start:
         il      $10,0
@@ -27,8 +29,8 @@ outer:
 leaf:
         il      $4,10
         il      $5,0
-loop:
+.Lloop:
         a       $5,$5,$4
         ai      $4,$4,-1
-        brnz    $4,loop
+        brnz    $4,.Lloop
         bi      $lr

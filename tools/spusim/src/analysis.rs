@@ -21,6 +21,7 @@ use crate::exit::Failure;
 use crate::function_profile::FunctionProfile;
 use crate::options::Mode;
 use crate::profile_output::{self, SpuProfile};
+use crate::profile_perf_data;
 use crate::program::Loaded;
 
 /// The program's symbols, naming only addresses inside the program (a PC in a buffer the
@@ -153,12 +154,13 @@ impl<'l> Analysis<'l> {
     }
 
     /// After the run: the checker's summary on `err`, the profile's table on `out` and its
-    /// files.
+    /// files (`binary`: the program's ELF file, for perf.data).
     pub fn finish(
         &self,
         reporter: &RaceReporter<'_, '_>,
         symbols: &dyn SymbolLookup,
         program: &Path,
+        binary: Option<&Path>,
         out: &mut dyn Write,
     ) -> Result<(), Failure> {
         if let Some(error) = reporter.failed.borrow_mut().take() {
@@ -219,6 +221,12 @@ impl<'l> Analysis<'l> {
         }
         if let Some(path) = &self.options.profile_firefox {
             profile_output::write_firefox(path, &profiles, symbols, program)?;
+        }
+        if let (Some(path), Some(binary)) = (&self.options.profile_perf_data, binary) {
+            let elf = std::fs::read(binary)
+                .map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", binary.display())))?;
+            let command_line: Vec<String> = std::env::args().collect();
+            profile_perf_data::write(path, &profiles, binary, &elf, &command_line)?;
         }
         Ok(())
     }

@@ -108,6 +108,19 @@ fn try_simulate(
     if let Some(elf_path) = &options.elf_output {
         elf_output::write(elf_path, &program, &paths)?;
     }
+    // perf reads the profile's symbols from an ELF file: the program's, or the one written.
+    let binary = if program.is_elf() {
+        Some(options.program.as_path())
+    } else {
+        options.elf_output.as_deref()
+    };
+    if options.analysis.profile_perf_data.is_some() && binary.is_none() {
+        return Err(Failure::Io(
+            "--profile-perf-data needs the program as an ELF file, where perf reads its \
+             symbols: run an ELF file, or write one with --elf FILE"
+                .into(),
+        ));
+    }
     let mut engine = engine_for(options)?;
     let kind = options
         .runtime
@@ -178,7 +191,7 @@ fn try_simulate(
         finish(options, &host, &spu, out)?;
         summary
     };
-    analysis.finish(&reporter, &symbols, &options.program, out)?;
+    analysis.finish(&reporter, &symbols, &options.program, binary, out)?;
     races.set(analysis.races());
     writeln!(out, "{}", summary.final_line()).map_err(Failure::stdout)?;
     out.flush().map_err(Failure::stdout)?;

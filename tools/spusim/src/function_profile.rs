@@ -20,7 +20,7 @@
 //! instructions only.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use pmprobe::spu::exec::Executed;
 use pmprobe::spu::isa::{Instruction, Mnemonic};
@@ -84,6 +84,9 @@ pub struct Node {
     pub own: Metrics,
     /// Times it was entered.
     pub calls: u64,
+    /// The address of the call that entered it first (the instruction before the return
+    /// address; `None` for the first frame).
+    pub call_site: Option<u32>,
 }
 
 /// A stretch of the run on one call path (the timeline of the Firefox profile).
@@ -127,7 +130,10 @@ pub struct Tree {
     pub charged: u64,
     /// Calls not followed past [`MAX_DEPTH`].
     pub too_deep: u64,
+    /// Cycles (instruction mode: instructions) by path and by the PC they were charged at.
+    pub by_pc: BTreeMap<(usize, u32), u64>,
     last_node: usize,
+    last_pc: u32,
 }
 
 impl Tree {
@@ -139,6 +145,7 @@ impl Tree {
                 children: Vec::new(),
                 own: Metrics::default(),
                 calls: 0,
+                call_site: None,
             }],
             stack: Vec::new(),
             expected_next: None,
@@ -150,12 +157,15 @@ impl Tree {
             late: Vec::new(),
             charged: 0,
             too_deep: 0,
+            by_pc: BTreeMap::new(),
             last_node: 0,
+            last_pc: 0,
         }
     }
 
-    /// The node of `function` called from `parent`, made on first use.
-    fn child(&mut self, parent: usize, function: u32) -> usize {
+    /// The node of `function` called from `parent` (by the call at `call_site`), made on
+    /// first use.
+    fn child(&mut self, parent: usize, function: u32, call_site: Option<u32>) -> usize {
         if let Some(&(_, node)) = self
             .nodes
             .get(parent)
@@ -170,6 +180,7 @@ impl Tree {
             children: Vec::new(),
             own: Metrics::default(),
             calls: 0,
+            call_site,
         });
         if let Some(p) = self.nodes.get_mut(parent) {
             p.children.push((function, node));
@@ -184,22 +195,25 @@ impl Tree {
             return;
         }
         let parent = self.stack.last().map_or(0, |frame| frame.node);
-        let node = self.child(parent, function);
+        let call_site = return_to.map(|address| address.wrapping_sub(4));
+        let node = self.child(parent, function, call_site);
         if let Some(n) = self.nodes.get_mut(node) {
             n.calls += 1;
         }
         self.stack.push(Frame { node, return_to });
     }
 
-    /// Charges `charge` to the current path, `weight` of it to the timeline.
-    fn charge(&mut self, charge: &Metrics, weight: u64) {
+    /// Charges `charge` to the current path at `pc`, `weight` of it to the timeline.
+    fn charge(&mut self, charge: &Metrics, weight: u64, pc: u32) {
         let node = self.stack.last().map_or(0, |frame| frame.node);
         if let Some(n) = self.nodes.get_mut(node) {
             n.own.add(charge);
         }
+        self.last_pc = pc;
         if weight == 0 {
             return;
         }
+        *self.by_pc.entry((node, pc)).or_insert(0) += weight;
         let full = self.segments.len() >= MAX_SEGMENTS;
         match self.segments.last_mut() {
             Some(last) if last.node == node => last.weight += weight,
@@ -243,7 +257,7 @@ impl Tree {
             charge.add(&std::mem::take(&mut self.carried));
         }
         let weight = if timed { charge.cycles } else { 1 };
-        self.charge(&charge, weight);
+        self.charge(&charge, weight, pc);
         if executed.branch_taken {
             let target = executed.next_pc;
             match instruction.mnemonic {
@@ -311,7 +325,7 @@ impl Tree {
             node,
             return_to: None,
         });
-        self.charge(&rest, rest.cycles);
+        self.charge(&rest, rest.cycles, self.last_pc);
         self.stack.truncate(top);
     }
 }
@@ -374,7 +388,6 @@ impl SpuObserver for FunctionProfile {
 /// Sums a tree's metrics per function: exclusive (the function's own paths) and inclusive
 /// (every path through it, each once however often the function recurs on it), with its calls.
 pub fn per_function(tree: &Tree) -> Vec<(u32, Metrics, Metrics, u64)> {
-    use std::collections::BTreeMap;
     let mut rows: BTreeMap<u32, (Metrics, Metrics, u64)> = BTreeMap::new();
     // Each path's own charge counts inclusively for every distinct function on its path.
     for (index, node) in tree.nodes.iter().enumerate() {

@@ -63,6 +63,7 @@ pub mod outputs;
 pub mod pipeline_engine;
 pub mod pmu_option;
 pub mod profile_output;
+pub mod profile_perf_data;
 pub mod program;
 pub mod runtime_host;
 pub mod runtime_options;
