@@ -108,6 +108,9 @@ options:
   --profile-folded FILE        write the profile as folded stacks (cycles, or
                                instructions in instruction mode)
   --profile-firefox FILE       write the profile for the Firefox Profiler
+  --profile-perf-data FILE     write the profile as perf.data for `perf report`
+                               (needs an ELF program, or --elf FILE: perf reads
+                               its symbols there)
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
@@ -116,9 +119,9 @@ options:
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out); numbers may be decimal
 or 0x hex. Each program file is at most 16 MiB (UTF-8 text, or an ELF file).
-Output files (--din, --konata, --elf, --profile-folded, --profile-firefox) are
-never a program file: spusim refuses
-before it opens anything.
+Output files (--din, --konata, --elf, --profile-folded, --profile-firefox,
+--profile-perf-data) are never a program file: spusim refuses before it opens
+anything.
 
 exit status: under a runtime, the program's exit status (lv2's thread or group
 exit status, libspe2's exit(); a stop code's low byte for a raw SPU or a

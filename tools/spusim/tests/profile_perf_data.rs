@@ -3,7 +3,8 @@
 //! function the share the same run's `--profile` table prints (± 0.5 points), self and
 //! children; `perf report -g` the call paths of the run's folded stacks; `perf script` the
 //! samples, their periods adding up to the run's cycles. In instruction mode the shares are
-//! the instruction counts `spu/programs/profile_calls.s` gives in its comment.
+//! the instruction counts `spu/programs/profile_calls.s` gives in its comment. `perf annotate`
+//! needs binutils' objdump for the SPU: its test runs with `--ignored` where one was built.
 
 mod common;
 
@@ -333,4 +334,53 @@ fn a_source_program_without_elf_is_refused_before_the_run() {
     );
     assert!(stdout(&output).is_empty());
     assert!(!std::path::Path::new(&data).exists());
+}
+
+/// binutils 2.40's objdump for the SPU, as `tools/oracles/build-spu-objdump.sh` builds it.
+fn spu_objdump() -> String {
+    std::env::var("SPU_OBJDUMP")
+        .unwrap_or_else(|_| "/tmp/spu-binutils/build/binutils/objdump".to_string())
+}
+
+#[test]
+#[ignore = "needs binutils' objdump for the SPU, which Debian does not ship: build it with \
+            tools/oracles/build-spu-objdump.sh, then run with --ignored (SPU_OBJDUMP=path if \
+            not in /tmp/spu-binutils)"]
+fn perf_annotate_shows_a_functions_instructions_with_spu_objdump() {
+    let elf = scratch("perf_annotate.elf");
+    let data = scratch("perf_annotate.data");
+    let output = spusim(&[
+        "--elf",
+        &elf,
+        "--profile-perf-data",
+        &data,
+        &program("profile_calls.s"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = perf(&[
+        "annotate",
+        "--stdio",
+        "-i",
+        &data,
+        &format!("--objdump={}", spu_objdump()),
+        "outer",
+    ]);
+    // `outer` in profile_calls.s: six instructions, every one charged some of its cycles.
+    let rows: Vec<(f64, String)> = text
+        .lines()
+        .filter_map(|line| {
+            let (percent, rest) = line.split_once(':')?;
+            let percent: f64 = percent.trim().parse().ok()?;
+            let mnemonic = rest.split_once(':')?.1.split_whitespace().next()?;
+            Some((percent, mnemonic.to_string()))
+        })
+        .collect();
+    let mnemonics: Vec<&str> = rows.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(
+        mnemonics,
+        ["ai", "stqd", "brsl", "lqd", "ai", "bi"],
+        "{text}"
+    );
+    let total: f64 = rows.iter().map(|(p, _)| p).sum();
+    assert!((total - 100.0).abs() < 0.1, "{text}");
 }
