@@ -353,3 +353,43 @@ fn the_report_line_names_the_rule_the_pcs_and_the_ranges() {
         )
     );
 }
+
+/// Firmware finds the race point by name in its probe manager, as it finds the SPU's own points,
+/// and attaches a plain function to it; a wrong name is refused by name.
+#[test]
+fn firmware_attaches_to_the_dma_race_point_by_name() {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    use pmprobe::probe::{Manager, ManagerError};
+    use pmprobe::spu::dma_check::DmaRaceChecker;
+    use pmprobe::spu::main_memory::MainMemory;
+    use pmprobe::spu::unit::{Discard, SpuUnit};
+
+    static SEEN: AtomicU64 = AtomicU64::new(0);
+    fn count(race: &DmaRace) {
+        assert_eq!(race.kind, RaceKind::LoadFromGet);
+        SEEN.fetch_add(1, Ordering::Relaxed);
+    }
+    let checker: &'static DmaRaceChecker<'static> = Box::leak(Box::new(DmaRaceChecker::new()));
+    let mut manager: Manager<'static, 4> = Manager::new();
+    checker.register(&mut manager).unwrap();
+    assert!(matches!(
+        manager.connect_fn::<DmaRace>("DmaRaces", count),
+        Err(ManagerError::UnknownPoint("DmaRaces"))
+    ));
+    manager.connect_fn::<DmaRace>("DmaRace", count).unwrap();
+    let (image, program) = assembled(LOAD_GET);
+    let memory: &'static MainMemory<Vec<u8>> =
+        Box::leak(Box::new(MainMemory::new(vec![0u8; 1 << 20])));
+    for (spu, mode) in MODES.into_iter().enumerate() {
+        let mut unit = Box::new(SpuUnit::new(spu as u8));
+        unit.load_program(&image, program.entry).unwrap();
+        unit.attach_main_memory(memory);
+        unit.arch_mut()
+            .set_register(3, pmprobe::spu::runtime::start::preferred_doubleword(1));
+        unit.set_mode(mode);
+        let observer = checker.observer(spu as u8).unwrap();
+        unit.run(100_000, &observer, &mut Discard).unwrap();
+    }
+    // load_get.s variant 1 races once, in each mode.
+    assert_eq!(SEEN.load(Ordering::Relaxed), 2);
+}
