@@ -13,6 +13,8 @@
 //! - [`unit`](mod@unit): [`SpuUnit`](unit::SpuUnit), one SPU as the simulator has it (state, mode,
 //!   pipeline), switching between the two modes at run time.
 //! - [`arena`]: a static [`Arena`](arena::Arena) of eight SPUs.
+//! - [`dma_check`]: the DMA race checker, an observer that names every race between a
+//!   program and its DMA transfers, the same in both modes.
 //! - [`elf`]: SPU ELF executables: a zero-copy reader that loads them into an SPU and names
 //!   addresses by their symbols, and a writer for assembled programs.
 //!
@@ -20,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod arena;
+pub mod dma_check;
 pub mod elf;
 pub mod exec;
 pub mod isa;

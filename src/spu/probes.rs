@@ -22,6 +22,11 @@
 //! | `Dma` | [`DmaEvent`] (SPU, command, tag, LSA, EA, size, issue and completion cycles) | a DMA transfer completes |
 //! | `DmaLines` | [`MemAccess`] (completion cycle, pc 0, EA, bytes of the line, read for a get / write for a put) | per 128-byte main-memory line of a completed DMA transfer |
 //!
+//! Besides the points, [`SpuObserver::channel`] hears of every channel instruction that
+//! completes ([`ChannelEvent`]: the channel, the value, the SPU's state after it), in program
+//! order in both modes: what a checker of the program's DMA traffic needs
+//! ([`dma_check`](crate::spu::dma_check)).
+//!
 //! The `u64` counting points feed the probe framework's PMU event counter directly
 //! (`RetiredInsts`, `Cycles`, ... are its gem5 default mapping names).
 //!
@@ -30,11 +35,13 @@
 //! the PMU's event inputs directly (gem5's mapping plus the stall events), and
 //! `(feed, &probes)` runs it next to the probe points' listeners.
 
+mod channel_event;
 mod observer;
 mod pmu_feed;
 mod stall;
 mod topdown;
 
+pub use channel_event::ChannelEvent;
 pub use observer::{IssueEvent, NoProbes, SpuObserver, completed_one_by_one};
 pub use pmu_feed::SpuPmuFeed;
 pub use stall::StallReason;

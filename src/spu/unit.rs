@@ -16,7 +16,7 @@ use super::main_memory::{SharedMemory, SignalRegister};
 use super::pipeline::{
     Config, FetchKind, ModelError, Pipeline, RunEnd, RunOutcome, Statistics, part_bytes,
 };
-use super::probes::{SpuObserver, StallReason};
+use super::probes::{ChannelEvent, SpuObserver, StallReason};
 
 /// Execution mode of an SPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,7 +408,12 @@ fn run_functional<O: SpuObserver, W: fmt::Write>(
         if executed.retired {
             instructions += 1;
             if let Some(instruction) = instruction {
-                observer.retired(&instruction, &executed, arch.cycle_count());
+                let cycle = arch.cycle_count();
+                observer.retired(&instruction, &executed, cycle);
+                // A batch ends at every channel instruction: the state is the one right after it.
+                if let Some(event) = ChannelEvent::of(&instruction, &executed, cycle, arch) {
+                    observer.channel(&event);
+                }
             }
             if let Some(checkpoint) = executed.profile {
                 writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;

@@ -30,6 +30,22 @@ pub const ATOMIC_PUTLLUC_DONE: u32 = 0x2;
 /// `getllar` completed.
 pub const ATOMIC_GETLLAR_DONE: u32 = 0x4;
 
+/// The MFC's command parameter channels as last written (`MFC_LSA`, `MFC_EAH`:`MFC_EAL`,
+/// `MFC_Size`, `MFC_TagID`): what the next `MFC_Cmd` issues with, and what the last one
+/// issued with, since a command leaves them as they were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CommandParameters {
+    /// `MFC_LSA`.
+    pub lsa: u32,
+    /// `MFC_EAH`:`MFC_EAL` (for a list: `MFC_EAH` and the list's LS address).
+    pub ea: u64,
+    /// `MFC_Size` (for a list: the list's bytes).
+    pub size: u32,
+    /// `MFC_TagID`'s five tag bits.
+    pub tag: u8,
+}
+
 /// What a write to `MFC_Cmd` did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommandWrite {
@@ -326,6 +342,16 @@ impl Mfc {
     /// ignored (a tag of 0x3f is group 31; the RPCS3 emulator masks the same way).
     pub fn write_tag(&mut self, value: u32) {
         self.tag = value & 0x1f;
+    }
+
+    /// The command parameter channels as last written.
+    pub fn parameters(&self) -> CommandParameters {
+        CommandParameters {
+            lsa: self.lsa,
+            ea: (u64::from(self.eah) << 32) | u64::from(self.eal),
+            size: self.size,
+            tag: self.tag as u8,
+        }
     }
 
     /// The `MFC_Cmd` count: free queue entries.

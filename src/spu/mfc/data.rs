@@ -4,7 +4,7 @@
 use super::command::{Command, CommandKind};
 use super::error::DmaErrorKind;
 use super::port::LocalStoreBytes;
-use super::transfer::{LIST_ELEMENT_BYTES, ListElement, check_transfer};
+use super::transfer::{ListElement, check_transfer};
 use crate::spu::main_memory::{LINE_BYTES, MemoryView, Requester, SignalRegister};
 
 /// Bytes moved per step under the memory's lock (one DMA line).
@@ -94,13 +94,7 @@ pub(super) fn list_element(
     running: u32,
     memory_size: u64,
 ) -> Result<Element, (Element, DmaErrorKind)> {
-    let mut bytes = [0u8; LIST_ELEMENT_BYTES as usize];
-    local_store.read_bytes(list + u32::from(index) * LIST_ELEMENT_BYTES, &mut bytes);
-    let [a, b, c, d, e, f, g, h] = bytes;
-    let decoded = ListElement::decode(
-        u32::from_be_bytes([a, b, c, d]),
-        u32::from_be_bytes([e, f, g, h]),
-    );
+    let decoded = ListElement::read(local_store, list, index);
     let element = Element {
         index,
         lsa: decoded.lsa(running),
@@ -119,8 +113,11 @@ pub(super) fn list_element(
 /// The list cursor after `element` (it was `running` before): the next 16-byte boundary past
 /// its data. A zero-size element moves nothing and leaves it.
 pub(super) fn advance_cursor(running: u32, element: &Element) -> u32 {
-    if element.size == 0 {
-        return running;
+    ListElement {
+        stall: element.stall,
+        size: element.size,
+        // The low word of the EA: an element under 16 bytes takes its low 4 bits.
+        eal: element.ea as u32,
     }
-    (element.lsa + element.size).next_multiple_of(16)
+    .next_running(running)
 }

@@ -40,7 +40,8 @@ mod transfer;
 
 pub use command::{Command, CommandKind, Ordering, command_name};
 pub use controller::{
-    ATOMIC_GETLLAR_DONE, ATOMIC_PUTLLC_FAILED, ATOMIC_PUTLLUC_DONE, CommandWrite, Mfc,
+    ATOMIC_GETLLAR_DONE, ATOMIC_PUTLLC_FAILED, ATOMIC_PUTLLUC_DONE, CommandParameters,
+    CommandWrite, Mfc,
 };
 pub use decrementer::{DEFAULT_CYCLES_PER_TICK, Decrementer};
 pub use error::{DmaErrorKind, DmaFault};

@@ -1,6 +1,7 @@
 //! The rules a transfer must follow (CBEA, "DMA command errors"), and DMA list elements.
 
 use super::error::DmaErrorKind;
+use super::port::LocalStoreBytes;
 use crate::spu::main_memory::SignalRegister;
 
 /// Bytes of an SPU's local store (a DMA must stay inside it).
@@ -89,6 +90,17 @@ impl ListElement {
         }
     }
 
+    /// Element `index` of the list at LS address `list`, read from `local_store`.
+    pub fn read(local_store: &dyn LocalStoreBytes, list: u32, index: u16) -> Self {
+        let mut bytes = [0u8; LIST_ELEMENT_BYTES as usize];
+        local_store.read_bytes(list + u32::from(index) * LIST_ELEMENT_BYTES, &mut bytes);
+        let [a, b, c, d, e, f, g, h] = bytes;
+        ListElement::decode(
+            u32::from_be_bytes([a, b, c, d]),
+            u32::from_be_bytes([e, f, g, h]),
+        )
+    }
+
     /// Where this element's data goes given the list's running LS address: an element under
     /// 16 bytes takes the EA's low 4 bits.
     pub fn lsa(&self, running: u32) -> u32 {
@@ -97,5 +109,14 @@ impl ListElement {
         } else {
             running
         }
+    }
+
+    /// The list's running LS address after this element (it was `running` before): the next
+    /// 16-byte boundary past its data. A zero-size element moves nothing and leaves it.
+    pub fn next_running(&self, running: u32) -> u32 {
+        if self.size == 0 {
+            return running;
+        }
+        (self.lsa(running) + self.size).next_multiple_of(16)
     }
 }

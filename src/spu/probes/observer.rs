@@ -3,6 +3,7 @@
 //! (`probes.rs`) and the PMU feed both implement the trait.
 #![forbid(unsafe_code)]
 
+use super::channel_event::ChannelEvent;
 use super::stall::StallReason;
 use crate::spu::exec::{CompletedBatch, Executed};
 use crate::spu::isa::Instruction;
@@ -88,6 +89,10 @@ pub trait SpuObserver {
     /// issued it).
     #[inline(always)]
     fn dma(&self, _event: &DmaEvent) {}
+    /// A channel instruction completed (after its [`retired`](Self::retired) or its batch),
+    /// before the next instruction takes effect, in both modes.
+    #[inline(always)]
+    fn channel(&self, _event: &ChannelEvent<'_>) {}
 }
 
 /// What [`SpuObserver::completed`] does by default: `observer.cycles(1)` then
@@ -145,6 +150,10 @@ impl<T: SpuObserver + ?Sized> SpuObserver for &T {
     fn dma(&self, event: &DmaEvent) {
         (**self).dma(event);
     }
+    #[inline(always)]
+    fn channel(&self, event: &ChannelEvent<'_>) {
+        (**self).channel(event);
+    }
 }
 
 /// Two observers composed at build time: every notification goes to the first, then to the
@@ -199,6 +208,11 @@ impl<A: SpuObserver, B: SpuObserver> SpuObserver for (A, B) {
     fn dma(&self, event: &DmaEvent) {
         self.0.dma(event);
         self.1.dma(event);
+    }
+    #[inline(always)]
+    fn channel(&self, event: &ChannelEvent<'_>) {
+        self.0.channel(event);
+        self.1.channel(event);
     }
 }
 

@@ -3,7 +3,9 @@
 //! symbolized call stack and a position on a time axis.
 //!
 //! Built with `fxprof-processed-profile`. The stacks are the ones the folded output counts
-//! ([`stack_of`]), without the `core N` root frame: the core is the thread.
+//! ([`stack_of`]), without the `core N` root frame: the core is the thread. The writing itself
+//! ([`build_stacks`]) takes any symbolized stacks with times and weights: spusim writes its
+//! exact per-function SPU profile with it.
 //!
 //! **Time.** A sample carries no timestamp (its `counter` is the skid, the events between the
 //! trigger and the handler), so the time axis is reconstructed: the n-th sample of a core
@@ -24,10 +26,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The profile as the `fxprof-processed-profile` crate builds it.
+pub use fxprof_processed_profile::Profile as FxProfile;
 use fxprof_processed_profile::{
     CategoryColor, CategoryHandle, CategoryPairHandle, CpuDelta, Frame, FrameFlags, FrameInfo,
-    LibraryInfo, Profile as FxProfile, ReferenceTimestamp, SamplingInterval, Symbol, SymbolTable,
-    Timestamp, debugid::DebugId,
+    LibraryInfo, ReferenceTimestamp, SamplingInterval, Symbol, SymbolTable, Timestamp,
+    debugid::DebugId,
 };
 use pmprobe::sampling::{ProfileHeader, Sample};
 
@@ -88,9 +92,54 @@ fn stacks(samples: &[Sample], resolve: &impl Resolve) -> Vec<Rc<[String]>> {
         .collect()
 }
 
+/// How a profile of symbolized stacks is laid out: what the Firefox Profiler shows around
+/// the samples.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The product name (shown as the profile's name).
+    pub product: String,
+    /// The sampling interval, in the time axis's nanoseconds.
+    pub interval_ns: u64,
+    /// The program's architecture, as the library info names it (`arm64`), if any.
+    pub arch: Option<String>,
+    /// The category of the program's functions (`Firmware`).
+    pub category: String,
+}
+
+/// A thread of the profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadInfo {
+    /// Its name (`core 0`, `SPU1`).
+    pub name: String,
+    /// Its thread id.
+    pub tid: u32,
+    /// When it ended on the time axis, in nanoseconds.
+    pub end_ns: u64,
+}
+
+/// One sample with its stack already symbolized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackSample {
+    /// The index of its thread in the profile's thread list.
+    pub thread: usize,
+    /// The function names, root (outermost caller) first.
+    pub stack: Rc<[String]>,
+    /// Where it lies on the time axis, in nanoseconds.
+    pub time_ns: u64,
+    /// The CPU time it stands for, in nanoseconds (the activity graph's height).
+    pub cpu_delta_ns: u64,
+    /// Its weight in the call tree and the flame graph (the profile's weights count samples:
+    /// a weight of n is n samples' worth).
+    pub weight: i32,
+}
+
 /// The firmware as a library whose symbol table names `functions` at their pseudo-addresses
 /// (their indices).
-fn library(firmware: &Firmware, functions: &BTreeMap<&str, u32>) -> LibraryInfo {
+fn library(
+    firmware: &Firmware,
+    arch: Option<&str>,
+    functions: &BTreeMap<&str, u32>,
+) -> LibraryInfo {
     let symbols = functions
         .iter()
         .map(|(&name, &address)| Symbol {
@@ -107,49 +156,47 @@ fn library(firmware: &Firmware, functions: &BTreeMap<&str, u32>) -> LibraryInfo 
         // No symbol server is ever asked (the profile is symbolicated), so no identity needed.
         debug_id: DebugId::nil(),
         code_id: None,
-        arch: Some("arm64".to_string()),
+        arch: arch.map(str::to_string),
         symbol_table: Some(Arc::new(SymbolTable::new(symbols))),
     }
 }
 
-/// Builds the Firefox profile of `samples` (in file order: each core's in the order it took
-/// them), described by `header`, symbolized by `resolve`; `recorded` anchors the time axis in
-/// wall-clock time (the run's date, which the profiler shows as the recording's start).
-pub fn build(
-    samples: &[Sample],
-    header: &ProfileHeader,
-    resolve: &impl Resolve,
+/// Builds the Firefox profile of `samples` (symbolized stacks, each of one of `threads`, in
+/// the order they were taken) laid out as `layout` says, with `firmware` as the one process
+/// and the library of every named function; `recorded` anchors the time axis in wall-clock
+/// time (the run's date, which the profiler shows as the recording's start).
+pub fn build_stacks(
+    layout: &Layout,
     firmware: &Firmware,
+    threads: &[ThreadInfo],
+    samples: &[StackSample],
     recorded: SystemTime,
 ) -> FxProfile {
     // A date before 1970 (a clock never set) would make the crate's conversion panic.
     let since_epoch = recorded.duration_since(UNIX_EPOCH).unwrap_or_default();
     let start = ReferenceTimestamp::from_duration_since_unix_epoch(since_epoch);
-    let period = header.period.max(1);
-    let mut profile = FxProfile::new(PRODUCT, start, SamplingInterval::from_nanos(period));
+    let interval = SamplingInterval::from_nanos(layout.interval_ns.max(1));
+    let mut profile = FxProfile::new(&layout.product, start, interval);
     profile.set_symbolicated(true);
-    let stacks = stacks(samples, resolve);
     let mut functions: BTreeMap<&str, u32> = BTreeMap::new();
-    for name in stacks.iter().flat_map(|s| s.iter()) {
+    for name in samples.iter().flat_map(|s| s.stack.iter()) {
         if name != UNKNOWN {
             let next = u32::try_from(functions.len()).unwrap_or(u32::MAX);
             functions.entry(name.as_str()).or_insert(next);
         }
     }
-    let lib = profile.add_lib(library(firmware, &functions));
-    let firmware_category: CategoryPairHandle =
-        profile.add_category("Firmware", CategoryColor::Blue).into();
+    let lib = profile.add_lib(library(firmware, layout.arch.as_deref(), &functions));
+    let firmware_category: CategoryPairHandle = profile
+        .add_category(&layout.category, CategoryColor::Blue)
+        .into();
     let zero = Timestamp::from_nanos_since_reference(0);
     let process = profile.add_process(&firmware.name, 1, zero);
-
-    // Samples taken so far on each core, which places the next one on its time axis.
-    let mut taken: BTreeMap<u8, u64> = samples.iter().map(|s| (s.core, 0)).collect();
-    let handles: BTreeMap<u8, _> = taken
-        .keys()
-        .map(|&core| {
-            let thread = profile.add_thread(process, u32::from(core), zero, false);
-            profile.set_thread_name(thread, &thread_name(core));
-            (core, thread)
+    let handles: Vec<_> = threads
+        .iter()
+        .map(|info| {
+            let thread = profile.add_thread(process, info.tid, zero, false);
+            profile.set_thread_name(thread, &info.name);
+            thread
         })
         .collect();
 
@@ -165,22 +212,83 @@ pub fn build(
             flags: FrameFlags::empty(),
         },
     };
-    for (sample, stack) in samples.iter().zip(&stacks) {
-        let thread = handles[&sample.core];
-        let frames: Vec<FrameInfo> = stack.iter().map(|f| frame(&mut profile, f)).collect();
+    for sample in samples {
+        let Some(&thread) = handles.get(sample.thread) else {
+            continue;
+        };
+        let frames: Vec<FrameInfo> = sample
+            .stack
+            .iter()
+            .map(|f| frame(&mut profile, f))
+            .collect();
         let stack = profile.intern_stack_frames(thread, frames.into_iter());
-        let n = taken.entry(sample.core).or_default();
-        *n += 1;
-        let time = Timestamp::from_nanos_since_reference(sample_time_ns(*n, period));
-        // Every core was running between its samples: a full CPU delta keeps the profiler's
-        // activity graph at the height of the samples instead of flat.
-        profile.add_sample(thread, time, stack, CpuDelta::from_nanos(period), 1);
+        let time = Timestamp::from_nanos_since_reference(sample.time_ns);
+        profile.add_sample(
+            thread,
+            time,
+            stack,
+            CpuDelta::from_nanos(sample.cpu_delta_ns),
+            sample.weight,
+        );
     }
-    for (core, thread) in handles {
-        let last = sample_time_ns(taken[&core], period);
-        profile.set_thread_end_time(thread, Timestamp::from_nanos_since_reference(last));
+    for (info, &thread) in threads.iter().zip(&handles) {
+        profile.set_thread_end_time(thread, Timestamp::from_nanos_since_reference(info.end_ns));
     }
     profile
+}
+
+/// Builds the Firefox profile of `samples` (in file order: each core's in the order it took
+/// them), described by `header`, symbolized by `resolve`; `recorded` anchors the time axis in
+/// wall-clock time (the run's date, which the profiler shows as the recording's start).
+pub fn build(
+    samples: &[Sample],
+    header: &ProfileHeader,
+    resolve: &impl Resolve,
+    firmware: &Firmware,
+    recorded: SystemTime,
+) -> FxProfile {
+    let period = header.period.max(1);
+    let stacks = stacks(samples, resolve);
+    let cores: Vec<u8> = samples
+        .iter()
+        .map(|s| s.core)
+        .collect::<std::collections::BTreeSet<u8>>()
+        .into_iter()
+        .collect();
+    // Samples taken so far on each core, which places the next one on its time axis.
+    let mut taken: BTreeMap<u8, u64> = cores.iter().map(|&core| (core, 0)).collect();
+    let placed: Vec<StackSample> = samples
+        .iter()
+        .zip(&stacks)
+        .map(|(sample, stack)| {
+            let n = taken.entry(sample.core).or_default();
+            *n += 1;
+            StackSample {
+                thread: cores.iter().position(|&c| c == sample.core).unwrap_or(0),
+                stack: stack.clone(),
+                time_ns: sample_time_ns(*n, period),
+                // Every core was running between its samples: a full CPU delta keeps the
+                // profiler's activity graph at the height of the samples instead of flat.
+                cpu_delta_ns: period,
+                weight: 1,
+            }
+        })
+        .collect();
+    let threads: Vec<ThreadInfo> = cores
+        .iter()
+        .map(|&core| ThreadInfo {
+            name: thread_name(core),
+            tid: u32::from(core),
+            end_ns: sample_time_ns(taken[&core], period),
+        })
+        .collect();
+    let layout = Layout {
+        product: PRODUCT.to_string(),
+        interval_ns: period,
+        arch: Some("arm64".to_string()),
+        category: "Firmware".to_string(),
+    };
+    build_stacks(&layout, firmware, &threads, &placed, recorded)
 }
 
 /// Writes `profile` as processed-format JSON.

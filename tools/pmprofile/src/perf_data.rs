@@ -37,9 +37,9 @@ use std::path::Path;
 use object::{Object, ObjectSegment};
 use pmprobe::pmu::Event;
 use pmprobe::sampling::{ProfileHeader, Sample, SampleSource};
+pub use tracepoint_decode::PerfEventAttrType;
 use tracepoint_decode::{
     PerfEventAttr, PerfEventAttrOptions, PerfEventAttrSampleType, PerfEventAttrSize,
-    PerfEventAttrType,
 };
 use tracepoint_perf::{PerfDataFileWriter, PerfHeaderIndex};
 
@@ -65,9 +65,11 @@ const CONTEXT_USER: u64 = (-512i64) as u64;
 /// `PROT_READ | PROT_EXEC`, `MAP_PRIVATE`.
 const PROT_READ_EXEC: u32 = 0x1 | 0x4;
 const MAP_PRIVATE: u32 = 0x2;
-/// `PERF_TYPE_HARDWARE` configs (`enum perf_hw_id`) and the software cpu-clock.
-const HW_CPU_CYCLES: u64 = 0;
-const HW_INSTRUCTIONS: u64 = 1;
+/// `PERF_TYPE_HARDWARE` config `PERF_COUNT_HW_CPU_CYCLES` (`enum perf_hw_id`).
+pub const HW_CPU_CYCLES: u64 = 0;
+/// `PERF_TYPE_HARDWARE` config `PERF_COUNT_HW_INSTRUCTIONS`.
+pub const HW_INSTRUCTIONS: u64 = 1;
+/// The software event `PERF_COUNT_SW_CPU_CLOCK`.
 const SW_CPU_CLOCK: u64 = 0;
 /// perf pads file names in build-id records to this (`NAME_ALIGN`).
 const NAME_ALIGN: usize = 64;
@@ -114,14 +116,25 @@ impl std::error::Error for FirmwareError {}
 impl Firmware {
     /// Reads the build id and the executable segments of the ELF `elf`, found at `path`.
     pub fn from_elf(path: &Path, elf: &[u8]) -> Result<Self, FirmwareError> {
+        let firmware = Self::from_elf_with_any_build_id(path, elf)?;
+        if firmware.build_id.is_empty() {
+            return Err(FirmwareError::NoBuildId);
+        }
+        Ok(firmware)
+    }
+
+    /// [`from_elf`](Self::from_elf) for an ELF that may have no build id (an SPU program
+    /// linked as `spu-ld` links by default): then `build_id` is empty, the file has no
+    /// `HEADER_BUILD_ID`, and perf opens the ELF by its path without checking it.
+    pub fn from_elf_with_any_build_id(path: &Path, elf: &[u8]) -> Result<Self, FirmwareError> {
         let file = object::File::parse(elf).map_err(|e| FirmwareError::NotElf(e.to_string()))?;
-        let build_id = file
-            .build_id()
-            .ok()
-            .flatten()
-            .filter(|id| !id.is_empty())
-            .ok_or(FirmwareError::NoBuildId)?
-            .to_vec();
+        let build_id = match file.build_id() {
+            Ok(id) => id.unwrap_or_default().to_vec(),
+            // `object` gives up at the first note it cannot read (an SPU program's
+            // `.note.spu_name` is 16-byte aligned); the build id's own section may still be
+            // readable, as perf reads it.
+            Err(_) => build_id_section_note(&file).unwrap_or_default(),
+        };
         let segments: Vec<(u64, u64, u64)> = file
             .segments()
             .filter(|segment| {
@@ -140,6 +153,30 @@ impl Firmware {
             segments,
         })
     }
+}
+
+/// The build id in the `.note.gnu.build-id` section of `file`, read as perf reads it: one
+/// `NT_GNU_BUILD_ID` note of owner `GNU`, its fields 4-byte aligned, in the file's byte order.
+fn build_id_section_note(file: &object::File<'_>) -> Option<Vec<u8>> {
+    use object::ObjectSection;
+    let data = file.section_by_name(".note.gnu.build-id")?.data().ok()?;
+    let word = |at: usize| -> Option<usize> {
+        let bytes: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
+        let value = if file.is_little_endian() {
+            u32::from_le_bytes(bytes)
+        } else {
+            u32::from_be_bytes(bytes)
+        };
+        usize::try_from(value).ok()
+    };
+    let (name_size, desc_size, kind) = (word(0)?, word(4)?, word(8)?);
+    let name = data.get(12..12 + name_size)?;
+    // NT_GNU_BUILD_ID.
+    if kind != 3 || name != b"GNU\0" {
+        return None;
+    }
+    let desc = 12 + name_size.next_multiple_of(4);
+    data.get(desc..desc + desc_size).map(<[u8]>::to_vec)
 }
 
 /// The perf event the samples stand for: its attr type, config and perf's name for it.
@@ -169,6 +206,12 @@ pub fn event_of(header: &ProfileHeader) -> (PerfEventAttrType, u64, String) {
 /// The `perf_event_attr` of the samples.
 pub fn attr_of(header: &ProfileHeader) -> PerfEventAttr {
     let (attr_type, config, _) = event_of(header);
+    sample_attr(attr_type, config, header.period)
+}
+
+/// The `perf_event_attr` of samples of event `config` (of type `attr_type`) taken every
+/// `period` events; each sample carries its own period too.
+pub fn sample_attr(attr_type: PerfEventAttrType, config: u64, period: u64) -> PerfEventAttr {
     let sample_type = [
         PerfEventAttrSampleType::IP,
         PerfEventAttrSampleType::Tid,
@@ -183,7 +226,7 @@ pub fn attr_of(header: &ProfileHeader) -> PerfEventAttr {
         attr_type,
         size: PerfEventAttrSize::Ver7,
         config,
-        sample_time: header.period,
+        sample_time: period,
         sample_type: PerfEventAttrSampleType(sample_type),
         // The firmware runs at EL1 and is sampled there: as perf sees it, "user" code of one
         // process (see the module's documentation), so neither user nor kernel is excluded.
@@ -226,13 +269,14 @@ fn sample_id(out: &mut Vec<u8>, time: u64, cpu: u32) {
     out.extend_from_slice(&0u32.to_ne_bytes());
 }
 
-/// The `COMM` and `MMAP2` records that describe the firmware process, at time 0 on cpu 0.
-pub fn process_records(firmware: &Firmware) -> Vec<u8> {
+/// The `COMM` and `MMAP2` records that describe the firmware process (named `comm`), at time
+/// 0 on cpu 0.
+pub fn process_records(firmware: &Firmware, comm: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let mut body = Vec::new();
     body.extend_from_slice(&FIRMWARE_PID.to_ne_bytes());
     body.extend_from_slice(&FIRMWARE_PID.to_ne_bytes());
-    c_string(&mut body, FIRMWARE_COMM);
+    c_string(&mut body, comm);
     sample_id(&mut body, 0, 0);
     record(&mut out, RECORD_COMM, 0, &body);
     for &(address, size, offset) in &firmware.segments {
@@ -253,16 +297,34 @@ pub fn process_records(firmware: &Firmware) -> Vec<u8> {
     out
 }
 
+/// One sample as the file holds it: the program counter, the core (`cpu`), a time, the
+/// period (what the sample weighs in `perf report`), and the callers' addresses, innermost
+/// first (without the PC itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerfSample {
+    /// The sampled instruction's address.
+    pub pc: u64,
+    /// The core that took it.
+    pub cpu: u32,
+    /// When (perf orders samples by it).
+    pub time: u64,
+    /// The events it stands for.
+    pub period: u64,
+    /// The return addresses (or call sites) of its callers, innermost first.
+    pub callers: Vec<u64>,
+}
+
 /// One `SAMPLE` record: IP, pid/tid, time, cpu, period, call chain (the attr's order).
-pub fn sample_record(out: &mut Vec<u8>, sample: &Sample, time: u64, period: u64, chain: &[u64]) {
+pub fn sample_record(out: &mut Vec<u8>, sample: &PerfSample) {
+    let chain = &sample.callers;
     let mut body = Vec::with_capacity(48 + 8 * (chain.len() + 3));
     body.extend_from_slice(&sample.pc.to_ne_bytes());
     body.extend_from_slice(&FIRMWARE_PID.to_ne_bytes());
     body.extend_from_slice(&FIRMWARE_PID.to_ne_bytes());
-    body.extend_from_slice(&time.to_ne_bytes());
-    body.extend_from_slice(&u32::from(sample.core).to_ne_bytes());
+    body.extend_from_slice(&sample.time.to_ne_bytes());
+    body.extend_from_slice(&sample.cpu.to_ne_bytes());
     body.extend_from_slice(&0u32.to_ne_bytes());
-    body.extend_from_slice(&period.to_ne_bytes());
+    body.extend_from_slice(&sample.period.to_ne_bytes());
     let entries = [CONTEXT_USER, sample.pc]
         .into_iter()
         .chain(chain.iter().copied());
@@ -314,6 +376,66 @@ pub fn string_list(strings: &[String]) -> Vec<u8> {
     out
 }
 
+/// What a perf.data file says about the run besides its samples.
+#[derive(Debug, Clone)]
+pub struct Recording<'a> {
+    /// The program perf reads symbols from.
+    pub firmware: &'a Firmware,
+    /// The process's command name (`perf report --sort comm`).
+    pub comm: &'a str,
+    /// The samples' event.
+    pub attr: PerfEventAttr,
+    /// perf's name for the event (`cycles`, `instructions`, `r11`...).
+    pub event_name: &'a str,
+    /// `HEADER_ARCH`: the machine, as `uname -m` names it (perf annotate picks its instruction
+    /// parser from it).
+    pub arch: &'a str,
+    /// `HEADER_CMDLINE`: the words of the command that recorded the file.
+    pub command_line: &'a [String],
+}
+
+/// Writes `samples` (in file order) as a perf.data file at `path`, described by `recording`.
+pub fn write_recording(
+    path: &Path,
+    recording: &Recording<'_>,
+    samples: &[PerfSample],
+) -> io::Result<()> {
+    let path_text = path
+        .to_str()
+        .ok_or_else(|| io::Error::other("the output path is not UTF-8"))?;
+    let mut writer = PerfDataFileWriter::new();
+    writer.create_file(path_text)?;
+    writer.write_event_data(&process_records(recording.firmware, recording.comm))?;
+    writer.write_finished_init()?;
+    let mut data = Vec::new();
+    for sample in samples {
+        sample_record(&mut data, sample);
+    }
+    writer.write_event_data(&data)?;
+    writer.write_finished_round()?;
+    writer.add_event_desc(&[], &recording.attr, recording.event_name);
+    // Without a build id perf opens the file by its path, unchecked.
+    if !recording.firmware.build_id.is_empty() {
+        writer.set_header(
+            PerfHeaderIndex::BuildId,
+            &build_id_section(recording.firmware),
+        );
+    }
+    writer.set_string_header(PerfHeaderIndex::Arch, recording.arch.as_bytes());
+    let cpus = samples.iter().map(|s| s.cpu + 1).max().unwrap_or(1);
+    writer.set_nr_cpus_header(cpus, cpus);
+    writer.set_header(
+        PerfHeaderIndex::Cmdline,
+        &string_list(recording.command_line),
+    );
+    let first = samples.iter().map(|s| s.time).min();
+    let last = samples.iter().map(|s| s.time).max();
+    if let (Some(first), Some(last)) = (first, last) {
+        writer.set_sample_time_header(first, last);
+    }
+    writer.finalize_and_close()
+}
+
 /// Writes `samples` (in file order: each core's in the order it took them), described by
 /// `header`, as a perf.data file at `path`. `resolve` decides where the link register holds a
 /// caller the frame-pointer chain skipped; `command_line` (its words) goes into `HEADER_CMDLINE`
@@ -326,45 +448,30 @@ pub fn write(
     firmware: &Firmware,
     command_line: &[String],
 ) -> io::Result<()> {
-    let path_text = path
-        .to_str()
-        .ok_or_else(|| io::Error::other("the output path is not UTF-8"))?;
-    let mut writer = PerfDataFileWriter::new();
-    writer.create_file(path_text)?;
-    writer.write_event_data(&process_records(firmware))?;
-    writer.write_finished_init()?;
     let period = header.period.max(1);
     let mut taken = [0u64; 256];
-    let (mut first, mut last) = (u64::MAX, 0);
-    let mut data = Vec::new();
-    for sample in samples {
-        let n = &mut taken[usize::from(sample.core)];
-        *n += 1;
-        let time = n.saturating_mul(period);
-        first = first.min(time);
-        last = last.max(time);
-        sample_record(
-            &mut data,
-            sample,
-            time,
-            period,
-            &return_addresses(sample, resolve),
-        );
-    }
-    writer.write_event_data(&data)?;
-    writer.write_finished_round()?;
-    let (_, _, name) = event_of(header);
-    writer.add_event_desc(&[], &attr_of(header), &name);
-    writer.set_header(PerfHeaderIndex::BuildId, &build_id_section(firmware));
-    writer.set_string_header(PerfHeaderIndex::Arch, b"aarch64");
-    let cores = taken
+    let samples: Vec<PerfSample> = samples
         .iter()
-        .rposition(|&n| n > 0)
-        .map_or(1, |i| i as u32 + 1);
-    writer.set_nr_cpus_header(cores, cores);
-    writer.set_header(PerfHeaderIndex::Cmdline, &string_list(command_line));
-    if first <= last {
-        writer.set_sample_time_header(first, last);
-    }
-    writer.finalize_and_close()
+        .map(|sample| {
+            let n = &mut taken[usize::from(sample.core)];
+            *n += 1;
+            PerfSample {
+                pc: sample.pc,
+                cpu: u32::from(sample.core),
+                time: n.saturating_mul(period),
+                period,
+                callers: return_addresses(sample, resolve),
+            }
+        })
+        .collect();
+    let (_, _, name) = event_of(header);
+    let recording = Recording {
+        firmware,
+        comm: FIRMWARE_COMM,
+        attr: attr_of(header),
+        event_name: &name,
+        arch: "aarch64",
+        command_line,
+    };
+    write_recording(path, &recording, &samples)
 }

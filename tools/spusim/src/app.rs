@@ -1,6 +1,6 @@
 //! The whole run: command line, program, engine, final line, exit status.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -8,8 +8,9 @@ use pmprobe::spu::exec::{SpuState, StopReason};
 use pmprobe::spu::runtime::RuntimeKind;
 use pmprobe::spu::unit::SpuUnit;
 
+use crate::analysis::{Analysis, ProgramSymbols, RaceReporter};
 use crate::engine::{End, Engine, Summary};
-use crate::exit::{EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
+use crate::exit::{EXIT_DMA_RACE, EXIT_HALT, EXIT_RUN_ERROR, EXIT_STOP, EXIT_USAGE, Failure};
 use crate::host::{Host, print_dma_stats};
 use crate::instruction_engine::InstructionEngine;
 use crate::options::{self, Command, Mode, Options};
@@ -49,8 +50,15 @@ pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> 
         return crate::objdump_output::print(options, out, err);
     }
     let err = RefCell::new(err);
-    let result = try_simulate(options, out, &err);
-    exit_status(result, *err.borrow_mut())
+    let races = Cell::new(0);
+    let result = try_simulate(options, out, &err, &races);
+    let status = exit_status(result, *err.borrow_mut());
+    // A race makes a run that ended well fail; a run's own error keeps its status.
+    if races.get() > 0 && status != EXIT_USAGE && status != EXIT_RUN_ERROR {
+        EXIT_DMA_RACE
+    } else {
+        status
+    }
 }
 
 /// The exit status of a run, printing why it failed to `err`.
@@ -86,6 +94,7 @@ fn try_simulate(
     options: &Options,
     program_out: &mut dyn Write,
     err: &RefCell<&mut dyn Write>,
+    races: &Cell<u64>,
 ) -> Result<Summary, Failure> {
     // Before anything is read or created: an output must never replace the program.
     outputs::refuse_overwriting_inputs(options)?;
@@ -98,6 +107,19 @@ fn try_simulate(
     }
     if let Some(elf_path) = &options.elf_output {
         elf_output::write(elf_path, &program, &paths)?;
+    }
+    // perf reads the profile's symbols from an ELF file: the program's, or the one written.
+    let binary = if program.is_elf() {
+        Some(options.program.as_path())
+    } else {
+        options.elf_output.as_deref()
+    };
+    if options.analysis.profile_perf_data.is_some() && binary.is_none() {
+        return Err(Failure::Io(
+            "--profile-perf-data needs the program as an ELF file, where perf reads its \
+             symbols: run an ELF file, or write one with --elf FILE"
+                .into(),
+        ));
     }
     let mut engine = engine_for(options)?;
     let kind = options
@@ -128,6 +150,14 @@ fn try_simulate(
     let not_loaded =
         |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
     let mut host = Host::new(&options.host, runtime)?;
+    let symbols = ProgramSymbols::new(&program);
+    let reporter = RaceReporter::new(err, &symbols);
+    let analysis = Analysis::new(
+        &options.analysis,
+        options.mode,
+        options.runtime.threads,
+        &reporter,
+    )?;
     let summary = if options.runtime.threads > 1 {
         if options.attachments.any() || options.pipeline.trace || options.pipeline.konata.is_some()
         {
@@ -137,14 +167,14 @@ fn try_simulate(
                     .into(),
             ));
         }
-        group::run(options, &program, kind, &mut host, out)?
-    } else if options.attachments.any() {
+        group::run(options, &program, kind, &mut host, out, &analysis)?
+    } else if options.attachments.any() || options.analysis.any() {
         // With listeners: the SPU unit (either mode) under probes, see attach.rs.
         let mut unit = Box::new(SpuUnit::new(0));
         program.load_into(unit.arch_mut()).map_err(not_loaded)?;
         host.prepare(unit.arch_mut(), &options.host);
         runtime_host::start(unit.arch_mut(), kind, &options.runtime, program.entry);
-        let summary = attach::run(&mut unit, options, &mut host, out)?;
+        let summary = attach::run(&mut unit, options, &mut host, out, &analysis.observer(0)?)?;
         if options.mode == Mode::Pipeline && options.pipeline.stats {
             let mut text = String::new();
             let _ = unit.print_stats(&mut text);
@@ -161,6 +191,8 @@ fn try_simulate(
         finish(options, &host, &spu, out)?;
         summary
     };
+    analysis.finish(&reporter, &symbols, &options.program, binary, out)?;
+    races.set(analysis.races());
     writeln!(out, "{}", summary.final_line()).map_err(Failure::stdout)?;
     out.flush().map_err(Failure::stdout)?;
     Ok(summary)

@@ -1,5 +1,6 @@
 //! `--pmu`, `--stack-distance`, `--din`: the probe framework's listeners on the SPU's probe
-//! points, as the demo firmware attaches them.
+//! points, as the demo firmware attaches them; and the analyses' observer (`--check-dma`,
+//! `--profile`), composed with them.
 //!
 //! The emulated PMU is fed by the library's `SpuPmuFeed` (gem5's point-to-event mapping and
 //! the stall events, straight into the PMU's event inputs), composed with the probe points
@@ -119,6 +120,7 @@ pub fn run(
     options: &Options,
     host: &mut Host<'_>,
     out: &mut dyn Write,
+    analysis: &impl SpuObserver,
 ) -> Result<Summary, Failure> {
     let attachments: &Attachments = &options.attachments;
     let probes: &'static SpuProbes<'static> = leak(SpuProbes::new());
@@ -157,8 +159,15 @@ pub fn run(
     };
     // The feed is part of the observer's type, so a run without --pmu carries none.
     let summary = match feed {
-        Some(feed) => run_slices(unit, options, &(feed, probes), host, out, between)?,
-        None => run_slices(unit, options, probes, host, out, between)?,
+        Some(feed) => run_slices(
+            unit,
+            options,
+            &((feed, probes), analysis),
+            host,
+            out,
+            between,
+        )?,
+        None => run_slices(unit, options, &(probes, analysis), host, out, between)?,
     };
 
     if let Some(din) = din {
@@ -198,6 +207,23 @@ pub fn run(
     Ok(summary)
 }
 
+/// Sets `unit` up as the options say: the mode and, in pipeline mode, the configuration, the
+/// fetch model and the shortcuts (`--no-fast-forward`, `--no-stall-skip`).
+pub fn configure(unit: &mut SpuUnit, options: &Options) -> Result<(), Failure> {
+    unit.set_mode(match options.mode {
+        Mode::Instruction => UnitMode::Instruction,
+        Mode::Pipeline => UnitMode::Pipeline,
+    });
+    if options.mode == Mode::Pipeline {
+        unit.set_config(options.pipeline.config);
+        unit.set_fetch(options.pipeline.fetch)
+            .map_err(|error| Failure::Model(error.to_string()))?;
+        unit.set_fast_forward(options.pipeline.fast_forward);
+        unit.set_stall_skip(options.pipeline.stall_skip);
+    }
+    Ok(())
+}
+
 /// Runs to the end in slices, calling `between` after each slice.
 fn run_slices(
     unit: &mut SpuUnit,
@@ -207,15 +233,7 @@ fn run_slices(
     out: &mut dyn Write,
     mut between: impl FnMut() -> Result<(), Failure>,
 ) -> Result<Summary, Failure> {
-    unit.set_mode(match options.mode {
-        Mode::Instruction => UnitMode::Instruction,
-        Mode::Pipeline => UnitMode::Pipeline,
-    });
-    if options.mode == Mode::Pipeline {
-        unit.set_config(options.pipeline.config);
-        unit.set_fetch(options.pipeline.fetch)
-            .map_err(|error| Failure::Model(error.to_string()))?;
-    }
+    configure(unit, options)?;
     let mut cycles = 0u64;
     let mut instructions = 0u64;
     let (end, pc) = loop {

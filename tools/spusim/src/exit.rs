@@ -12,6 +12,8 @@ pub const EXIT_HALT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// A fault, a blocked channel, `--max-cycles` exceeded or a model error.
 pub const EXIT_RUN_ERROR: u8 = 3;
+/// `--check-dma` found a DMA race (in a run that otherwise ended without an error).
+pub const EXIT_DMA_RACE: u8 = 4;
 
 /// Why a run ended before its final line; each kind has its own exit status.
 #[derive(Debug, PartialEq, Eq)]

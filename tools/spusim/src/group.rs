@@ -10,15 +10,16 @@
 use std::io::Write;
 
 use pmprobe::spu::exec::RunEnd;
-use pmprobe::spu::probes::NoProbes;
+use pmprobe::spu::probes::SpuObserver;
 use pmprobe::spu::runtime::{ProgramEnd, RuntimeKind};
-use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
+use pmprobe::spu::unit::SpuUnit;
 
+use crate::analysis::Analysis;
 use crate::end::End;
 use crate::engine::{IoFmt, Summary};
 use crate::exit::Failure;
 use crate::host::Host;
-use crate::options::{Mode, Options};
+use crate::options::Options;
 use crate::program::Loaded;
 use crate::runtime_host;
 
@@ -44,6 +45,7 @@ pub fn run(
     kind: RuntimeKind,
     host: &mut Host<'_>,
     out: &mut dyn Write,
+    analysis: &Analysis<'_>,
 ) -> Result<Summary, Failure> {
     let mut threads = Vec::with_capacity(options.runtime.threads);
     for id in 0..options.runtime.threads {
@@ -53,15 +55,7 @@ pub fn run(
             .map_err(|error| Failure::Program(format!("{}: {error}", options.program.display())))?;
         host.prepare(unit.arch_mut(), &options.host);
         runtime_host::start(unit.arch_mut(), kind, &options.runtime, program.entry);
-        unit.set_mode(match options.mode {
-            Mode::Instruction => UnitMode::Instruction,
-            Mode::Pipeline => UnitMode::Pipeline,
-        });
-        if options.mode == Mode::Pipeline {
-            unit.set_config(options.pipeline.config);
-            unit.set_fetch(options.pipeline.fetch)
-                .map_err(|error| Failure::Model(error.to_string()))?;
-        }
+        crate::attach::configure(&mut unit, options)?;
         threads.push(Thread {
             unit,
             cycles: 0,
@@ -74,7 +68,8 @@ pub fn run(
         let mut progressed = false;
         let mut waiting = Vec::new();
         for thread in threads.iter_mut().filter(|thread| thread.end.is_none()) {
-            let (ran, waited) = take_turn(thread, options, host, out)?;
+            let observer = analysis.observer(thread.unit.id())?;
+            let (ran, waited) = take_turn(thread, options, host, out, &observer)?;
             progressed |= ran;
             if let Some(end) = waited {
                 waiting.push((thread.unit.id(), end));
@@ -137,6 +132,7 @@ fn take_turn(
     options: &Options,
     host: &mut Host<'_>,
     out: &mut dyn Write,
+    observer: &impl SpuObserver,
 ) -> Result<(bool, Option<End>), Failure> {
     let remaining = options.max_cycles.saturating_sub(thread.cycles);
     if remaining == 0 {
@@ -151,7 +147,7 @@ fn take_turn(
     let mut prof = IoFmt::new(&mut *out);
     let outcome = thread
         .unit
-        .run(remaining.min(TURN_CYCLES), &NoProbes, &mut prof);
+        .run(remaining.min(TURN_CYCLES), observer, &mut prof);
     prof.take_error().map_err(Failure::stdout)?;
     let outcome = outcome.map_err(|error| Failure::Model(error.to_string()))?;
     thread.cycles += outcome.cycles;

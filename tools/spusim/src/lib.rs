@@ -8,7 +8,8 @@
 //! Modules, each using only those listed before it:
 //! - [`exit`]: exit statuses and the typed [`exit::Failure`]s that map to them;
 //! - [`end`]: how a run ends;
-//! - [`host_options`], [`runtime_options`]: the host side's options and the runtime's;
+//! - [`host_options`], [`runtime_options`], [`analysis_options`]: the host side's options,
+//!   the runtime's, and what to analyse (`--check-dma`, `--profile`);
 //! - [`runtime_host`]: the program's runtime (`--runtime`): its start, its calls answered,
 //!   the program's text on standard output;
 //! - [`host`]: main memory, what the host feeds the SPU and drains from it (the mailboxes,
@@ -27,11 +28,17 @@
 //! - [`objdump`], [`objdump_output`]: `--objdump`, spu-objdump -d's text;
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
+//! - [`function_profile`], [`profile_output`]: the exact per-function profile and its table,
+//!   folded stacks and Firefox Profiler file;
+//! - [`analysis`]: `--check-dma` and `--profile`: the race checker, the profiles, their
+//!   observer and reports;
 //! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
 //! - [`group`]: `--threads`, an lv2 thread group of several SPUs;
 //! - [`app`]: the whole run.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
+pub mod analysis_options;
 pub mod app;
 pub mod attach;
 pub mod elf_file;
@@ -40,6 +47,7 @@ pub mod end;
 pub mod engine;
 pub mod exit;
 pub mod expand_source;
+pub mod function_profile;
 pub mod group;
 pub mod host;
 pub mod host_options;
@@ -54,6 +62,8 @@ pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
 pub mod pmu_option;
+pub mod profile_output;
+pub mod profile_perf_data;
 pub mod program;
 pub mod runtime_host;
 pub mod runtime_options;

@@ -10,6 +10,7 @@ use pmprobe::pmu::Event;
 
 pub use crate::pmu_option::{PMU_EVENT_COUNTERS, parse_pmu_events};
 
+pub use crate::analysis_options::AnalysisOptions;
 pub use crate::host_options::HostOptions;
 pub use crate::link_options::LinkOptions;
 use crate::option_words::{is_option, split_option};
@@ -60,6 +61,8 @@ pub struct Options {
     pub host: HostOptions,
     /// The runtime that answers the program's calls, and its start.
     pub runtime: RuntimeOptions,
+    /// `--check-dma`, `--profile...`.
+    pub analysis: AnalysisOptions,
     /// More source files, `--defsym`, `--objdump`.
     pub link: LinkOptions,
 }
@@ -216,6 +219,7 @@ where
     let mut elf_output = None;
     let mut host = HostOptions::default();
     let mut runtime = RuntimeOptions::default();
+    let mut analysis = AnalysisOptions::default();
     let mut link = LinkOptions::default();
     let mut program = None;
     let mut options_ended = false;
@@ -233,7 +237,7 @@ where
         }
         let (name, inline) = split_option(&arg).map_err(UsageError)?;
         if let Some(value) = &inline
-            && FLAGS.contains(&name.as_str())
+            && (FLAGS.contains(&name.as_str()) || AnalysisOptions::FLAGS.contains(&name.as_str()))
         {
             return Err(UsageError(format!(
                 "{name} is a flag and takes no value, found `{name}={}` (leave the flag out to turn it off)",
@@ -309,6 +313,10 @@ where
             "--timing" => pipeline.timing = true,
             "--regs" => dump_registers = true,
             "--disasm" => disassemble = true,
+            _ if AnalysisOptions::FLAGS.contains(&name.as_str()) => analysis.take_flag(&name),
+            _ if AnalysisOptions::FILES.contains(&name.as_str()) => {
+                analysis.take_file(&name, args.file(&name, inline)?);
+            }
             _ if RuntimeOptions::NAMES.contains(&name.as_str()) => {
                 let text = args.text(&name, inline)?;
                 runtime.take(&name, &text).map_err(UsageError)?;
@@ -330,6 +338,11 @@ where
             "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
         ));
     }
+    if analysis.any() && (pipeline.trace || pipeline.konata.is_some()) {
+        return Err(UsageError(
+            "--check-dma/--profile cannot be combined with --trace/--konata yet".into(),
+        ));
+    }
     pipeline.config = preset;
     for assignment in &assignments {
         pipeline
@@ -349,6 +362,7 @@ where
         elf_output,
         host,
         runtime,
+        analysis,
         link,
     }))
 }
@@ -404,6 +418,7 @@ mod tests {
                 elf_output: Some(PathBuf::from("p.elf")),
                 host: HostOptions::default(),
                 runtime: RuntimeOptions::default(),
+                analysis: AnalysisOptions::default(),
                 link: LinkOptions::default(),
             }))
         );

@@ -28,6 +28,7 @@ pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
         ("--elf", options.elf_output.as_deref()),
     ]
     .into_iter()
+    .chain(options.analysis.outputs())
     .filter_map(|(option, path)| path.map(|path| (option, path)))
     .collect();
     for (index, &(option, output)) in outputs.iter().enumerate() {

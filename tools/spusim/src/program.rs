@@ -208,6 +208,13 @@ impl SymbolLookup for Loaded<'_> {
             Origin::Elf(elf) => elf.symbols().symbol_at(address),
         }
     }
+
+    fn symbol_before(&self, address: u32) -> Option<(&str, u32)> {
+        match &self.origin {
+            Origin::Assembly(program) => program.symbols.symbol_before(address),
+            Origin::Elf(elf) => elf.symbols().symbol_before(address),
+        }
+    }
 }
 
 /// The code and data regions of an assembled program: its output sections with bytes (as

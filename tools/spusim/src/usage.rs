@@ -96,6 +96,21 @@ options:
                                with one event (repeatable)
   --event-port N               lv2: connect SPU thread port N (0 to 63) to the
                                host: its events are answered and reported
+  --check-dma                  report every DMA race, one `DMA race` line each on
+                               stderr (a load, store or instruction fetch of LS a
+                               pending get writes; a store to LS a pending put
+                               reads; unordered commands on overlapping LS or main
+                               memory; across the SPUs of --threads), the same in
+                               both modes; exit status 4 when there is one
+  --profile                    print the exact per-function profile at the end:
+                               instructions, cycles, dual issue, stalls by class
+                               (pipeline mode), inclusive and exclusive, by call
+  --profile-folded FILE        write the profile as folded stacks (cycles, or
+                               instructions in instruction mode)
+  --profile-firefox FILE       write the profile for the Firefox Profiler
+  --profile-perf-data FILE     write the profile as perf.data for `perf report`
+                               (needs an ELF program, or --elf FILE: perf reads
+                               its symbols there)
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
@@ -104,8 +119,9 @@ options:
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out); numbers may be decimal
 or 0x hex. Each program file is at most 16 MiB (UTF-8 text, or an ELF file).
-Output files (--din, --konata, --elf) are never a program file: spusim refuses
-before it opens anything.
+Output files (--din, --konata, --elf, --profile-folded, --profile-firefox,
+--profile-perf-data) are never a program file: spusim refuses before it opens
+anything.
 
 exit status: under a runtime, the program's exit status (lv2's thread or group
 exit status, libspe2's exit(); a stop code's low byte for a raw SPU or a
@@ -116,5 +132,6 @@ program without instructions or a bad ELF file (`file: message`); 3 for a fault
 (illegal instruction, unsupported channel, a DMA command the MFC refuses, named
 with its command, tag, LSA, EA and size), a blocked channel, --max-cycles
 exceeded, a model error, or a call the runtime refuses (named with its class
-and opcode) or a receive no event will answer.
+and opcode) or a receive no event will answer; 4 when --check-dma found a race
+in a run that ended without such an error.
 ";

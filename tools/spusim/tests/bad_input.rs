@@ -365,6 +365,20 @@ fn table(dir: &Path) -> Vec<Case> {
             &["cannot be combined with --trace/--konata"],
         ),
         case(
+            "--check-dma or --profile with --trace",
+            &["--check-dma", "--trace", &good],
+            EXIT_USAGE,
+            &["--check-dma/--profile cannot be combined with --trace/--konata yet"],
+        ),
+        case(
+            "--profile-firefox names a directory",
+            &["--profile-firefox", &directory, &good],
+            EXIT_USAGE,
+            &[&format!(
+                "--profile-firefox: cannot write `{directory}`: Is a directory"
+            )],
+        ),
+        case(
             "unknown --pmu event",
             &["--pmu", "CACHE_MAGIC", &good],
             EXIT_USAGE,

@@ -15,7 +15,7 @@ use super::window::Effect;
 use crate::spu::exec::{Executed, SpuState, Status};
 use crate::spu::isa::Mnemonic;
 use crate::spu::pipeline::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
-use crate::spu::probes::{SpuObserver, StallReason};
+use crate::spu::probes::{ChannelEvent, SpuObserver, StallReason};
 
 impl Pipeline {
     /// Simulates one cycle. `DMA` false: the caller knows no transfer is in flight (see
@@ -223,6 +223,10 @@ impl Pipeline {
         }
         // One test on the common path, where the instruction is neither.
         if inflight.completion_duties != 0 {
+            // Stage o completes in program order: the state is the one right after it.
+            if let Some(event) = ChannelEvent::of(instruction, &executed, now, arch) {
+                observer.channel(&event);
+            }
             let (serializing, channel) = (inflight.serializing(), inflight.channel());
             self.serializing_or_channel_completed(arch, serializing, channel, position, now);
         }
