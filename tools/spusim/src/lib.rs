@@ -23,13 +23,15 @@
 //! - [`elf_output`]: `--elf`, the assembled program as an SPU ELF executable;
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
-//! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
+//! - [`ctf_output`]: `--ctf`, the run as a CTF trace;
+//! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`) and the trace;
 //! - [`group`]: `--threads`, an lv2 thread group of several SPUs;
 //! - [`app`]: the whole run.
 #![forbid(unsafe_code)]
 
 pub mod app;
 pub mod attach;
+pub mod ctf_output;
 pub mod elf_output;
 pub mod end;
 pub mod engine;

@@ -112,12 +112,17 @@ pub struct Attachments {
     pub stack_distance: bool,
     /// `--din FILE`.
     pub din: Option<PathBuf>,
+    /// `--ctf DIR`.
+    pub ctf: Option<PathBuf>,
 }
 
 impl Attachments {
     /// Whether any listener was asked for.
     pub fn any(&self) -> bool {
-        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
+        !self.pmu_events.is_empty()
+            || self.stack_distance
+            || self.din.is_some()
+            || self.ctf.is_some()
     }
 }
 
@@ -322,6 +327,7 @@ where
             }
             "--stack-distance" => attachments.stack_distance = true,
             "--din" => attachments.din = Some(args.file(&name, inline)?),
+            "--ctf" => attachments.ctf = Some(args.file(&name, inline)?),
             "--elf" => elf_output = Some(args.file(&name, inline)?),
             "--stats" => pipeline.stats = true,
             "--no-fast-forward" => pipeline.fast_forward = false,
@@ -361,7 +367,8 @@ where
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
     if attachments.any() && (pipeline.trace || pipeline.konata.is_some()) {
         return Err(UsageError(
-            "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
+            "--pmu/--stack-distance/--din/--ctf cannot be combined with --trace/--konata yet"
+                .into(),
         ));
     }
     pipeline.config = preset;
@@ -544,6 +551,8 @@ mod tests {
             "CPU_CYCLES,inst_retired,0x06",
             "--stack-distance",
             "--din=t.din",
+            "--ctf",
+            "trace",
             "p.s",
         ]);
         assert_eq!(
@@ -552,6 +561,7 @@ mod tests {
                 pmu_events: vec![Event::CPU_CYCLES, Event::INST_RETIRED, Event::LD_RETIRED],
                 stack_distance: true,
                 din: Some(PathBuf::from("t.din")),
+                ctf: Some(PathBuf::from("trace")),
             }
         );
     }

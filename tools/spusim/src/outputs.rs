@@ -15,6 +15,7 @@ pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
     let inputs = [("the program file", options.program.as_path())];
     let outputs: Vec<(&str, &Path)> = [
         ("--din", options.attachments.din.as_deref()),
+        ("--ctf", options.attachments.ctf.as_deref()),
         ("--konata", options.pipeline.konata.as_deref()),
         ("--elf", options.elf_output.as_deref()),
     ]

@@ -48,6 +48,11 @@ options:
                                accesses (16-byte lines, log2 bins)
   --din FILE                   write the LS data accesses to FILE as a Dinero IV
                                din trace (`0 addr` read, `1 addr` write, hex)
+  --ctf DIR                    write the run as a CTF 1.8 trace into DIR (created
+                               if missing) for babeltrace2 and Trace Compass: LS
+                               loads and stores, DMA transfers, stalled cycles
+                               and, with --pmu, the counters after every 4096
+                               cycles
   --trace                      print a pipeline trace frame after every cycle
   --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
   --konata FILE                write the run as a Kanata log for the Konata
@@ -98,8 +103,8 @@ options:
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out); numbers may be decimal
 or 0x hex. The program is at most
-16 MiB (UTF-8 text, or an ELF file). Output files (--din, --konata, --elf) are
-never the program file: spusim refuses before it opens anything.
+16 MiB (UTF-8 text, or an ELF file). Output files (--din, --ctf, --konata, --elf)
+are never the program file: spusim refuses before it opens anything.
 
 exit status: under a runtime, the program's exit status (lv2's thread or group
 exit status, libspe2's exit(); a stop code's low byte for a raw SPU or a
