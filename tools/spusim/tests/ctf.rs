@@ -147,8 +147,7 @@ fn the_trace_holds_every_access_transfer_stall_and_reading_of_the_run() {
         for event in EVENTS.split(',') {
             let last = readings
                 .iter()
-                .filter(|r| r.label("counter") == event)
-                .next_back()
+                .rfind(|r| r.label("counter") == event)
                 .unwrap();
             assert_eq!(
                 last.number("raw"),
