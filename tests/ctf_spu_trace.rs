@@ -145,7 +145,7 @@ fn traced_run(test: &str, mode: Mode) -> Run {
         accesses: accesses.0.take(),
         transfers: transfers.0.take(),
         issues: issues.0.take(),
-        stats: unit.stats().clone(),
+        stats: *unit.stats(),
         cycles: outcome.cycles,
     }
 }
