@@ -99,10 +99,25 @@ pub fn stall_code(reason: StallReason) -> u8 {
         StallReason::Channel => 6,
         StallReason::ChannelWait => 7,
         StallReason::DmaLocalStore => 8,
-        StallReason::Dependency(class) => {
-            let place = IClass::ALL.iter().position(|c| *c == class).unwrap_or(0);
-            STALL_DEPENDENCY_BASE + place as u8
-        }
+        StallReason::Dependency(class) => STALL_DEPENDENCY_BASE + class_place(class),
+    }
+}
+
+/// `class`'s place in [`IClass::ALL`].
+fn class_place(class: IClass) -> u8 {
+    match class {
+        IClass::Fx2 => 0,
+        IClass::Shuf => 1,
+        IClass::Fx3 => 2,
+        IClass::Ls => 3,
+        IClass::Br => 4,
+        IClass::Spr => 5,
+        IClass::Lnop => 6,
+        IClass::Nop => 7,
+        IClass::Fxb => 8,
+        IClass::Fp6 => 9,
+        IClass::Fp7 => 10,
+        IClass::Fpd => 11,
     }
 }
 
@@ -114,24 +129,22 @@ fn kind_offset(kind: AccessKind) -> u32 {
     }
 }
 
-/// Copies `fields` one after the other into a payload of `N` bytes.
+/// Copies `fields` one after the other into `payload` (whose length they add up to).
 #[inline(always)]
-fn payload<const N: usize>(fields: &[&[u8]]) -> [u8; N] {
-    let mut bytes = [0u8; N];
+fn put<const N: usize>(payload: &mut [u8; N], fields: &[&[u8]]) {
     let mut at = 0;
     for field in fields {
-        if let Some(slot) = bytes.get_mut(at..at + field.len()) {
+        if let Some(slot) = payload.get_mut(at..at + field.len()) {
             slot.copy_from_slice(field);
         }
         at += field.len();
     }
-    bytes
 }
 
 impl<S: PacketSink> StreamWriter<'_, S> {
     /// A memory access at its `tick`: `mem_read`/`mem_write`/`mem_fetch`, or their 64-bit
     /// forms when the pc, the address or the size does not fit the short one.
-    #[inline]
+    #[inline(always)]
     pub fn mem_access(&mut self, access: &MemAccess) -> Result<(), EventLost> {
         let offset = kind_offset(access.kind);
         match (
@@ -140,21 +153,22 @@ impl<S: PacketSink> StreamWriter<'_, S> {
             u16::try_from(access.size),
         ) {
             (Ok(pc), Ok(address), Ok(size)) => {
-                let bytes: [u8; 10] = payload(&[
-                    &pc.to_le_bytes(),
-                    &address.to_le_bytes(),
-                    &size.to_le_bytes(),
-                ]);
-                self.write(MEM_READ + offset, access.tick, &bytes)
+                self.write_with(MEM_READ + offset, access.tick, |bytes: &mut [u8; 10]| {
+                    bytes[..4].copy_from_slice(&pc.to_le_bytes());
+                    bytes[4..8].copy_from_slice(&address.to_le_bytes());
+                    bytes[8..].copy_from_slice(&size.to_le_bytes());
+                })
             }
-            _ => {
-                let bytes: [u8; 20] = payload(&[
-                    &access.pc.to_le_bytes(),
-                    &access.address.to_le_bytes(),
-                    &access.size.to_le_bytes(),
-                ]);
-                self.write(MEM_READ64 + offset, access.tick, &bytes)
-            }
+            _ => self.write_with(MEM_READ64 + offset, access.tick, |bytes: &mut [u8; 20]| {
+                put(
+                    bytes,
+                    &[
+                        &access.pc.to_le_bytes(),
+                        &access.address.to_le_bytes(),
+                        &access.size.to_le_bytes(),
+                    ],
+                );
+            }),
         }
     }
 
@@ -172,14 +186,14 @@ impl<S: PacketSink> StreamWriter<'_, S> {
             &event.issued.to_le_bytes(),
         ];
         match event.element {
-            None => {
-                let bytes: [u8; 26] = payload(&fields);
-                self.write(DMA, event.completed, &bytes)
-            }
+            None => self.write_with(DMA, event.completed, |bytes: &mut [u8; 26]| {
+                put(bytes, &fields);
+            }),
             Some(element) => {
-                let mut bytes: [u8; 28] = payload(&fields);
-                bytes[26..].copy_from_slice(&element.to_le_bytes());
-                self.write(DMA_LIST_ELEMENT, event.completed, &bytes)
+                self.write_with(DMA_LIST_ELEMENT, event.completed, |bytes: &mut [u8; 28]| {
+                    put(bytes, &fields);
+                    bytes[26..].copy_from_slice(&element.to_le_bytes());
+                })
             }
         }
     }
@@ -187,12 +201,28 @@ impl<S: PacketSink> StreamWriter<'_, S> {
     /// `cycles` stalled cycles for `reason` from cycle `start` on: one `stall` event, or one
     /// per `u32::MAX` cycles of a longer run.
     pub fn stall(&mut self, start: u64, reason: StallReason, cycles: u64) -> Result<(), EventLost> {
-        let code = stall_code(reason);
+        self.stall_code(start, stall_code(reason), cycles)
+    }
+
+    /// [`stall`](Self::stall) with the reason's code ([`stall_code`]).
+    #[inline]
+    pub fn stall_code(&mut self, start: u64, code: u8, cycles: u64) -> Result<(), EventLost> {
+        match u32::try_from(cycles) {
+            Ok(cycles) => self.write_with(STALL, start, |bytes: &mut [u8; 5]| {
+                bytes[0] = code;
+                bytes[1..].copy_from_slice(&cycles.to_le_bytes());
+            }),
+            Err(_) => self.long_stall(start, code, cycles),
+        }
+    }
+
+    /// A run of more than `u32::MAX` cycles, in parts.
+    #[cold]
+    fn long_stall(&mut self, start: u64, code: u8, cycles: u64) -> Result<(), EventLost> {
         let (mut at, mut left) = (start, cycles);
         while left > 0 {
             let part = left.min(u64::from(u32::MAX));
-            let bytes: [u8; 5] = payload(&[&[code], &(part as u32).to_le_bytes()]);
-            self.write(STALL, at, &bytes)?;
+            self.stall_code(at, code, part)?;
             at += part;
             left -= part;
         }
@@ -202,18 +232,24 @@ impl<S: PacketSink> StreamWriter<'_, S> {
     /// One event's PMU reading at `timestamp` (`pmu_count`): its raw count and its times
     /// enabled and running, all since the readings began.
     pub fn pmu_count(&mut self, timestamp: u64, reading: &EventReading) -> Result<(), EventLost> {
-        let bytes: [u8; 26] = payload(&[
-            &reading.event.number().to_le_bytes(),
-            &reading.raw.to_le_bytes(),
-            &reading.enabled.to_le_bytes(),
-            &reading.running.to_le_bytes(),
-        ]);
-        self.write(PMU_COUNT, timestamp, &bytes)
+        self.write_with(PMU_COUNT, timestamp, |bytes: &mut [u8; 26]| {
+            put(
+                bytes,
+                &[
+                    &reading.event.number().to_le_bytes(),
+                    &reading.raw.to_le_bytes(),
+                    &reading.enabled.to_le_bytes(),
+                    &reading.running.to_le_bytes(),
+                ],
+            );
+        })
     }
 
     /// PC event `event` (its number in the metadata's list of names) fired at `pc`.
     pub fn pc_event(&mut self, timestamp: u64, pc: u64, event: u16) -> Result<(), EventLost> {
-        let bytes: [u8; 10] = payload(&[&pc.to_le_bytes(), &event.to_le_bytes()]);
-        self.write(PC_EVENT, timestamp, &bytes)
+        self.write_with(PC_EVENT, timestamp, |bytes: &mut [u8; 10]| {
+            bytes[..8].copy_from_slice(&pc.to_le_bytes());
+            bytes[8..].copy_from_slice(&event.to_le_bytes());
+        })
     }
 }

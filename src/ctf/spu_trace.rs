@@ -28,6 +28,7 @@ use crate::spu::isa::Instruction;
 use crate::spu::mfc::DmaEvent;
 use crate::spu::probes::{SpuObserver, StallReason};
 
+use super::events::stall_code;
 use super::pc_events::PcEventHits;
 use super::stream::{PacketSink, StreamStats, StreamWriter};
 
@@ -72,12 +73,13 @@ impl<T> SpuStreams<T> {
     }
 }
 
-/// A run of stalled cycles not yet written: `cycles` from `start`, for `reason`.
-#[derive(Clone, Copy)]
+/// A run of stalled cycles not yet written: `cycles` from `start`, for the reason whose code
+/// is `code` (`cycles` 0: none).
+#[derive(Clone, Copy, Default)]
 struct StallRun {
     start: u64,
     cycles: u64,
-    reason: StallReason,
+    code: u8,
 }
 
 /// Writes an SPU's events into CTF streams (see the module documentation).
@@ -86,7 +88,7 @@ pub struct SpuTrace<'q, 'b, S> {
     pc_events: RefCell<PcEventQueue<'q, PcEventHits, PC_EVENTS>>,
     /// Cycles told so far.
     clock: Cell<u64>,
-    stall_run: Cell<Option<StallRun>>,
+    stall_run: Cell<StallRun>,
     /// Notifications that reached a stream while it was being written (re-entrance).
     busy: Cell<u64>,
     /// PC events that fired beyond what one instruction records.
@@ -100,7 +102,7 @@ impl<'q, 'b, S: PacketSink> SpuTrace<'q, 'b, S> {
             streams: streams.map(RefCell::new),
             pc_events: RefCell::new(PcEventQueue::new()),
             clock: Cell::new(0),
-            stall_run: Cell::new(None),
+            stall_run: Cell::new(StallRun::default()),
             busy: Cell::new(0),
             pc_overflow: Cell::new(0),
         }
@@ -220,26 +222,26 @@ impl<'q, 'b, S: PacketSink> SpuTrace<'q, 'b, S> {
     /// continue it, else the open run is written and they open the next.
     #[inline(always)]
     fn stalled(&self, start: u64, cycles: u64, reason: StallReason) {
-        match self.stall_run.get() {
-            Some(mut run) if run.reason == reason && run.start + run.cycles == start => {
-                run.cycles += cycles;
-                self.stall_run.set(Some(run));
-            }
-            _ => {
-                self.end_stall_run();
-                self.stall_run.set(Some(StallRun {
-                    start,
-                    cycles,
-                    reason,
-                }));
-            }
+        let code = stall_code(reason);
+        let mut run = self.stall_run.get();
+        if run.code == code && run.start + run.cycles == start && run.cycles > 0 {
+            run.cycles += cycles;
+            self.stall_run.set(run);
+        } else {
+            self.end_stall_run();
+            self.stall_run.set(StallRun {
+                start,
+                cycles,
+                code,
+            });
         }
     }
 
     fn end_stall_run(&self) {
-        if let Some(run) = self.stall_run.take() {
+        let run = self.stall_run.take();
+        if run.cycles > 0 {
             self.with(&self.streams.stalls, |w| {
-                let _ = w.stall(run.start, run.reason, run.cycles);
+                let _ = w.stall_code(run.start, run.code, run.cycles);
             });
         }
     }

@@ -209,6 +209,65 @@ impl<'b, S: PacketSink> StreamWriter<'b, S> {
     /// Appends an event of class `id` at `timestamp` with its payload's bytes.
     #[inline]
     pub fn write(&mut self, id: u32, timestamp: u64, payload: &[u8]) -> Result<(), EventLost> {
+        match self.compact_slot(id, timestamp, payload.len()) {
+            Some(body) => {
+                body.copy_from_slice(payload);
+                Ok(())
+            }
+            None => self.write_slow(id, timestamp, payload),
+        }
+    }
+
+    /// Appends an event of class `id` at `timestamp` whose `N`-byte payload `fill` writes in
+    /// place (what pmprobe's event methods use: no copy of the payload).
+    #[inline(always)]
+    pub fn write_with<const N: usize>(
+        &mut self,
+        id: u32,
+        timestamp: u64,
+        fill: impl FnOnce(&mut [u8; N]),
+    ) -> Result<(), EventLost> {
+        if let Some(body) = self.compact_slot(id, timestamp, N)
+            && let Ok(body) = <&mut [u8; N]>::try_from(body)
+        {
+            fill(body);
+            return Ok(());
+        }
+        let mut payload = [0u8; N];
+        fill(&mut payload);
+        self.write_slow(id, timestamp, &payload)
+    }
+
+    /// The common case in one test: a packet already open (its clock set), a timestamp no
+    /// earlier than the last and less than 2^27 after it (the wrapping difference of an earlier
+    /// one is huge), a compact id, room left. Writes the compact header and counts the event;
+    /// the payload's `len` bytes are the caller's to fill.
+    #[inline(always)]
+    fn compact_slot(&mut self, id: u32, timestamp: u64, len: usize) -> Option<&mut [u8]> {
+        let delta = timestamp.wrapping_sub(self.last);
+        if delta >= COMPACT_SPAN || id >= EXTENDED_ID || self.in_packet == 0 {
+            return None;
+        }
+        let start = self.len;
+        let end = start + COMPACT_HEADER_BYTES + len;
+        if end > self.packet.len() {
+            return None;
+        }
+        self.len = end;
+        self.last = timestamp;
+        self.in_packet += 1;
+        let slot = self.packet.get_mut(start..end)?;
+        let (head, body) = slot.split_at_mut(COMPACT_HEADER_BYTES);
+        // The low 27 bits of the timestamp above the 5-bit id.
+        let word = id | ((timestamp as u32) << 5);
+        head.copy_from_slice(&word.to_le_bytes());
+        Some(body)
+    }
+
+    /// [`write`](Self::write) for every other case: a new packet, an extended header, an
+    /// event out of order.
+    #[inline(never)]
+    fn write_slow(&mut self, id: u32, timestamp: u64, payload: &[u8]) -> Result<(), EventLost> {
         if timestamp < self.last {
             return Err(self.lose_out_of_order(timestamp));
         }
@@ -228,7 +287,6 @@ impl<'b, S: PacketSink> StreamWriter<'b, S> {
         };
         let (head, body) = slot.split_at_mut(header);
         if compact {
-            // The low 27 bits of the timestamp above the 5-bit id.
             let word = id | ((timestamp as u32) << 5);
             head.copy_from_slice(&word.to_le_bytes());
         } else {
@@ -242,7 +300,6 @@ impl<'b, S: PacketSink> StreamWriter<'b, S> {
     }
 
     /// The event did not fit the open packet: closes it and writes the event into a new one.
-    #[cold]
     fn write_in_new_packet(
         &mut self,
         id: u32,
