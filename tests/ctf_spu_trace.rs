@@ -2,7 +2,8 @@
 //! the trace back, and what it read is checked against what the probe framework's own points
 //! reported in the same run (`DataAccess`, `Dma`, `Issue`) and against the pipeline's
 //! statistics: every access and transfer with its values, the stalled cycles reason by reason,
-//! the PC events once per pass over their instruction at that instruction's cycle.
+//! the PC events once per pass over their instruction at that instruction's cycle. Attached to
+//! the probe points as listeners instead of composed as an observer, it writes the same bytes.
 mod common;
 mod spu_mfc_support;
 
@@ -11,8 +12,8 @@ use std::path::PathBuf;
 
 use common::babeltrace::{BtEvent, BtRead, read_trace};
 use pmprobe::ctf::{
-    ClockDescription, PacketStore, SPU_CLOCK_HZ, SpuStreams, SpuTrace, StreamConfig, StreamWriter,
-    TraceDescription, TracePcEvent, write_metadata,
+    ClockDescription, PacketStore, SPU_CLOCK_HZ, SpuStreams, SpuTrace, SpuTraceListeners,
+    StreamConfig, StreamWriter, TraceDescription, TracePcEvent, write_metadata,
 };
 use pmprobe::probe::Listener;
 use pmprobe::probe::listeners::{AccessKind, MemAccess};
@@ -334,4 +335,58 @@ fn the_stall_run_of_a_reason_is_one_event_and_runs_split_on_a_new_reason() {
     assert_eq!(event(0), (8, 1, 1, 3));
     assert_eq!(event(9), (8, 5, 7, 2));
     assert_eq!(event(18), (8, 7, 1, 1));
+}
+
+/// The bytes of the four streams of [`PROGRAM`]'s run in `mode`, the trace composed with the
+/// probe points as an observer or attached to their points as listeners.
+fn stream_bytes(mode: Mode, as_listeners: bool) -> Vec<Vec<u8>> {
+    let memory = memory(1 << 20);
+    host_write(memory, 0x10000, &pattern(1, 256));
+    let mut unit = load(PROGRAM, memory, mode, 2);
+    let mut packets = [[0u8; 512]; 4];
+    let mut files = [[0u8; 64 * 1024]; 4];
+    let [p0, p1, p2, p3] = &mut packets;
+    let [f0, f1, f2, f3] = &mut files;
+    let config = StreamConfig {
+        uuid: UUID,
+        cpu_id: 2,
+    };
+    let writer = |packet, file| StreamWriter::new(packet, PacketStore::new(file), config).unwrap();
+    let trace = SpuTrace::new(SpuStreams {
+        memory: writer(p0, f0),
+        dma: writer(p1, f1),
+        stalls: writer(p2, f2),
+        pc_events: writer(p3, f3),
+    });
+    let at_loop = TracePcEvent::new(u64::from(label_address("loop")), 0, "loop head");
+    trace.schedule_pc_event(&at_loop).unwrap();
+    let probes = SpuProbes::new();
+    let listeners = SpuTraceListeners::new(&trace);
+    let pcs = listeners.retired_pcs();
+    let outcome = if as_listeners {
+        listeners.attach(&pcs, &probes).unwrap();
+        unit.run(1_000_000, &probes, &mut Discard).unwrap()
+    } else {
+        unit.run(1_000_000, &(&probes, &trace), &mut Discard)
+            .unwrap()
+    };
+    assert!(stopped(&outcome), "{mode:?}: {outcome:?}");
+    probes.clear();
+    let streams = trace.finish();
+    streams
+        .named()
+        .map(|(_, (store, _))| store.bytes().to_vec())
+        .to_vec()
+}
+
+#[test]
+fn attached_to_the_probe_points_the_trace_is_the_same_byte_for_byte() {
+    for mode in MODES {
+        let observed = stream_bytes(mode, false);
+        let listened = stream_bytes(mode, true);
+        // Every stream has events (the stall stream only where the SPU waits: pipeline mode).
+        let with_events = observed.iter().filter(|bytes| bytes.len() > 76).count();
+        assert_eq!(with_events, if mode == Mode::Pipeline { 4 } else { 3 });
+        assert!(observed == listened, "{mode:?}");
+    }
 }

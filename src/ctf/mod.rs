@@ -14,7 +14,8 @@
 //! after a gap of 2^27 clock units or more) and its payload: 14 bytes for an SPU load or store.
 //!
 //! - [`SpuTrace`]: an `SpuObserver` writing an SPU's memory accesses, DMA transfers, stalls
-//!   and PC events ([`TracePcEvent`]) into four streams;
+//!   and PC events ([`TracePcEvent`]) into four streams; composed with the model's other
+//!   observers, or attached to an `SpuProbes`' points ([`SpuTraceListeners`]);
 //! - [`StreamWriter::pmu_count`]: a PMU reading (raw count, times enabled and running), as a
 //!   counter sample;
 //! - a `MutListener<StreamWriter>` listens to any `MemAccess` or `DmaEvent` probe point.
@@ -54,11 +55,13 @@ pub mod events;
 mod listen;
 mod metadata;
 mod pc_events;
+mod spu_listeners;
 mod spu_trace;
 mod stream;
 
 pub use metadata::{ClockDescription, MetadataError, TraceDescription, uuid_v4, write_metadata};
 pub use pc_events::{HITS_PER_INSTRUCTION, PcEventHits, TracePcEvent};
+pub use spu_listeners::{RetiredPcs, SpuTraceListeners};
 pub use spu_trace::{PC_EVENTS, SPU_CLOCK_HZ, SpuStreams, SpuTrace};
 pub use stream::{
     COMPACT_SPAN, CTF_MAGIC, EXTENDED_ID, EventLost, MIN_PACKET_BYTES, PACKET_HEADER_BYTES,

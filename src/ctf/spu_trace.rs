@@ -182,15 +182,24 @@ impl<'q, 'b, S: PacketSink> SpuTrace<'q, 'b, S> {
     }
 
     #[inline(always)]
-    fn access(&self, access: &MemAccess) {
+    pub(super) fn access(&self, access: &MemAccess) {
         // A refused event is counted by the stream.
         self.with(&self.streams.memory, |w| {
             let _ = w.mem_access(access);
         });
     }
 
+    /// Accesses reported together, under one borrow of the stream.
+    pub(super) fn accesses(&self, accesses: &[MemAccess]) {
+        self.with(&self.streams.memory, |w| {
+            for access in accesses {
+                let _ = w.mem_access(access);
+            }
+        });
+    }
+
     /// Runs the PC events at `pc` and records those that fired.
-    fn service_pc_events(&self, pc: u64, cycle: u64) {
+    pub(super) fn service_pc_events(&self, pc: u64, cycle: u64) {
         let mut hits = PcEventHits::at(pc, cycle);
         match self.pc_events.try_borrow_mut() {
             Ok(mut queue) => {
@@ -212,7 +221,7 @@ impl<'q, 'b, S: PacketSink> SpuTrace<'q, 'b, S> {
         }
     }
 
-    fn pc_events_scheduled(&self) -> bool {
+    pub(super) fn pc_events_scheduled(&self) -> bool {
         self.pc_events
             .try_borrow()
             .is_ok_and(|queue| !queue.is_empty())
@@ -221,7 +230,7 @@ impl<'q, 'b, S: PacketSink> SpuTrace<'q, 'b, S> {
     /// `cycles` stalled cycles for `reason` from `start`: added to the open run when they
     /// continue it, else the open run is written and they open the next.
     #[inline(always)]
-    fn stalled(&self, start: u64, cycles: u64, reason: StallReason) {
+    pub(super) fn stalled(&self, start: u64, cycles: u64, reason: StallReason) {
         let code = stall_code(reason);
         let mut run = self.stall_run.get();
         if run.code == code && run.start + run.cycles == start && run.cycles > 0 {
@@ -273,11 +282,7 @@ impl<S: PacketSink> SpuObserver for SpuTrace<'_, '_, S> {
     #[inline(always)]
     fn completed(&self, batch: &CompletedBatch<'_>) {
         self.clock.set(self.clock.get() + batch.len() as u64);
-        self.with(&self.streams.memory, |w| {
-            for access in batch.accesses() {
-                let _ = w.mem_access(access);
-            }
-        });
+        self.accesses(batch.accesses());
         if self.pc_events_scheduled() {
             for (index, record) in batch.records().iter().enumerate() {
                 self.service_pc_events(u64::from(record.pc()), batch.cycle_after(index));
