@@ -1,4 +1,5 @@
-//! The demo's `--ctf DIR` on QEMU: a CTF trace of one run of the streaming kernel, written
+//! CTF on QEMU: the instructions a CTF event costs (`tests/guest/src/bin/ctf_bench.rs`, a
+//! benchmark that prints figures), and the demo's `--ctf DIR`: a CTF trace of one run of the streaming kernel, written
 //! through semihosting, read by babeltrace2 (the CTF reference reader, `tests/common/
 //! babeltrace.rs`) and checked against the figures the same run prints.
 //!
@@ -22,6 +23,7 @@ mod common;
 
 use common::babeltrace::{BtEvent, BtRead, read_trace};
 use common::demo::run_demo_on;
+use common::qemu::{Options, run_guest};
 
 /// The blocks the demo streams, their bytes, and the compute loop's turns per block.
 const BLOCKS: u64 = 8;
@@ -31,6 +33,15 @@ const TURNS_PER_BLOCK: u64 = BLOCK_BYTES / 64;
 const BUFFERS: std::ops::Range<u64> = 0x10000..0x10000 + 2 * BLOCK_BYTES;
 /// SPU cycles between two PMU readings (the section says so in its `PMU readings` line).
 const READING_CYCLES: u64 = 8192;
+
+#[test]
+fn instructions_per_ctf_event_benchmark() {
+    let run = run_guest("ctf_bench", &Options::default());
+    for line in run.stdout.lines().filter(|l| l.starts_with("ctf_bench:")) {
+        println!("{line}");
+    }
+    run.assert_passed();
+}
 
 /// The line of `section` that starts (after its indentation) with `label`, without it.
 fn line<'a>(section: &'a str, label: &str) -> &'a str {
