@@ -1,4 +1,4 @@
-//! `--ctf DIR`: after the demo, a CTF 1.8 trace of one SPU run, written through semihosting
+//! `--ctf DIR`: after the MFC part, a CTF 1.8 trace of one SPU run, written through semihosting
 //! into DIR (relative to QEMU's working directory; `qemu/run` creates it) for babeltrace2 and
 //! Trace Compass: the streaming kernel on 8 blocks with two buffers, in pipeline mode, its
 //! loads and stores, DMA transfers, stalled cycles and two PC events (`pmprobe::ctf`'s
