@@ -250,7 +250,7 @@ fn check_pmu(section: &str, pmu: &[&BtEvent], start: u64, end: u64) {
         .lines()
         .skip_while(|l| !l.trim_start().starts_with("PMU readings: "))
         .skip(1)
-        .take_while(|l| l.trim_start().split_whitespace().nth(1) == Some("raw"))
+        .take_while(|l| l.split_whitespace().nth(1) == Some("raw"))
         .map(|l| {
             let name = l.split_whitespace().next().unwrap();
             (
@@ -269,7 +269,7 @@ fn check_pmu(section: &str, pmu: &[&BtEvent], start: u64, end: u64) {
         assert_eq!(event.number("enabled"), since_start, "{event:?}");
         assert!(event.number("running") <= since_start, "{event:?}");
         assert!(
-            since_start % READING_CYCLES == 0 || event.cycle == end,
+            since_start.is_multiple_of(READING_CYCLES) || event.cycle == end,
             "a reading every {READING_CYCLES} cycles or at the stop: {event:?}"
         );
     }
