@@ -15,6 +15,7 @@
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 pub mod arch;
+pub mod ctf;
 pub mod hwdebug;
 pub mod pmu;
 pub mod probe;

@@ -1,7 +1,7 @@
 //! What pmprobe costs in an embedder's firmware: the small configurations of
 //! `tests/embed_size/` (the PMU driver alone; + probe points and listeners; + one SPU in
 //! instruction mode; + pipeline mode; + the assembler; the PMU with the event catalogue's
-//! names), each linked for `aarch64-unknown-none` as an embedder links pmprobe
+//! names; probes with a CTF stream), each linked for `aarch64-unknown-none` as an embedder links pmprobe
 //! (`default-features = false`, release, LTO, and the linker's `--gc-sections`, which rustc
 //! passes), and their `.text`, `.rodata` and `.bss` read from the ELF's section headers.
 //! Pipeline mode and the assembler are measured with pmprobe's `spu-lean` too, as
@@ -14,7 +14,10 @@
 //! The event catalogue's names are in a firmware's image only when it asks for them: the
 //! string of an architecture event that no code names (`L2D_CACHE_ALLOCATE`, from Arm's
 //! catalogue) is in the loaded sections of the configuration that prints event names and in
-//! no other one. Descriptions are in none (bare-metal builds keep no descriptions).
+//! no other one but the CTF one, whose metadata names the PMU events. Descriptions are in none
+//! (bare-metal builds keep no descriptions). The CTF writer is in the image of the configuration
+//! that writes a trace and in no other one (a word of its metadata's text, checked the same
+//! way).
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -38,7 +41,7 @@ struct Configuration {
 
 /// Budgets: the sizes measured when the test was written (rustc 1.95.0, docs/embedding.md)
 /// with room for the code to grow by about a fifth.
-const CONFIGURATIONS: [Configuration; 9] = [
+const CONFIGURATIONS: [Configuration; 10] = [
     // The entry symbol and the panic handler: what every row has besides pmprobe.
     config("baseline", false, [1, 1, 1]),
     config("pmu", false, [12, 2, 1]),
@@ -50,6 +53,7 @@ const CONFIGURATIONS: [Configuration; 9] = [
     config("spu_pipeline", true, [232, 26, 640]),
     config("assembler", true, [392, 56, 640]),
     config("event_names", false, [24, 44, 1]),
+    config("ctf", false, [34, 28, 1]),
 ];
 
 const fn config(name: &'static str, lean: bool, budget: [u64; 3]) -> Configuration {
@@ -57,6 +61,10 @@ const fn config(name: &'static str, lean: bool, budget: [u64; 3]) -> Configurati
 }
 
 const SECTIONS: [&str; 3] = [".text", ".rodata", ".bss"];
+
+/// A word of the CTF metadata's text (the compact event header's timestamp type): in the image
+/// of the configuration that writes a CTF trace, and of no other.
+const CTF_TEXT: &str = "uint27_clock_t";
 
 /// An architecture event's name and description from Arm's catalogue, which no code of
 /// pmprobe's or of the configurations names.
@@ -170,12 +178,21 @@ fn each_configuration_stays_within_its_budget_and_names_come_only_when_asked_for
                 ));
             }
         }
+        // The CTF metadata names the PMU events of its counters' enumeration.
         let has_name = contains(&measured.loaded, EVENT_NAME);
-        if has_name != (config.name == "event_names") {
+        if has_name != matches!(config.name, "event_names" | "ctf") {
             failures.push(format!(
                 "{}: the event catalogue's name {EVENT_NAME} is {} its image",
                 row_name(config),
                 if has_name { "in" } else { "not in" }
+            ));
+        }
+        let has_ctf = contains(&measured.loaded, CTF_TEXT);
+        if has_ctf != (config.name == "ctf") {
+            failures.push(format!(
+                "{}: the CTF writer's metadata text is {} its image",
+                row_name(config),
+                if has_ctf { "in" } else { "not in" }
             ));
         }
         if contains(&measured.loaded, EVENT_DESCRIPTION) {

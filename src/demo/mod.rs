@@ -16,6 +16,7 @@
 //! | section 6: stack distance chart, din trace, Konata log | [`recordings`] |
 //! | the channel pair across cores | [`channels`] |
 //! | the MFC sections: streaming, work queue, signal handshake | [`mfc`] |
+//! | `--ctf DIR`: a CTF trace of a streaming run, and the run's own figures | [`recordings`] |
 //! | `--profile`'s table and files; the verdict of every cross-check | [`command_line`], [`shared`] |
 //!
 //! Dependencies run one way, from the top of this list down; `docs/architecture.md` has the
@@ -23,7 +24,8 @@
 //!
 //! - [`scenario`]: the story, calls the rooms in order;
 //! - [`cores`] over [`spu_runs`]; [`recordings`] and [`channels`] beside it, over
-//!   [`spu_runs`] too;
+//!   [`spu_runs`] too ([`recordings`] also over [`mfc`], whose streaming kernel the CTF
+//!   trace runs);
 //! - [`spu_runs`] over [`host_core`] (the rows of the host table) and [`command_line`]
 //!   (the options, `--profile`'s sampled windows);
 //! - [`host_core`], [`mfc`], [`machine`], [`command_line`]: each over [`shared`] alone;

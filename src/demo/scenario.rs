@@ -2,7 +2,7 @@
 //! arena, spread over the cores, under probes, counted by emulated PMUs, with each core measured
 //! by its real PMU; the per-core table and, when several cores ran SPUs, the one-core reference;
 //! then the host table, the stack distance chart and the trace files; the channel pair; the MFC
-//! sections.
+//! sections; with `--ctf DIR`, the CTF trace.
 
 use pmprobe::spu::arena::Arena;
 
@@ -14,6 +14,7 @@ use crate::demo::cores::spread::{self, OUTCOMES};
 use crate::demo::host_core::host_table::{HostRow, print_host_table};
 use crate::demo::host_core::topdown;
 use crate::demo::mfc;
+use crate::demo::recordings::ctf_trace;
 use crate::demo::recordings::stack_distance::print_stack_distance;
 use crate::demo::recordings::trace_files::{write_konata, write_trace};
 use crate::demo::shared::checks::Checks;
@@ -105,6 +106,12 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     write_konata(konata, checks);
     channel_pair::run(arena.units_mut(), checks);
     mfc::run(arena, options.no_icount, checks);
+    if let Some(dir) = &options.ctf {
+        // After the MFC part, which attached the main memory the traced kernel streams.
+        if let Some(unit) = arena.units_mut().get_mut(ctf_trace::SPU) {
+            ctf_trace::run(dir, unit, checks);
+        }
+    }
 }
 
 fn print_setup() {

@@ -1,6 +1,7 @@
 //! Shared helpers for the host integration tests.
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod babeltrace;
 pub mod demo;
 pub mod demo_mfc;
 pub mod perf_tool;

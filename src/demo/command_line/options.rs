@@ -27,7 +27,13 @@ pub struct Options {
     pub profile: Option<super::profile::ProfileOptions>,
     /// `-e EVENTS`, `-r N`, `-x SEP`: perf stat of the measured work instead of the demo.
     pub stat: Option<super::perf_stat::StatOptions>,
+    /// `--ctf DIR`: after the MFC part, a CTF trace of one SPU run into DIR (relative to
+    /// QEMU's working directory; `qemu/run` creates it), at most [`CTF_DIR_BYTES`] long.
+    pub ctf: Option<heapless::String<CTF_DIR_BYTES>>,
 }
+
+/// The longest directory `--ctf` takes (a longer one is refused as an unknown argument).
+pub const CTF_DIR_BYTES: usize = 96;
 
 /// perf's short options with a value, given as `-e X` or `-eX`: the letter and the value.
 fn short_option<'a>(
@@ -116,6 +122,10 @@ pub fn parse(line: &str) -> Result<Options, &str> {
                     .filter(|ms| *ms > 0)
                     .ok_or(value)?;
                 options.interval_ms = Some(ms);
+            }
+            "--ctf" => {
+                let value = words.next().ok_or(word)?;
+                options.ctf = Some(value.try_into().map_err(|_| value)?);
             }
             "--extra-core" => {
                 let value = words.next().ok_or(word)?;

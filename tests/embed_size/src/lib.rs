@@ -1,7 +1,7 @@
 //! The pieces of pmprobe an embedder may take, one function each, which the binaries in
 //! `src/bin/` combine into firmware configurations of growing size: the PMU driver alone,
 //! then probe points and listeners, one SPU in instruction mode, pipeline mode, the
-//! assembler, and the event catalogue's names. `tests/embed_size.rs` builds them for
+//! assembler, the event catalogue's names, and a CTF trace. `tests/embed_size.rs` builds them for
 //! `aarch64-unknown-none` and reads the sections each one links (docs/embedding.md has the
 //! table).
 //!
@@ -16,6 +16,10 @@ use core::cell::{Cell, RefCell};
 use core::fmt::{self, Write as _};
 use core::hint::black_box;
 
+use pmprobe::ctf::{
+    ClockDescription, PacketRefused, PacketSink, StreamConfig, StreamWriter, TraceDescription,
+    uuid_v4, write_metadata,
+};
 use pmprobe::pmu::catalogue::for_midr;
 use pmprobe::pmu::{Event, Pmu, SysRegPmu};
 use pmprobe::probe::listeners::{AccessKind, MemAccess, MemTrace, OverflowPolicy, StackDistance};
@@ -202,4 +206,58 @@ pub fn event_names() -> u64 {
         out.0 += event.name().len();
     }
     out.0 as u64
+}
+
+/// A sink that keeps only the number of bytes it is given.
+struct PacketBytes(u64);
+
+impl PacketSink for PacketBytes {
+    fn take(&mut self, packet: &[u8]) -> Result<(), PacketRefused> {
+        self.0 += packet.len() as u64;
+        Ok(())
+    }
+}
+
+/// CTF: memory accesses from a probe point into a stream (4 KiB packets), and the trace's
+/// metadata written out.
+pub fn ctf() -> u64 {
+    let uuid = uuid_v4(black_box([7; 16]));
+    let mut packet = [0u8; 4096];
+    let Ok(stream) = StreamWriter::new(
+        &mut packet,
+        PacketBytes(0),
+        StreamConfig { uuid, cpu_id: 0 },
+    ) else {
+        return 0;
+    };
+    let stream = MutListener::new(stream);
+    let accesses: ProbePoint<MemAccess, 4> = ProbePoint::new();
+    if accesses.add_object(&stream).is_err() {
+        return 1;
+    }
+    for tick in 0..black_box(64u64) {
+        accesses.notify(&MemAccess {
+            tick,
+            pc: tick * 4,
+            address: black_box(tick * 48),
+            size: 16,
+            kind: AccessKind::Read,
+        });
+    }
+    accesses.clear();
+    let (sink, _) = stream.into_inner().finish();
+    let clock = ClockDescription {
+        name: "cycles",
+        description: "cycles",
+        frequency: black_box(1_000_000_000),
+    };
+    let mut metadata = Length(0);
+    let trace = TraceDescription {
+        uuid,
+        clock,
+        pc_events: &[],
+        env: &[],
+    };
+    let _ = write_metadata(&mut metadata, &trace);
+    sink.0 ^ metadata.0 as u64
 }

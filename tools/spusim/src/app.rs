@@ -162,8 +162,8 @@ fn try_simulate(
         if options.attachments.any() || options.pipeline.trace || options.pipeline.konata.is_some()
         {
             return Err(Failure::Io(
-                "--threads runs a group of SPUs; --pmu, --stack-distance, --din, --trace and \
-                 --konata observe one SPU: leave them out"
+                "--threads runs a group of SPUs; --pmu, --stack-distance, --din, --ctf, --trace \
+                 and --konata observe one SPU: leave them out"
                     .into(),
             ));
         }

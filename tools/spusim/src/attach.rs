@@ -1,6 +1,7 @@
 //! `--pmu`, `--stack-distance`, `--din`: the probe framework's listeners on the SPU's probe
-//! points, as the demo firmware attaches them; and the analyses' observer (`--check-dma`,
-//! `--profile`), composed with them.
+//! points, as the demo firmware attaches them; `--ctf`: the trace's observer beside them
+//! (`ctf_output.rs`); and the analyses' observer (`--check-dma`, `--profile`), composed with
+//! them.
 //!
 //! The emulated PMU is fed by the library's `SpuPmuFeed` (gem5's point-to-event mapping and
 //! the stall events, straight into the PMU's event inputs), composed with the probe points
@@ -23,6 +24,7 @@ use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::{SpuObserver, SpuPmuFeed, SpuProbes};
 use pmprobe::spu::unit::{Mode as UnitMode, SpuUnit};
 
+use crate::ctf_output::CtfOutput;
 use crate::engine::{End, IoFmt, Summary};
 use crate::exit::Failure;
 use crate::host::Host;
@@ -153,13 +155,39 @@ pub fn run(
         None => None,
     };
 
-    let between = || match din.as_mut() {
-        Some(din) => din.drain(),
-        None => Ok(()),
+    let mut ctf = match &attachments.ctf {
+        Some(dir) => Some(CtfOutput::create(dir, feed.is_some())?),
+        None => None,
     };
-    // The feed is part of the observer's type, so a run without --pmu carries none.
-    let summary = match feed {
-        Some(feed) => run_slices(
+    let (trace, mut pmu_stream) = match ctf.as_mut() {
+        Some(ctf) => {
+            let (trace, pmu) = ctf.parts();
+            (Some(trace), pmu)
+        }
+        None => (None, None),
+    };
+    let between = || {
+        if let Some(stream) = pmu_stream.as_mut() {
+            let counts = pmu.snapshot().map_err(attach_error)?;
+            stream.write(&counts, &attachments.pmu_events);
+        }
+        match din.as_mut() {
+            Some(din) => din.drain(),
+            None => Ok(()),
+        }
+    };
+    // The feed and the trace are part of the observer's type: a run without --pmu or --ctf
+    // carries none of their code.
+    let summary = match (feed, trace) {
+        (Some(feed), Some(trace)) => run_slices(
+            unit,
+            options,
+            &((feed, (probes, trace)), analysis),
+            host,
+            out,
+            between,
+        )?,
+        (Some(feed), None) => run_slices(
             unit,
             options,
             &((feed, probes), analysis),
@@ -167,8 +195,20 @@ pub fn run(
             out,
             between,
         )?,
-        None => run_slices(unit, options, &(probes, analysis), host, out, between)?,
+        (None, Some(trace)) => run_slices(
+            unit,
+            options,
+            &((probes, trace), analysis),
+            host,
+            out,
+            between,
+        )?,
+        (None, None) => run_slices(unit, options, &(probes, analysis), host, out, between)?,
     };
+    if let Some(ctf) = ctf {
+        let line = ctf.finish(&options.program)?;
+        writeln!(out, "{line}").map_err(Failure::stdout)?;
+    }
 
     if let Some(din) = din {
         let path = din.path.clone();

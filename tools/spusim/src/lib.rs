@@ -32,7 +32,8 @@
 //!   folded stacks and Firefox Profiler file;
 //! - [`analysis`]: `--check-dma` and `--profile`: the race checker, the profiles, their
 //!   observer and reports;
-//! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
+//! - [`ctf_output`]: `--ctf`, the run as a CTF trace;
+//! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`) and the trace;
 //! - [`group`]: `--threads`, an lv2 thread group of several SPUs;
 //! - [`app`]: the whole run.
 #![forbid(unsafe_code)]
@@ -41,6 +42,7 @@ pub mod analysis;
 pub mod analysis_options;
 pub mod app;
 pub mod attach;
+pub mod ctf_output;
 pub mod elf_file;
 pub mod elf_output;
 pub mod end;

@@ -119,12 +119,17 @@ pub struct Attachments {
     pub stack_distance: bool,
     /// `--din FILE`.
     pub din: Option<PathBuf>,
+    /// `--ctf DIR`.
+    pub ctf: Option<PathBuf>,
 }
 
 impl Attachments {
     /// Whether any listener was asked for.
     pub fn any(&self) -> bool {
-        !self.pmu_events.is_empty() || self.stack_distance || self.din.is_some()
+        !self.pmu_events.is_empty()
+            || self.stack_distance
+            || self.din.is_some()
+            || self.ctf.is_some()
     }
 }
 
@@ -291,6 +296,7 @@ where
             }
             "--stack-distance" => attachments.stack_distance = true,
             "--din" => attachments.din = Some(args.file(&name, inline)?),
+            "--ctf" => attachments.ctf = Some(args.file(&name, inline)?),
             "--elf" => elf_output = Some(args.file(&name, inline)?),
             "--stats" => pipeline.stats = true,
             "--no-fast-forward" => pipeline.fast_forward = false,
@@ -335,7 +341,8 @@ where
     let program = program.ok_or_else(|| UsageError("no program file given".into()))?;
     if attachments.any() && (pipeline.trace || pipeline.konata.is_some()) {
         return Err(UsageError(
-            "--pmu/--stack-distance/--din cannot be combined with --trace/--konata yet".into(),
+            "--pmu/--stack-distance/--din/--ctf cannot be combined with --trace/--konata yet"
+                .into(),
         ));
     }
     if analysis.any() && (pipeline.trace || pipeline.konata.is_some()) {
@@ -539,6 +546,8 @@ mod tests {
             "CPU_CYCLES,inst_retired,0x06",
             "--stack-distance",
             "--din=t.din",
+            "--ctf",
+            "trace",
             "p.s",
         ]);
         assert_eq!(
@@ -547,6 +556,7 @@ mod tests {
                 pmu_events: vec![Event::CPU_CYCLES, Event::INST_RETIRED, Event::LD_RETIRED],
                 stack_distance: true,
                 din: Some(PathBuf::from("t.din")),
+                ctf: Some(PathBuf::from("trace")),
             }
         );
     }

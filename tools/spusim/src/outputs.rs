@@ -24,6 +24,7 @@ pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
             .collect();
     let outputs: Vec<(&str, &Path)> = [
         ("--din", options.attachments.din.as_deref()),
+        ("--ctf", options.attachments.ctf.as_deref()),
         ("--konata", options.pipeline.konata.as_deref()),
         ("--elf", options.elf_output.as_deref()),
     ]

@@ -49,6 +49,11 @@ options:
                                accesses (16-byte lines, log2 bins)
   --din FILE                   write the LS data accesses to FILE as a Dinero IV
                                din trace (`0 addr` read, `1 addr` write, hex)
+  --ctf DIR                    write the run as a CTF 1.8 trace into DIR (created
+                               if missing) for babeltrace2 and Trace Compass: LS
+                               loads and stores, DMA transfers, stalled cycles
+                               and, with --pmu, the counters after every 4096
+                               cycles
   --trace                      print a pipeline trace frame after every cycle
   --trace-from C, --trace-to C only trace cycles C.. / ..C (implies --trace)
   --konata FILE                write the run as a Kanata log for the Konata
@@ -119,7 +124,7 @@ options:
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out); numbers may be decimal
 or 0x hex. Each program file is at most 16 MiB (UTF-8 text, or an ELF file).
-Output files (--din, --konata, --elf, --profile-folded, --profile-firefox,
+Output files (--din, --ctf, --konata, --elf, --profile-folded, --profile-firefox,
 --profile-perf-data) are never a program file: spusim refuses before it opens
 anything.
 
