@@ -22,7 +22,8 @@
 pub mod arena;
 pub mod elf;
 pub mod exec;
-pub mod isa;
+#[doc(inline)]
+pub use pmprobe_spu_isa as isa;
 pub mod main_memory;
 pub mod mfc;
 pub mod pipeline;

@@ -6,7 +6,7 @@
 //! and linked with gas 2.40 + ld 2.40 for spu-elf, which put every symbol at the same address
 //! with the same bytes.
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, SectionKind, assemble};
+use pmprobe_spu_isa::asm::{AsmErrorKind, SectionKind, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;

@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::{Mnemonic, OPCODES, OperandKind, VARIANTS};
-use pmprobe::spu::isa::{NoSymbols, SymbolLookup, Syntax, decode};
+use pmprobe_spu_isa::asm::assemble;
+use pmprobe_spu_isa::{Mnemonic, OPCODES, OperandKind, VARIANTS};
+use pmprobe_spu_isa::{NoSymbols, SymbolLookup, Syntax, decode};
 
-#[path = "support/xorshift.rs"]
+#[path = "../../../tests/support/xorshift.rs"]
 mod xorshift;
 use xorshift::XorShift;
 

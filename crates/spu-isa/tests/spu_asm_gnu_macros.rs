@@ -7,7 +7,7 @@
 // Words are spelled field by field to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, MAX_EXPANSION_DEPTH};
+use pmprobe_spu_isa::asm::{AsmErrorKind, MAX_EXPANSION_DEPTH};
 
 #[path = "support/asm.rs"]
 mod asm;

@@ -9,7 +9,7 @@
 use super::error::AsmErrorKind;
 use super::expr::{Resolver, Value, parse_whole};
 use super::text::{Located, PResult, Span, err};
-use crate::spu::isa::opcodes::OperandKind;
+use crate::opcodes::OperandKind;
 
 /// Channel names known to GNU `as` (`tc-spu.c` `ch_reg_name`).
 pub(super) const CHANNELS: [(&str, u8); 28] = [

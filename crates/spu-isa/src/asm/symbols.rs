@@ -6,7 +6,7 @@ use super::error::AsmErrorKind;
 pub use super::symbol_attributes::{
     Binding, FILE_SYMBOL_MARK, SymbolAttributes, SymbolType, Visibility,
 };
-use crate::spu::isa::disasm::SymbolLookup;
+use crate::disasm::SymbolLookup;
 
 /// Longest symbol or section name in bytes; longer names are an error, never truncated (two
 /// long names cut to the same prefix would silently become one symbol).

@@ -8,8 +8,8 @@ mod objdump_sweep;
 use std::collections::BTreeMap;
 
 use objdump_sweep::sweep;
-use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::{NoSymbols, Syntax, decode};
+use pmprobe_spu_isa::asm::assemble;
+use pmprobe_spu_isa::{NoSymbols, Syntax, decode};
 
 /// Assembles `text` at `pc`: the word there, or the error.
 fn reassemble(text: &str, pc: u32) -> Result<u32, String> {

@@ -2,7 +2,7 @@
 // Each test file uses a subset of these.
 #![allow(dead_code)]
 
-use pmprobe::spu::isa::asm::{AsmError, assemble};
+use pmprobe_spu_isa::asm::{AsmError, assemble};
 
 pub fn words(image: &[u8], len: usize) -> Vec<u32> {
     image[..len]

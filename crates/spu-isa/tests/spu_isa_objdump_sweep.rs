@@ -7,7 +7,7 @@
 mod objdump_sweep;
 
 use objdump_sweep::{PATTERNS, SWEEP_WORDS, sweep};
-use pmprobe::spu::isa::{NoSymbols, disassemble_word};
+use pmprobe_spu_isa::{NoSymbols, disassemble_word};
 
 #[test]
 fn the_fixture_is_the_documented_sweep() {

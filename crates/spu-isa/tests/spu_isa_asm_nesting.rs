@@ -1,7 +1,7 @@
 //! Assembler: the expression parser's nesting limit. Deep nesting is a typed error at the
 //! first token past the limit, never a stack overflow; sources within the limit assemble.
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, MAX_NESTING, assemble};
+use pmprobe_spu_isa::asm::{AsmErrorKind, MAX_NESTING, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;

@@ -60,7 +60,7 @@ const fn field(word: u32, shift: u32, bits: u32) -> u32 {
 /// Decodes one instruction word.
 ///
 /// ```
-/// use pmprobe::spu::isa::{Mnemonic, decode};
+/// use pmprobe_spu_isa::{Mnemonic, decode};
 /// let i = decode(0x4020_0000).unwrap();
 /// assert_eq!(i.mnemonic, Mnemonic::Nop);
 /// assert!(decode(0x0080_0000).is_err()); // RR opcode 0x004 does not exist

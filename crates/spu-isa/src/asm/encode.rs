@@ -32,7 +32,7 @@ use super::error::AsmErrorKind;
 use super::expr::{Resolver, Value, expression};
 use super::register::{memory_operand, register};
 use super::text::{PResult, Span, err};
-use crate::spu::isa::opcodes::{Format, OperandKind};
+use crate::opcodes::{Format, OperandKind};
 
 /// gas reads a constant into a C `int`.
 fn as_int(value: i64) -> i64 {

@@ -7,7 +7,7 @@
 // Words are spelled field by field to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, assemble};
+use pmprobe_spu_isa::asm::{AsmErrorKind, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;
@@ -97,7 +97,7 @@ fn comments_separators_and_assignments() {
     );
     assert_eq!(
         asm_err(".equiv E, 1\n.equiv E, 2").kind,
-        AsmErrorKind::AlreadyDefined(pmprobe::spu::isa::asm::Name::new("E"))
+        AsmErrorKind::AlreadyDefined(pmprobe_spu_isa::asm::Name::new("E"))
     );
 }
 

@@ -1,7 +1,7 @@
 //! Mnemonic lookup: the base mnemonics of the opcode table, then the feature-bit variants and
 //! synonyms, case-insensitive as GNU `as` reads them.
 
-use crate::spu::isa::opcodes::{FEATURE_SHIFT, Format, Mnemonic, OPCODES, OperandKind, VARIANTS};
+use crate::opcodes::{FEATURE_SHIFT, Format, Mnemonic, OPCODES, OperandKind, VARIANTS};
 
 /// What the assembler needs of one mnemonic.
 pub(super) struct Opcode {

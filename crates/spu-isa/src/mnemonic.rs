@@ -4,7 +4,7 @@ macro_rules! mnemonics {
     ($($variant:ident),* $(,)?) => {
         /// One variant per binutils base mnemonic (199), named by the mnemonic with its first
         /// letter upper-cased. Feature-bit variants and aliases are not variants: they decode to
-        /// their base mnemonic (see [`VARIANTS`](crate::spu::isa::VARIANTS)).
+        /// their base mnemonic (see [`VARIANTS`](crate::VARIANTS)).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "defmt", derive(defmt::Format))]
         pub enum Mnemonic { $(

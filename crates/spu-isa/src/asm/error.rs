@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::spu::isa::opcodes::OperandKind;
+use crate::opcodes::OperandKind;
 
 /// A copy of a name from the source (mnemonic, directive, label), truncated to 32 bytes so
 /// that errors do not borrow the source text.

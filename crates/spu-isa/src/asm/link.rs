@@ -55,14 +55,14 @@ fn link_error(file: usize, line: u32, kind: AsmErrorKind) -> AsmError {
 /// symbol two sources define, at the second definition.
 ///
 /// ```
-/// use pmprobe::spu::isa::asm::link;
+/// use pmprobe_spu_isa::asm::link;
 /// let main = ".global _start\n_start: brsl $lr, add\n stop";
 /// let add = ".global add\nadd: ai $3, $3, 1\n bi $lr";
 /// let mut image = [0u8; 64];
 /// let program = link::<8>(&[main, add], &[], &mut image)?;
 /// assert_eq!(program.symbol("add"), Some(8));
 /// assert_eq!(&image[0..4], &0x3300_0100u32.to_be_bytes()); // brsl $0, add
-/// # Ok::<(), pmprobe::spu::isa::asm::AsmError>(())
+/// # Ok::<(), pmprobe_spu_isa::asm::AsmError>(())
 /// ```
 pub fn link<const SYMS: usize>(
     sources: &[&str],

@@ -9,7 +9,7 @@
 // Words are spelled field by field to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::asm::{AsmErrorKind, Name, assemble};
+use pmprobe_spu_isa::asm::{AsmErrorKind, Name, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;

@@ -6,8 +6,8 @@
 // Words are spelled field by field, zero fields included, to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::asm::assemble;
-use pmprobe::spu::isa::{NoSymbols, SymbolLookup, Syntax, decode, disassemble, disassemble_word};
+use pmprobe_spu_isa::asm::assemble;
+use pmprobe_spu_isa::{NoSymbols, SymbolLookup, Syntax, decode, disassemble, disassemble_word};
 
 fn rr(op: u32, rb: u32, ra: u32, rt: u32) -> u32 {
     op << 21 | rb << 14 | ra << 7 | rt

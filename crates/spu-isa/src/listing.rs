@@ -14,7 +14,7 @@ use super::disasm::{SymbolLookup, Syntax, write_instruction};
 /// words.
 ///
 /// ```
-/// use pmprobe::spu::isa::{asm::assemble, write_listing};
+/// use pmprobe_spu_isa::{asm::assemble, write_listing};
 /// let mut image = [0u8; 16];
 /// let program = assemble::<4>("loop: brnz $3,loop\n.word 0x00800000", &mut image).unwrap();
 /// let mut text = heapless::String::<256>::new();

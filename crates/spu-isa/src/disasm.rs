@@ -85,7 +85,7 @@ pub enum Syntax {
 /// Writes objdump's text for `inst` located at `pc` (no trailing newline).
 ///
 /// ```
-/// use pmprobe::spu::isa::{NoSymbols, decode, disassemble};
+/// use pmprobe_spu_isa::{NoSymbols, decode, disassemble};
 /// let mut s = heapless::String::<64>::new();
 /// disassemble(&decode(0x1c19_0183).unwrap(), 0, &NoSymbols, &mut s).unwrap();
 /// assert_eq!(s.as_str(), "ai\t$3,$3,100\t# 64");
@@ -103,7 +103,7 @@ pub fn disassemble<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
 /// not decode.
 ///
 /// ```
-/// use pmprobe::spu::isa::{NoSymbols, disassemble_word};
+/// use pmprobe_spu_isa::{NoSymbols, disassemble_word};
 /// let mut s = heapless::String::<64>::new();
 /// disassemble_word(0x0080_0000, 0, &NoSymbols, &mut s).unwrap();
 /// assert_eq!(s.as_str(), ".long 0x800000");

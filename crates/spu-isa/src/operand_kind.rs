@@ -2,7 +2,7 @@
 
 /// One assembly operand: which field it fills and what range it accepts.
 ///
-/// Register kinds name the *semantic* field of [`crate::spu::isa::decode::Instruction`]
+/// Register kinds name the *semantic* field of [`crate::decode::Instruction`]
 /// (for RRR, `Rt` is the destination in bits 4-10). Immediate kinds keep the binutils names;
 /// the ranges are the ones the assembler accepts (values outside are errors, never wrapped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

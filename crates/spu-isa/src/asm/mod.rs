@@ -69,7 +69,7 @@ mod text;
 mod value;
 
 pub use commons::MAX_LINK_COMMONS;
-pub(crate) use commons::ld_hash_bucket;
+pub use commons::ld_hash_bucket;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use expr::MAX_NESTING;
 pub use layout::OutputSection;
@@ -95,7 +95,7 @@ pub use text::MAX_LINE;
 /// its zero-initialised sections must fit.
 ///
 /// ```
-/// use pmprobe::spu::isa::asm::assemble;
+/// use pmprobe_spu_isa::asm::assemble;
 /// let mut image = [0u8; 64];
 /// let program = assemble::<8>("_start: il $3,10\nloop: ai $3,$3,-1\n brnz $3,loop\n stop", &mut image)
 ///     .unwrap();

@@ -5,12 +5,12 @@
 // Words are spelled field by field, zero fields included, to mirror the ISA layout.
 #![allow(clippy::identity_op)]
 
-use pmprobe::spu::isa::OperandKind;
-use pmprobe::spu::isa::asm::{AsmErrorKind, Name, assemble};
+use pmprobe_spu_isa::OperandKind;
+use pmprobe_spu_isa::asm::{AsmErrorKind, Name, assemble};
 
 #[path = "support/asm.rs"]
 mod asm;
-#[path = "support/xorshift.rs"]
+#[path = "../../../tests/support/xorshift.rs"]
 mod xorshift;
 use asm::{asm_err, asm_words, at, words};
 use xorshift::XorShift;
