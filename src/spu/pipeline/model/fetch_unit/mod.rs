@@ -28,9 +28,11 @@
 mod buffers;
 mod hints;
 
-pub use self::buffers::{
-    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
-    QUEUE_DEPTH,
+pub use self::buffers::LineRequest;
+#[cfg(test)]
+pub(in crate::spu::pipeline) use self::buffers::PREFETCH_QUEUE_DEPTH;
+pub(in crate::spu::pipeline) use self::buffers::{
+    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, PathBuffer,
 };
 
 use self::buffers::{EMPTY_HALF, HALF_WORDS, RequestQueue};
@@ -140,22 +142,22 @@ impl FetchUnit {
     }
 
     /// The inline buffers: `[[ilb11, ilb12], [ilb21, ilb22]]`.
-    pub fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
+    pub(in crate::spu::pipeline) fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
         &self.inline
     }
 
     /// The predicted path buffer.
-    pub fn path_buffer(&self) -> &PathBuffer {
+    pub(in crate::spu::pipeline) fn path_buffer(&self) -> &PathBuffer {
         &self.path
     }
 
     /// The hint register.
-    pub fn hint(&self) -> Option<Hint> {
+    pub(in crate::spu::pipeline) fn hint(&self) -> Option<Hint> {
         self.hint
     }
 
     /// The hint target buffer halves ilbh1, ilbh2.
-    pub fn hint_buffer(&self) -> &[HalfLine; 2] {
+    pub(in crate::spu::pipeline) fn hint_buffer(&self) -> &[HalfLine; 2] {
         &self.ilbh
     }
 
@@ -185,12 +187,12 @@ impl FetchUnit {
     }
 
     /// Whether issue is held by the mispredict sequence.
-    pub fn blocks_issue(&self) -> bool {
+    pub(in crate::spu::pipeline) fn blocks_issue(&self) -> bool {
         self.mispredict_state != 0
     }
 
     /// Why issue stage j is empty (when it is).
-    pub fn starve_reason(&self) -> StallReason {
+    pub(in crate::spu::pipeline) fn starve_reason(&self) -> StallReason {
         self.starve_reason
     }
 
