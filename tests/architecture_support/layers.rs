@@ -172,12 +172,20 @@ pub fn table_errors(layers: &[Layer], library: &Crate, crates: &[&str]) -> Vec<S
 /// The layer of file `f` of crate `c`: its top-level module in the library (crate `lib`),
 /// the crate's name for a crate that is a row of the table, none for the crate roots and
 /// the crates around the library.
-fn layer_of(layers: &[Layer], crates: &[Crate], lib: usize, (c, f): (usize, usize)) -> Option<String> {
+fn layer_of(
+    layers: &[Layer],
+    crates: &[Crate],
+    lib: usize,
+    (c, f): (usize, usize),
+) -> Option<String> {
     if c == lib {
         return crates[c].files[f].module.first().cloned();
     }
     let name = &crates[c].spec.name;
-    layers.iter().any(|layer| layer.name == *name).then(|| name.clone())
+    layers
+        .iter()
+        .any(|layer| layer.name == *name)
+        .then(|| name.clone())
 }
 
 /// The imports between layers of the library (crate index `lib` of `crates`) and its own
@@ -193,7 +201,8 @@ pub fn layer_errors(layers: &[Layer], crates: &[Crate], lib: usize, graph: &Grap
         let from = &crates[c].files[f];
         for (&(tc, tf), reason) in targets {
             let to = &crates[tc].files[tf];
-            let Some(to_layer) = layer_of(layers, crates, lib, (tc, tf)).filter(|to| *to != from_layer)
+            let Some(to_layer) =
+                layer_of(layers, crates, lib, (tc, tf)).filter(|to| *to != from_layer)
             else {
                 continue;
             };

@@ -16,7 +16,7 @@ use super::error::{DmaErrorKind, DmaFault};
 use super::events::{EVENT_DECREMENTER, Events};
 use super::held::Held;
 use super::port::MemoryPort;
-use super::queue::{CommandQueue, Progress, COMMAND_QUEUE_DEPTH, Queued};
+use super::queue::{COMMAND_QUEUE_DEPTH, CommandQueue, Progress, Queued};
 use super::record::DmaStats;
 use super::tags::{TagGroups, TagUpdate};
 use super::timing::{DmaTiming, Schedule};

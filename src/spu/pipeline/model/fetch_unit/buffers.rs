@@ -87,7 +87,8 @@ pub(in crate::spu::pipeline) struct RequestQueue([Option<LineRequest>; PREFETCH_
 
 impl RequestQueue {
     /// No requests.
-    pub(in crate::spu::pipeline) const EMPTY: RequestQueue = RequestQueue([None; PREFETCH_QUEUE_DEPTH]);
+    pub(in crate::spu::pipeline) const EMPTY: RequestQueue =
+        RequestQueue([None; PREFETCH_QUEUE_DEPTH]);
 
     /// The oldest request, the next to enter the LS pipe.
     pub(in crate::spu::pipeline) fn head(&self) -> Option<&LineRequest> {
