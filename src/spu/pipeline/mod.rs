@@ -339,7 +339,7 @@ impl Pipeline {
     }
 
     /// The channel instruction waiting at stage o for the MFC or an event, if one is.
-    pub fn held_on_channel(&self) -> Option<InFlight> {
+    pub(crate) fn held_on_channel(&self) -> Option<InFlight> {
         (self.blocked != 0)
             .then(|| self.issue.record(self.blocked).copied())
             .flatten()
