@@ -60,6 +60,7 @@ fn the_checker_reads_the_real_tree() {
     // The library and the demo firmware's binary, and each tool's library and binary.
     let names: Vec<&str> = tree.crates.iter().map(|k| k.spec.name.as_str()).collect();
     for name in [
+        "pmprobe_spu_isa",
         "pmprobe",
         "pmprobe (bin)",
         "spusim",
@@ -75,6 +76,13 @@ fn the_checker_reads_the_real_tree() {
     assert!(
         console.contains(&"src/sync/spin_mutex.rs".to_string()),
         "{console:?}"
+    );
+    // Written in src/spu/elf/output_symbols.rs: `use crate::spu::isa::asm::{.., ld_hash_bucket}`,
+    // through spu's re-export of the ISA's crate and its `asm` module's re-export.
+    let symbols = paths_of(&tree, "src/spu/elf/output_symbols.rs");
+    assert!(
+        symbols.contains(&"crates/spu-isa/src/asm/commons.rs".to_string()),
+        "{symbols:?}"
     );
     // Written in tools/spusim/src/pipeline_engine.rs: `pmprobe::spu::pipeline::...` paths.
     let engine = paths_of(&tree, "tools/spusim/src/pipeline_engine.rs");
@@ -94,9 +102,8 @@ fn imports_between_layers_are_those_the_layer_table_allows() {
     let tree = real_tree();
     let layers = read_layers(&architecture_page()).unwrap();
     let lib = tree.library.expect("src/lib.rs");
-    let library = &tree.crates[lib];
-    let mut errors = table_errors(&layers, library);
-    errors.extend(layer_errors(&layers, library, lib, &tree.graph));
+    let mut errors = table_errors(&layers, &tree.crates[lib], &tree.own_crates());
+    errors.extend(layer_errors(&layers, &tree.crates, lib, &tree.graph));
     assert!(errors.is_empty(), "\n{}", errors.join("\n"));
 }
 
@@ -382,8 +389,8 @@ fn layer_report(case: &str, files: &[(&str, &str)]) -> Vec<String> {
     fs::remove_dir_all(&root).unwrap();
     let layers = read_layers(LAYERS).unwrap();
     let lib = tree.library.unwrap();
-    let mut errors = table_errors(&layers, &tree.crates[lib]);
-    errors.extend(layer_errors(&layers, &tree.crates[lib], lib, &tree.graph));
+    let mut errors = table_errors(&layers, &tree.crates[lib], &tree.own_crates());
+    errors.extend(layer_errors(&layers, &tree.crates, lib, &tree.graph));
     errors
 }
 
@@ -460,12 +467,44 @@ fn a_table_row_that_imports_upwards_or_misses_a_module_is_reported() {
     let errors = table_errors(
         &read_layers(table).unwrap(),
         &tree.crates[tree.library.unwrap()],
+        &tree.own_crates(),
     );
     assert_eq!(
         errors,
         strings(&[
             "the library's module `extra` has no row in the layer table",
             "`low` imports `high`, which is not a layer below it in the table",
+        ])
+    );
+}
+
+#[test]
+fn a_crate_of_the_library_is_a_layer_that_only_the_rows_naming_it_import() {
+    // `high` names the crate `bottom` (through a re-export, as spu names the ISA's crate),
+    // `low` does not.
+    let table = "| layer | imports | what it is |\n|---|---|---|\n| `high` | `bottom` | x |\n\
+                 | `low` | — | y |\n| `bottom` | — | the crate |\n";
+    let root = scratch_tree(
+        "own-crate",
+        &[
+            ("crates/bottom/Cargo.toml", "[package]\nname = \"bottom\"\n"),
+            ("crates/bottom/src/lib.rs", "pub struct B;\n"),
+            ("src/lib.rs", "pub mod high;\npub mod low;\n"),
+            ("src/high.rs", "pub use bottom as b;\nfn f(_: b::B) {}\n"),
+            ("src/low.rs", "fn f(_: bottom::B) {}\n"),
+        ],
+    );
+    let tree = read_tree(&root).unwrap();
+    fs::remove_dir_all(&root).unwrap();
+    let layers = read_layers(table).unwrap();
+    let lib = tree.library.unwrap();
+    let mut errors = table_errors(&layers, &tree.crates[lib], &tree.own_crates());
+    errors.extend(layer_errors(&layers, &tree.crates, lib, &tree.graph));
+    assert_eq!(
+        errors,
+        strings(&[
+            "src/low.rs (layer `low`) imports crates/bottom/src/lib.rs (layer `bottom`) by \
+             `bottom::B`, which the layer table does not allow"
         ])
     );
 }

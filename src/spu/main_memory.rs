@@ -42,7 +42,9 @@ use crate::sync::IrqSpinMutex;
 
 /// SPUs that share one main memory (a Cell BE has eight).
 pub const SHARING_SPUS: usize = 8;
-/// The lock-line (reservation) granule and the DMA line size, in bytes.
+/// The Cell BE's line, in bytes: the lock-line (reservation) granule, the unit of DMA
+/// transfers on the bus (and of their timing), and the local-store line instruction fetch
+/// reads.
 pub const LINE_BYTES: u64 = 128;
 /// EA of SPU 0's problem-state window (its local store alias first).
 pub const PROBLEM_STATE_BASE: u64 = 0xF000_0000;

@@ -50,7 +50,8 @@ use crate::probe::listeners::{AccessKind, MemAccess};
 use crate::probe::{Manager, ManagerError, ProbePoint};
 use crate::spu::exec::{CompletedBatch, Executed};
 use crate::spu::isa::Instruction;
-use crate::spu::mfc::{DMA_LINE_BYTES, DmaEvent};
+use crate::spu::main_memory::LINE_BYTES;
+use crate::spu::mfc::DmaEvent;
 
 /// Listener capacity of each SPU probe point.
 pub const LISTENERS_PER_POINT: usize = 4;
@@ -264,10 +265,10 @@ impl SpuObserver for SpuProbes<'_> {
                 AccessKind::Write
             };
             let end = event.ea + u64::from(event.size);
-            let mut line = event.ea & !(DMA_LINE_BYTES - 1);
+            let mut line = event.ea & !(LINE_BYTES - 1);
             while line < end {
                 let start = line.max(event.ea);
-                let stop = (line + DMA_LINE_BYTES).min(end);
+                let stop = (line + LINE_BYTES).min(end);
                 self.dma_lines.notify(&MemAccess {
                     tick: event.completed,
                     pc: 0,
@@ -275,7 +276,7 @@ impl SpuObserver for SpuProbes<'_> {
                     size: (stop - start) as u32,
                     kind,
                 });
-                line += DMA_LINE_BYTES;
+                line += LINE_BYTES;
             }
         }
     }

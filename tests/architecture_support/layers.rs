@@ -2,7 +2,8 @@
 //! imports" table, and the imports of the library that break them.
 //!
 //! The layer table (`| layer | imports | what it is |`), one row per top-level module of the
-//! library from the top layer down. Its imports cell is `—` (none) or a comma list of
+//! library and per crate of its own that it depends on (`crates/*`, by the name code writes),
+//! from the top layer down. Its imports cell is `—` (none) or a comma list of
 //! entries `` `layer` ``, each optionally followed by `(only `file`, `file`)`: the files of
 //! the row's layer that may import that layer (and every one of them does). A row of the
 //! library's users says `pmprobe's public paths`, which the compiler checks.
@@ -115,15 +116,17 @@ fn allowed(entry: &str) -> Option<Allowed> {
     })
 }
 
-/// What is wrong with the table itself, given the library's top-level modules: a module
-/// without a row, a row without a module, an import of a layer that is not below, an `only`
-/// file that is not a file of the layer.
-pub fn table_errors(layers: &[Layer], library: &Crate) -> Vec<String> {
+/// What is wrong with the table itself, given the library's top-level modules and the
+/// library's own crates (`crates`, by name): a module or crate without a row, a row without
+/// one, an import of a layer that is not below, an `only` file that is not a file of the
+/// layer.
+pub fn table_errors(layers: &[Layer], library: &Crate, crates: &[&str]) -> Vec<String> {
     let modules: BTreeSet<&str> = library
         .modules
         .keys()
         .filter(|module| module.len() == 1)
         .map(|module| module[0].as_str())
+        .chain(crates.iter().copied())
         .collect();
     let names: Vec<&str> = layers.iter().map(|layer| layer.name.as_str()).collect();
     let mut errors = Vec::new();
@@ -166,25 +169,40 @@ pub fn table_errors(layers: &[Layer], library: &Crate) -> Vec<String> {
     errors
 }
 
-/// The imports between layers of the library (crate index `lib` in `graph`) that the table
-/// does not allow, and the `only` files that import nothing of their layer.
-pub fn layer_errors(layers: &[Layer], library: &Crate, lib: usize, graph: &Graph) -> Vec<String> {
+/// The layer of file `f` of crate `c`: its top-level module in the library (crate `lib`),
+/// the crate's name for a crate that is a row of the table, none for the crate roots and
+/// the crates around the library.
+fn layer_of(
+    layers: &[Layer],
+    crates: &[Crate],
+    lib: usize,
+    (c, f): (usize, usize),
+) -> Option<String> {
+    if c == lib {
+        return crates[c].files[f].module.first().cloned();
+    }
+    let name = &crates[c].spec.name;
+    layers
+        .iter()
+        .any(|layer| layer.name == *name)
+        .then(|| name.clone())
+}
+
+/// The imports between layers of the library (crate index `lib` of `crates`) and its own
+/// crates that the table does not allow, and the `only` files that import nothing of their
+/// layer.
+pub fn layer_errors(layers: &[Layer], crates: &[Crate], lib: usize, graph: &Graph) -> Vec<String> {
     let mut errors = Vec::new();
     let mut used: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     for (&(c, f), targets) in graph {
-        if c != lib {
-            continue;
-        }
-        let from = &library.files[f];
-        let Some(from_layer) = from.module.first() else {
+        let Some(from_layer) = layer_of(layers, crates, lib, (c, f)) else {
             continue;
         };
+        let from = &crates[c].files[f];
         for (&(tc, tf), reason) in targets {
-            let to = &library.files[tf];
-            let Some(to_layer) = to
-                .module
-                .first()
-                .filter(|to| tc == lib && *to != from_layer)
+            let to = &crates[tc].files[tf];
+            let Some(to_layer) =
+                layer_of(layers, crates, lib, (tc, tf)).filter(|to| *to != from_layer)
             else {
                 continue;
             };

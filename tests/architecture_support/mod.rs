@@ -1,5 +1,5 @@
 //! The checker behind `tests/architecture.rs`: it reads a tree's Rust sources (the library
-//! in `src/`, the tools in `tools/*/src`), builds the graph of which file depends on which,
+//! in `src/`, its own crates in `crates/*/src`, the tools in `tools/*/src`), builds the graph of which file depends on which,
 //! and finds what `docs/architecture.md` forbids: an import between layers its layer table
 //! does not allow, a circle of files it does not list, a file over the length limit, a demo
 //! file outside the rooms of its room table or importing a room its row does not name.
@@ -80,24 +80,35 @@ fn package_crates(root: &Path, dir: &Path, externs: &[String]) -> Vec<CrateSpec>
     specs
 }
 
-/// The crates of the tree at `root`: the package at the root and each `tools/*` package,
-/// which may name the root's library.
-pub fn crate_specs(root: &Path) -> Vec<CrateSpec> {
-    let mut specs = package_crates(root, root, &[]);
-    let library = specs.first().map(|spec| spec.name.clone());
-    let mut tools: Vec<PathBuf> = fs::read_dir(root.join("tools"))
+/// The packages in the folders under `root/folder` (each with a `Cargo.toml` and a `src/`),
+/// sorted.
+fn packages_under(root: &Path, folder: &str) -> Vec<PathBuf> {
+    let mut packages: Vec<PathBuf> = fs::read_dir(root.join(folder))
         .into_iter()
         .flatten()
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|dir| dir.join("Cargo.toml").is_file() && dir.join("src").is_dir())
         .collect();
-    tools.sort();
-    for tool in tools {
-        specs.extend(package_crates(
-            root,
-            &tool,
-            &library.iter().cloned().collect::<Vec<_>>(),
-        ));
+    packages.sort();
+    packages
+}
+
+/// The crates of the tree at `root`: each `crates/*` package (the library's own crates, which
+/// may name the ones before them), the package at the root, which may name them, and each
+/// `tools/*` package, which may name all of those.
+pub fn crate_specs(root: &Path) -> Vec<CrateSpec> {
+    let mut specs = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for package in packages_under(root, "crates") {
+        let found = package_crates(root, &package, &names);
+        names.extend(found.iter().map(|spec| spec.name.clone()));
+        specs.extend(found);
+    }
+    let main = package_crates(root, root, &names);
+    names.extend(main.first().map(|spec| spec.name.clone()));
+    specs.extend(main);
+    for tool in packages_under(root, "tools") {
+        specs.extend(package_crates(root, &tool, &names));
     }
     specs
 }
@@ -122,6 +133,15 @@ pub fn read_tree(root: &Path) -> Result<Tree, String> {
 }
 
 impl Tree {
+    /// The names of the library's own crates (`crates/*`), as code writes them.
+    pub fn own_crates(&self) -> Vec<&str> {
+        self.crates
+            .iter()
+            .filter(|k| k.spec.root.starts_with("crates"))
+            .map(|k| k.spec.name.as_str())
+            .collect()
+    }
+
     /// The sorted paths of the files `ids`.
     fn paths(&self, ids: &[FileId]) -> Vec<String> {
         let mut paths: Vec<String> = ids

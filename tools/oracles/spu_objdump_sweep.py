@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/spu_objdump_sweep.txt: the exact text GNU objdump prints for a sweep of
+"""Writes crates/spu-isa/tests/data/spu_objdump_sweep.txt: the exact text GNU objdump prints for a sweep of
 SPU instruction words. The disassembler tests compare pmprobe's text with it word by word.
 
 The words, in this order, one per 4-byte address from 0:

@@ -9,7 +9,8 @@
 //! counts nothing. docs/pmu.md lists the rules with their identifiers.
 #![forbid(unsafe_code)]
 
-use super::{EmulatedPmu, advance};
+use super::overflow::advance;
+use super::state::EmulatedPmu;
 use crate::pmu::event::Event;
 use crate::pmu::regs::COUNTER_32_MAX;
 

@@ -1,7 +1,7 @@
 //! What an emulated PMU implements: its identity, counters and optional features.
 #![forbid(unsafe_code)]
 
-use super::{EVTCOUNT, pmcr};
+use super::fields::{EVTCOUNT, pmcr};
 use crate::pmu::regs::{
     CYCLE_COUNTER_BIT, INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS, PMEVTYPER_EL0, field_bits,
 };

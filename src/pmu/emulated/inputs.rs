@@ -19,15 +19,14 @@
 //! compare and a subtraction ([`EventInput::add`]).
 #![forbid(unsafe_code)]
 
-use core::cell::Cell;
 use core::fmt;
 
-use super::{EVTCOUNT, EmulatedPmu, pmcr, steps_to_overflow};
+use super::fields::{EVTCOUNT, pmcr};
+use super::input_slots::{EVENT_INPUTS, Slot};
+use super::overflow::steps_to_overflow;
+use super::state::EmulatedPmu;
 use crate::pmu::event::Event;
 use crate::pmu::regs::{CYCLE_COUNTER_BIT, INSTRUCTION_COUNTER_BIT};
-
-/// How many events an emulated PMU can have inputs for.
-pub const EVENT_INPUTS: usize = 16;
 
 /// [`EmulatedPmu::event_input`] found every input in use by another event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,51 +49,6 @@ impl fmt::Display for EventInputsFull {
 }
 
 impl core::error::Error for EventInputsFull {}
-
-/// One event's input.
-#[derive(Debug)]
-pub(super) struct Slot {
-    /// Occurrences that may still arrive before a counter of the event overflows.
-    remaining: Cell<u64>,
-    /// `remaining` when the pending count was last applied: the pending count is
-    /// `budget - remaining`.
-    budget: Cell<u64>,
-    event: Cell<u16>,
-}
-
-impl Slot {
-    const fn new() -> Self {
-        Self {
-            remaining: Cell::new(0),
-            budget: Cell::new(0),
-            event: Cell::new(0),
-        }
-    }
-
-    fn pending(&self) -> u64 {
-        self.budget.get().saturating_sub(self.remaining.get())
-    }
-}
-
-/// The inputs of one PMU; the first `used` slots are connected.
-#[derive(Debug)]
-pub(super) struct Inputs {
-    slots: [Slot; EVENT_INPUTS],
-    used: Cell<usize>,
-}
-
-impl Inputs {
-    pub(super) const fn new() -> Self {
-        Self {
-            slots: [const { Slot::new() }; EVENT_INPUTS],
-            used: Cell::new(0),
-        }
-    }
-
-    fn connected(&self) -> &[Slot] {
-        self.slots.get(..self.used.get()).unwrap_or(&[])
-    }
-}
 
 /// One event's wire into an [`EmulatedPmu`]: occurrences fed here count like
 /// [`EmulatedPmu::count`] of the event, but lazily.

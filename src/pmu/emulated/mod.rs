@@ -21,7 +21,11 @@
 
 mod chain;
 mod config;
+mod fields;
+mod input_slots;
 mod inputs;
+mod overflow;
+mod state;
 
 use core::cell::Cell;
 
@@ -30,64 +34,17 @@ use super::backend::{AccessError, ExceptionLevel, PmuBackend, PmuRegister, Regis
 use super::event::{Event, EventSet};
 use super::regs::{
     COUNTER_32_MAX, CYCLE_COUNTER_BIT, FILTER_MASK, ID_AA64DFR0_EL1, ID_AA64DFR1_EL1,
-    INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS, PMCR_EL0, PMEVTYPER_EL0, PMSELR_EL0,
-    SEL_CYCLE_COUNTER, USERENR_MASK, field_bits,
+    INSTRUCTION_COUNTER_BIT, MAX_EVENT_COUNTERS, PMCR_EL0, SEL_CYCLE_COUNTER, USERENR_MASK,
 };
 
 pub use config::EmulatedConfig;
-pub use inputs::{EVENT_INPUTS, EventInput, EventInputsFull};
+pub use input_slots::EVENT_INPUTS;
+pub use inputs::{EventInput, EventInputsFull};
+pub use state::EmulatedPmu;
 
-/// PMCR_EL0 bits used by the model.
-mod pmcr {
-    use crate::pmu::regs::{PMCR_EL0, field_bits};
-
-    pub const E: u64 = field_bits(PMCR_EL0::E);
-    pub const P: u64 = field_bits(PMCR_EL0::P);
-    pub const C: u64 = field_bits(PMCR_EL0::C);
-    pub const D: u64 = field_bits(PMCR_EL0::D);
-    pub const X: u64 = field_bits(PMCR_EL0::X);
-    pub const DP: u64 = field_bits(PMCR_EL0::DP);
-    pub const LC: u64 = field_bits(PMCR_EL0::LC);
-    pub const LP: u64 = field_bits(PMCR_EL0::LP);
-    pub const FZO: u64 = field_bits(PMCR_EL0::FZO);
-}
-
-/// EL filter bits of PMEVTYPER / PMCCFILTR / PMICFILTR (one layout for all three).
-mod filter {
-    use crate::pmu::regs::{PMEVTYPER_EL0, field_bits};
-
-    pub const P: u64 = field_bits(PMEVTYPER_EL0::P);
-    pub const U: u64 = field_bits(PMEVTYPER_EL0::U);
-    pub const NSH: u64 = field_bits(PMEVTYPER_EL0::NSH);
-}
-
-/// PMEVTYPER.evtCount: the event number of an event counter.
-const EVTCOUNT: u64 = field_bits(PMEVTYPER_EL0::evtCount);
-/// PMSELR.SEL.
-const SEL: u64 = field_bits(PMSELR_EL0::SEL);
-
-/// The emulated PMUv3 (see the module documentation).
-#[derive(Debug)]
-pub struct EmulatedPmu {
-    config: EmulatedConfig,
-    el: Cell<ExceptionLevel>,
-    pmcr: Cell<u64>,
-    cnten: Cell<u64>,
-    ovs: Cell<u64>,
-    inten: Cell<u64>,
-    selr: Cell<u64>,
-    userenr: Cell<u64>,
-    evtyper: [Cell<u64>; 31],
-    evcntr: [Cell<u64>; 31],
-    ccntr: Cell<u64>,
-    ccfiltr: Cell<u64>,
-    icntr: Cell<u64>,
-    icfiltr: Cell<u64>,
-    /// Clock cycles not yet counted by PMCCNTR while PMCR.D divides by 64.
-    prescale: Cell<u64>,
-    /// The event inputs and what they hold back.
-    inputs: inputs::Inputs,
-}
+use fields::{EVTCOUNT, SEL, filter, pmcr};
+use input_slots::Inputs;
+use overflow::{advance, steps_to_overflow};
 
 impl EmulatedPmu {
     /// A PMU in its reset state (counters 0, all disabled) running at EL1.
@@ -108,7 +65,7 @@ impl EmulatedPmu {
             icntr: Cell::new(0),
             icfiltr: Cell::new(0),
             prescale: Cell::new(0),
-            inputs: inputs::Inputs::new(),
+            inputs: Inputs::new(),
         }
     }
 
@@ -468,28 +425,6 @@ enum Selected {
     Counter(u8),
     CycleFilter,
     Nothing,
-}
-
-/// Adds `n` to a counter; overflow is an unsigned wrap of bits \[31:0\] (or \[63:0\] when `long`).
-/// The stored value is 64 bits either way (bits above 31 of a 32-bit counter are cut by the
-/// caller), as the Arm ARM describes for PMCCNTR with LC = 0 and PMEVCNTR with LP = 0.
-fn advance(value: u64, n: u64, long: bool) -> (u64, bool) {
-    let new = value.wrapping_add(n);
-    let overflowed = if long {
-        u128::from(value) + u128::from(n) > u128::from(u64::MAX)
-    } else {
-        u128::from(value & COUNTER_32_MAX) + u128::from(n) > u128::from(COUNTER_32_MAX)
-    };
-    (new, overflowed)
-}
-
-/// Increments left before the counter overflows.
-fn steps_to_overflow(value: u64, long: bool) -> u64 {
-    if long {
-        (u64::MAX - value).saturating_add(1)
-    } else {
-        COUNTER_32_MAX + 1 - (value & COUNTER_32_MAX)
-    }
 }
 
 impl PmuBackend for EmulatedPmu {

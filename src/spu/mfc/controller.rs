@@ -16,7 +16,7 @@ use super::error::{DmaErrorKind, DmaFault};
 use super::events::{EVENT_DECREMENTER, Events};
 use super::held::Held;
 use super::port::MemoryPort;
-use super::queue::{CommandQueue, Progress, QUEUE_DEPTH, Queued};
+use super::queue::{COMMAND_QUEUE_DEPTH, CommandQueue, Progress, Queued};
 use super::record::DmaStats;
 use super::tags::{TagGroups, TagUpdate};
 use super::timing::{DmaTiming, Schedule};
@@ -356,7 +356,7 @@ impl Mfc {
 
     /// The `MFC_Cmd` count: free queue entries.
     pub fn queue_free(&self) -> u32 {
-        (QUEUE_DEPTH - self.queue.len()) as u32
+        (COMMAND_QUEUE_DEPTH - self.queue.len()) as u32
     }
 
     /// `MFC_Cmd` at cycle `now`: checks the command against the CBEA's rules and puts it in

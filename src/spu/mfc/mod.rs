@@ -52,10 +52,10 @@ pub use events::{
     Events,
 };
 pub use port::{LocalStoreBytes, MemoryPort};
-pub use queue::QUEUE_DEPTH;
+pub use queue::COMMAND_QUEUE_DEPTH;
 pub use record::{DmaEvent, DmaStats};
 pub use tags::{TagGroups, TagUpdate};
-pub use timing::{DMA_LINE_BYTES, DmaTiming, Schedule, lines};
+pub use timing::{DmaTiming, Schedule, lines};
 pub use transfer::{
     LIST_ELEMENT_BYTES, LOCAL_STORE_BYTES, ListElement, MAX_TRANSFER, check_list, check_signal,
     check_transfer,

@@ -5,7 +5,7 @@ use super::command::{Command, CommandKind, Ordering};
 use super::timing::Schedule;
 
 /// Entries of the MFC SPU command queue (the CBEA's 16).
-pub const QUEUE_DEPTH: usize = 16;
+pub const COMMAND_QUEUE_DEPTH: usize = 16;
 
 /// Where a queued command is. `repr(u8)`: `Waiting` is tag 0, so an empty queue is all-zero
 /// bits (an SPU's reset state must be, to sit in `.bss`).
@@ -85,14 +85,14 @@ const EMPTY: Queued = Queued {
 /// The queue: a fixed array, oldest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct CommandQueue {
-    entries: [Queued; QUEUE_DEPTH],
+    entries: [Queued; COMMAND_QUEUE_DEPTH],
     len: u8,
 }
 
 impl CommandQueue {
     pub const fn new() -> Self {
         CommandQueue {
-            entries: [EMPTY; QUEUE_DEPTH],
+            entries: [EMPTY; COMMAND_QUEUE_DEPTH],
             len: 0,
         }
     }
@@ -107,7 +107,7 @@ impl CommandQueue {
     }
 
     pub fn is_full(&self) -> bool {
-        self.len() >= QUEUE_DEPTH
+        self.len() >= COMMAND_QUEUE_DEPTH
     }
 
     /// Appends a command; `false` when the queue is full.

@@ -21,8 +21,7 @@
 //! 4 ns, Kistler, Perrone and Petrini, IEEE Micro 2006); 288 cycles of latency, so a single
 //! 128-byte get completes in 300 cycles, 94 ns (the same paper: under 100 ns).
 
-/// Bytes of a DMA line (a bus request).
-pub const DMA_LINE_BYTES: u64 = 128;
+use crate::spu::main_memory::LINE_BYTES;
 
 /// DMA timing parameters of one SPU's MFC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +48,7 @@ impl DmaTiming {
 
     /// Cycles between two requests (at least 1).
     pub fn cycles_per_line(&self) -> u64 {
-        DMA_LINE_BYTES.div_ceil(u64::from(self.bytes_per_cycle.max(1)))
+        LINE_BYTES.div_ceil(u64::from(self.bytes_per_cycle.max(1)))
     }
 }
 
@@ -65,7 +64,7 @@ pub fn lines(ea: u64, size: u32) -> u64 {
         return 0;
     }
     let last = ea.saturating_add(u64::from(size) - 1);
-    last / DMA_LINE_BYTES - ea / DMA_LINE_BYTES + 1
+    last / LINE_BYTES - ea / LINE_BYTES + 1
 }
 
 /// When one scheduled transfer's requests go out and its data arrives.

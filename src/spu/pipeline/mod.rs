@@ -59,13 +59,10 @@ mod views;
 
 pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 pub use self::model::fetch::FetchKind;
-pub use self::model::fetch_unit::{
-    Destination, FetchUnit, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest,
-    PathBuffer, QUEUE_DEPTH,
-};
+pub use self::model::fetch_unit::{FetchUnit, LineRequest};
 pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
 pub use self::model::issue::IssuePipes;
-pub use self::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, J_STAGE, O_STAGE, RING};
+pub use self::model::sizes::RING;
 pub use self::model::stats::{IdentityError, Statistics};
 pub use self::views::konata::KonataWriter;
 pub use self::views::timing::{RULER, TimingSummary, listing};
@@ -342,7 +339,7 @@ impl Pipeline {
     }
 
     /// The channel instruction waiting at stage o for the MFC or an event, if one is.
-    pub fn held_on_channel(&self) -> Option<InFlight> {
+    pub(crate) fn held_on_channel(&self) -> Option<InFlight> {
         (self.blocked != 0)
             .then(|| self.issue.record(self.blocked).copied())
             .flatten()

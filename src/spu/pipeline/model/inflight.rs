@@ -90,7 +90,7 @@ impl InFlight {
     /// Ideal fetch waits until this instruction completed (channel, stop, halt, fault). The
     /// real fetch unit, which predicts the next address instead, fetches on past it.
     #[inline(always)]
-    pub fn serializing(&self) -> bool {
+    pub(crate) fn serializing(&self) -> bool {
         self.completion_duties & Self::SERIALIZING != 0
     }
 

@@ -109,18 +109,18 @@ impl IssuePipes {
 
     /// Whether stage j holds nothing.
     #[inline(always)]
-    pub fn j_is_empty(&self) -> bool {
+    pub(crate) fn j_is_empty(&self) -> bool {
         self.stages[J_STAGE] == [0, 0]
     }
 
     /// Whether stage g can take a new group.
     #[inline(always)]
-    pub fn g_is_empty(&self) -> bool {
+    pub(crate) fn g_is_empty(&self) -> bool {
         self.stages[0] == [0, 0]
     }
 
     /// Whether every issue stage is empty.
-    pub fn is_drained(&self) -> bool {
+    pub(crate) fn is_drained(&self) -> bool {
         self.stages.iter().all(|stage| *stage == [0, 0])
     }
 

@@ -19,13 +19,13 @@
 use super::config::MAX_DEPTH;
 
 /// Names of the issue stages from the top (g receives a fetch group, j issues).
-pub const ISSUE_STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
+pub(in crate::spu::pipeline) const ISSUE_STAGE_NAMES: [&str; 4] = ["g", "h", "i", "j"];
 /// Index of stage j in the issue stages.
-pub const J_STAGE: usize = 3;
+pub(in crate::spu::pipeline) const J_STAGE: usize = 3;
 /// Names of the execution stages from the top: `jj k l m n o`.
-pub const EXEC_STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
+pub(in crate::spu::pipeline) const EXEC_STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
 /// Stages from `jj` (0) to `o`, where instructions take effect.
-pub const O_STAGE: u64 = 5;
+pub(in crate::spu::pipeline) const O_STAGE: u64 = 5;
 /// Execution rows kept (a power of two above the longest depth).
 pub const RING: usize = 64;
 /// Entries in the instruction window (a power of two, so the modulo is a mask).

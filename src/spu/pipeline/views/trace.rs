@@ -237,7 +237,7 @@ pub fn write_frame(pipeline: &Pipeline, arch: &SpuState, out: &mut impl fmt::Wri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spu::pipeline::model::fetch_unit::QUEUE_DEPTH;
+    use crate::spu::pipeline::model::fetch_unit::PREFETCH_QUEUE_DEPTH;
 
     fn request(line: u32) -> LineRequest {
         LineRequest {
@@ -252,8 +252,8 @@ mod tests {
     /// right.
     #[test]
     fn prefetch_line_shows_every_request_of_a_deeper_queue() {
-        let depth = 2 * QUEUE_DEPTH + 1;
-        let requests: [LineRequest; 2 * QUEUE_DEPTH + 1] =
+        let depth = 2 * PREFETCH_QUEUE_DEPTH + 1;
+        let requests: [LineRequest; 2 * PREFETCH_QUEUE_DEPTH + 1] =
             core::array::from_fn(|i| request(0x80 * i as u32));
         let mut text = heapless::String::<256>::new();
         write_prefetch_queue(&mut text, requests.iter()).unwrap();

@@ -2,21 +2,24 @@
 //! half-line instruction buffers, the predicted path buffer and the hint register. The
 //! behaviour that moves lines between them is in [`FetchUnit`](super::FetchUnit).
 
-/// Bytes in an instruction line.
-pub const LINE_BYTES: u32 = 128;
+use crate::spu::main_memory;
+
+/// Bytes in an instruction line: the Cell's line ([`main_memory::LINE_BYTES`]), as the fetch
+/// unit's `u32` local-store addresses use it.
+pub(in crate::spu::pipeline) const LINE_BYTES: u32 = main_memory::LINE_BYTES as u32;
 /// Bytes in a half-line.
-pub const HALF_BYTES: u32 = 64;
+pub(in crate::spu::pipeline) const HALF_BYTES: u32 = 64;
 /// Instructions in a half-line.
 pub(in crate::spu::pipeline) const HALF_WORDS: usize = 16;
 /// Stages of the load/store pipe used by line fetches.
-pub const LS_PIPE_STAGES: usize = 6;
-/// Depth of the prefetch request queue.
-pub const QUEUE_DEPTH: usize = 4;
+pub(in crate::spu::pipeline) const LS_PIPE_STAGES: usize = 6;
+/// Depth of the pre-fetch request queue.
+pub(in crate::spu::pipeline) const PREFETCH_QUEUE_DEPTH: usize = 4;
 
 /// Where a line request goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Destination {
+pub(in crate::spu::pipeline) enum Destination {
     /// Inline prefetch buffer 1 (trace `1-`).
     Ilb1,
     /// Inline prefetch buffer 2 (trace `2-`).
@@ -28,7 +31,7 @@ pub enum Destination {
 /// The hint register: the hinted instruction and its target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Hint {
+pub(in crate::spu::pipeline) struct Hint {
     /// Address of the hinted branch.
     pub branch: u32,
     /// The hint target.
@@ -44,7 +47,7 @@ pub struct LineRequest {
     /// 128-byte aligned LS address.
     pub line: u32,
     /// Destination buffer.
-    pub destination: Destination,
+    pub(in crate::spu::pipeline) destination: Destination,
     /// An inline request made before a hint triggered (trace `?`): processed normally if it
     /// enters the LS pipe, flushed from the queue once the hinted branch reaches stage g.
     pub stale: bool,
@@ -52,7 +55,7 @@ pub struct LineRequest {
 
 /// One half-line of an instruction buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HalfLine {
+pub(in crate::spu::pipeline) struct HalfLine {
     /// 64-byte aligned LS address.
     pub address: u32,
     /// Holds instructions (trace `=`) or not (`X`).
@@ -69,7 +72,7 @@ pub(in crate::spu::pipeline) const EMPTY_HALF: HalfLine = HalfLine {
 
 /// The predicted path buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PathBuffer {
+pub(in crate::spu::pipeline) struct PathBuffer {
     /// The half-line it holds.
     pub half: HalfLine,
     /// Byte offset of the next fetch group in the half-line.
@@ -80,11 +83,12 @@ pub struct PathBuffer {
 /// A request that finds it full is dropped: the fetch unit requests a half-line again when
 /// the predicted path misses it and no live request will bring it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::spu::pipeline) struct RequestQueue([Option<LineRequest>; QUEUE_DEPTH]);
+pub(in crate::spu::pipeline) struct RequestQueue([Option<LineRequest>; PREFETCH_QUEUE_DEPTH]);
 
 impl RequestQueue {
     /// No requests.
-    pub(in crate::spu::pipeline) const EMPTY: RequestQueue = RequestQueue([None; QUEUE_DEPTH]);
+    pub(in crate::spu::pipeline) const EMPTY: RequestQueue =
+        RequestQueue([None; PREFETCH_QUEUE_DEPTH]);
 
     /// The oldest request, the next to enter the LS pipe.
     pub(in crate::spu::pipeline) fn head(&self) -> Option<&LineRequest> {
@@ -114,7 +118,7 @@ impl RequestQueue {
 
     /// Keeps only the requests `keep` accepts, in order.
     pub(in crate::spu::pipeline) fn retain(&mut self, keep: impl Fn(&LineRequest) -> bool) {
-        let mut packed = [None; QUEUE_DEPTH];
+        let mut packed = [None; PREFETCH_QUEUE_DEPTH];
         for (to, from) in packed.iter_mut().zip(self.iter().filter(|r| keep(r))) {
             *to = Some(*from);
         }

@@ -24,8 +24,8 @@
 //! branch by the fetch-to-o distance plus the line fetch (about 14 single-issued
 //! instructions in this model, against the 8 instructions the compiler rules require).
 
-use super::FetchUnit;
 use super::buffers::{Destination, HALF_BYTES, Hint, LINE_BYTES, LineRequest};
+use super::state::FetchUnit;
 use crate::spu::exec::LS_ADDRESS_MASK;
 
 impl FetchUnit {

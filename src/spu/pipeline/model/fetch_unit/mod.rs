@@ -23,59 +23,27 @@
 //! - Branch hints redirect fetch to a hinted branch's target ahead of time ([`hints`]).
 //!
 //! What the unit holds (line requests, the request queue, the half-line buffers, the
-//! predicted path buffer, the hint register) is in [`buffers`].
+//! predicted path buffer, the hint register) is in [`buffers`]; the unit's state, which the
+//! `impl`s here and in [`hints`] share, in `state.rs`.
 
 mod buffers;
 mod hints;
+mod state;
 
-pub use self::buffers::{
-    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, LineRequest, PathBuffer,
-    QUEUE_DEPTH,
+pub use self::buffers::LineRequest;
+#[cfg(test)]
+pub(in crate::spu::pipeline) use self::buffers::PREFETCH_QUEUE_DEPTH;
+pub(in crate::spu::pipeline) use self::buffers::{
+    Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, PathBuffer,
 };
+
+pub use self::state::FetchUnit;
 
 use self::buffers::{EMPTY_HALF, HALF_WORDS, RequestQueue};
 use super::decode_cache::DecodeCache;
 use super::issue::IssuePipes;
 use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
 use crate::spu::probes::StallReason;
-
-/// The real fetch unit's state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FetchUnit {
-    queue: RequestQueue,
-    ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
-    /// How many stages of `ls_pipe` hold a request: in a loop fetched ahead the pipe is
-    /// empty most cycles, and moving it on then costs one test instead of a copy of every
-    /// stage.
-    ls_pipe_requests: u8,
-    /// ilb11, ilb12 (index 0) and ilb21, ilb22 (index 1).
-    inline: [[HalfLine; 2]; 2],
-    /// ilbh1, ilbh2.
-    ilbh: [HalfLine; 2],
-    hint: Option<Hint>,
-    /// The hinted branch went to stage g before ilbh was loaded.
-    waiting_for_hint: bool,
-    /// The hinted branch whose triggering already redirected inline fetch.
-    triggered_for: Option<u32>,
-    /// The predicted path runs through the hint target buffer: it was entered when the hinted
-    /// branch went to stage g, and only then may ilbh feed the predicted path buffer.
-    on_hint_path: bool,
-    /// Inline buffers (ilb1, ilb2) holding the path from before the last trigger.
-    stale_buffers: [bool; 2],
-    /// Cycles until the stale inline buffers are invalidated.
-    invalidate_countdown: Option<u8>,
-    path: PathBuffer,
-    /// The half-line the predicted path continues with, and the first offset to use in it.
-    next_half: u32,
-    next_offset: u32,
-    /// Mispredict state 0..=5 and the corrected address.
-    mispredict_state: u8,
-    redirect: u32,
-    starve_reason: StallReason,
-    /// The target of a backward branch predicted taken that went to stage g since the
-    /// fast-forward last asked (a loop head the predicted path passed).
-    passed_loop_head: Option<u32>,
-}
 
 /// What the fetch unit did in one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,22 +108,22 @@ impl FetchUnit {
     }
 
     /// The inline buffers: `[[ilb11, ilb12], [ilb21, ilb22]]`.
-    pub fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
+    pub(in crate::spu::pipeline) fn inline_buffers(&self) -> &[[HalfLine; 2]; 2] {
         &self.inline
     }
 
     /// The predicted path buffer.
-    pub fn path_buffer(&self) -> &PathBuffer {
+    pub(in crate::spu::pipeline) fn path_buffer(&self) -> &PathBuffer {
         &self.path
     }
 
     /// The hint register.
-    pub fn hint(&self) -> Option<Hint> {
+    pub(in crate::spu::pipeline) fn hint(&self) -> Option<Hint> {
         self.hint
     }
 
     /// The hint target buffer halves ilbh1, ilbh2.
-    pub fn hint_buffer(&self) -> &[HalfLine; 2] {
+    pub(in crate::spu::pipeline) fn hint_buffer(&self) -> &[HalfLine; 2] {
         &self.ilbh
     }
 
@@ -185,12 +153,12 @@ impl FetchUnit {
     }
 
     /// Whether issue is held by the mispredict sequence.
-    pub fn blocks_issue(&self) -> bool {
+    pub(in crate::spu::pipeline) fn blocks_issue(&self) -> bool {
         self.mispredict_state != 0
     }
 
     /// Why issue stage j is empty (when it is).
-    pub fn starve_reason(&self) -> StallReason {
+    pub(in crate::spu::pipeline) fn starve_reason(&self) -> StallReason {
         self.starve_reason
     }
 
