@@ -7,8 +7,9 @@
 //! directories and the fuzz crate's corpora and build output), so a new program is covered
 //! without touching this test. Fetch models: ideal and real. Each SPU has a small main memory
 //! of its own, so that programs that wait for signals can be given them. The host benchmarks'
-//! workloads (`bench_*.s`, 31 to 69 million cycles each) are left out: they are far beyond this
-//! test's budget in a debug build; `tests/spu_pipeline_stall_skip.rs` runs shortened copies.
+//! workloads (`bench_*.s` and `benches/spu/`, 27 to 110 million instructions each) are left
+//! out: they are far beyond this test's budget in a debug build;
+//! `tests/spu_pipeline_stall_skip.rs` runs shortened copies of some.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +37,7 @@ fn skipped(dir: &Path, root: &Path) -> bool {
     let relative = dir.strip_prefix(root).unwrap_or(dir);
     name.starts_with('.')
         || name == "target"
+        || relative.starts_with("benches/spu")
         || relative.starts_with("fuzz/corpus")
         || relative.starts_with("fuzz/work")
         || relative.starts_with("fuzz/artifacts")

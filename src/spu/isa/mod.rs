@@ -31,6 +31,7 @@ pub use disasm::{
     DisplayAt, NoSymbols, SymbolLookup, Syntax, disassemble, disassemble_word, write_instruction,
 };
 pub use listing::write_listing;
+pub(crate) use mnemonic::with_mnemonics;
 pub use opcodes::{
     DECODE_TABLE, Dependency, FEATURE_C_P, FEATURE_D, FEATURE_E, FEATURE_SHIFT, Format, IClass,
     ILLEGAL_INDEX, MNEMONIC_COUNT, Mnemonic, OPCODES, OpcodeInfo, OperandKind, VARIANTS, Variant,

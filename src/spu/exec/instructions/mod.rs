@@ -32,54 +32,25 @@ mod compare;
 mod control;
 mod float_dp;
 mod float_sp;
+mod handlers;
 mod integer;
 mod load_store;
 mod multiply;
 mod shift_rotate;
 
+pub(crate) use handlers::{CHAIN, OBSERVED, QUIET, Retirement};
 #[cfg(not(feature = "spu-lean"))]
 pub(super) use load_store::store_address;
 
 use super::flow::{Flow, instruction_address};
 use super::machine::Machine;
+use super::op::Op;
 use super::outcome::FaultKind;
-use crate::spu::isa::Instruction;
 use crate::spu::isa::Mnemonic;
 
 /// Byte offset of an I16 word-address field (`imm << 2`).
 fn word_offset(imm: i32) -> u32 {
     (imm as u32).wrapping_shl(2)
-}
-
-/// RT, RA, RB and RC packed into one word, to hand an instruction to the out-of-line
-/// [`apply_rare`] in registers: an `Instruction` passed whole goes through memory, and the
-/// interpreter would then read its fields right after storing it (a store-forwarding stall on
-/// every instruction).
-#[derive(Clone, Copy)]
-struct RegisterFields(u32);
-
-impl RegisterFields {
-    #[inline(always)]
-    fn of(insn: &Instruction) -> Self {
-        RegisterFields(u32::from_le_bytes([insn.rt, insn.ra, insn.rb, insn.rc]))
-    }
-
-    /// The instruction again, in `apply_rare`. Execution never reads `hint_offset` there
-    /// (the hints are inline).
-    #[inline(always)]
-    fn instruction(self, mnemonic: Mnemonic, word: u32, imm: i32) -> Instruction {
-        let [rt, ra, rb, rc] = self.0.to_le_bytes();
-        Instruction {
-            word,
-            mnemonic,
-            rt,
-            ra,
-            rb,
-            rc,
-            imm,
-            hint_offset: 0,
-        }
-    }
 }
 
 /// `INLINE_SP` for instruction mode's run loops: inlined on a hosted target (an FP-bound
@@ -99,13 +70,22 @@ pub(crate) const INLINE_SP_IN_RUN_LOOPS: bool = !cfg!(target_os = "none");
 /// fetch and completion steps, compile worse with them (the ideal fetch's fast-forward ran 10%
 /// more host instructions with the lanes inlined there).
 #[inline(always)]
-pub(crate) fn apply<const INLINE_SP: bool>(
+pub(crate) fn apply<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    apply_as::<INLINE_SP, false>(spu, insn.mnemonic(), insn, pc)
+}
+
+/// [`apply`] for `insn` as `mnemonic` (its own): the handlers of the dispatch table
+/// (`handlers.rs`) give it as a constant, which leaves one arm. `RARE_INLINE`: the rarer
+/// instructions inline too (else they go to [`apply_rare`]).
+#[inline(always)]
+pub(super) fn apply_as<const INLINE_SP: bool, const RARE_INLINE: bool>(
     spu: &mut impl Machine,
-    insn: &Instruction,
+    mnemonic: Mnemonic,
+    insn: &Op,
     pc: u32,
 ) -> Flow {
     use Mnemonic as M;
-    match insn.mnemonic {
+    match mnemonic {
         // load_store.rs
         M::Cbd => load_store::cbd(spu, insn),
         M::Chd => load_store::chd(spu, insn),
@@ -248,14 +228,9 @@ pub(crate) fn apply<const INLINE_SP: bool>(
         M::Nop | M::Lnop => control::nop(),
         M::Sync | M::Dsync => control::sync(),
 
-        _ => apply_rare(
-            spu,
-            insn.mnemonic,
-            insn.word,
-            RegisterFields::of(insn),
-            insn.imm,
-            pc,
-        ),
+        _ if RARE_INLINE => rare(spu, mnemonic, insn, pc),
+        // By value: an 8-byte op travels in one register.
+        _ => apply_rare(spu, *insn, pc),
     }
 }
 
@@ -264,17 +239,15 @@ pub(crate) fn apply<const INLINE_SP: bool>(
 /// halts, channels, special-purpose registers, and the branches that read or change the
 /// interrupt state, `iret` and `bisled`).
 #[inline(never)]
-fn apply_rare(
-    spu: &mut impl Machine,
-    mnemonic: Mnemonic,
-    word: u32,
-    registers: RegisterFields,
-    imm: i32,
-    pc: u32,
-) -> Flow {
+fn apply_rare(spu: &mut impl Machine, op: Op, pc: u32) -> Flow {
+    rare(spu, op.mnemonic(), &op, pc)
+}
+
+/// The body of [`apply_rare`], for `insn` as `mnemonic`.
+#[inline(always)]
+fn rare(spu: &mut impl Machine, mnemonic: Mnemonic, insn: &Op, pc: u32) -> Flow {
     use Mnemonic as M;
-    let insn = &registers.instruction(mnemonic, word, imm);
-    match insn.mnemonic {
+    match mnemonic {
         // integer.rs
         M::Clz => integer::clz(spu, insn),
         M::Xsbh => integer::xsbh(spu, insn),
