@@ -3,12 +3,12 @@
 //! By default it is a decoded copy of the whole local store, one [`Op`] (8 bytes) per word,
 //! 512 KiB per SPU: an instruction is decoded the first time it runs and its op is kept until
 //! its word is written (a store, DMA, a loader: the local store notes writes to decoded
-//! quadwords, `local_store.rs`, and [`SpuState::catch_up_code`] forgets their ops before the
-//! next one runs). Straight-line code of any length decodes once, and self-modifying code
-//! and overlays run what the local store holds.
+//! quadwords, `local_store.rs`, and `SpuState::catch_up_code` in `code_run.rs` forgets their
+//! ops before the next one runs). Straight-line code of any length decodes once, and
+//! self-modifying code and overlays run what the local store holds.
 //!
 //! A word not decoded yet holds [`Op::ZERO`], the op of `stop 0`: the interpreter reaches
-//! `stop` out of line, and there [`SpuState::decode_missing`] tells a real `stop 0` (the word
+//! `stop` out of line, and there `SpuState::decode_missing` tells a real `stop 0` (the word
 //! is zero) from a word to decode. The hot path has no test for it.
 //!
 //! The lean configuration (feature `spu-lean`) keeps 512 ops instead (8 KiB: loops up to 2 KiB
@@ -16,7 +16,6 @@
 //! another address reads as [`Op::ZERO`], and is decoded again.
 
 use super::op::Op;
-use super::state::SpuState;
 
 /// Words in the local store.
 #[cfg(not(feature = "spu-lean"))]
@@ -40,10 +39,10 @@ const EMPTY: Slot = Slot {
     op: Op::ZERO,
 };
 
-/// Where an [`SpuState`] keeps its code decoded: [`DecodedCode`] (the crate has another for
-/// copies of a state that never run from their own code). Sealed.
+/// Where an [`SpuState`](super::SpuState) keeps its code decoded: [`DecodedCode`] (the crate
+/// has another for copies of a state that never run from their own code). Sealed.
 pub trait CodeStore: sealed::Sealed + Clone {
-    /// The op of the word at `pc`, [`Op::ZERO`] if it is not decoded.
+    /// The op of the word at `pc`, `Op::ZERO` if it is not decoded.
     fn op(&self, pc: u32) -> Op;
     /// Keeps `op`, decoded from the word at `pc`.
     fn remember(&mut self, pc: u32, op: Op);
@@ -51,7 +50,7 @@ pub trait CodeStore: sealed::Sealed + Clone {
     fn forget(&mut self, index: Option<usize>);
 }
 
-/// The local store's code, decoded once, as one SPU keeps it (see [`SpuState`]): 512 KiB, or
+/// The local store's code, decoded once, as one SPU keeps it (see [`SpuState`](super::SpuState)): 512 KiB, or
 /// 8 KiB in the lean configuration (`docs/spu-footprint.md`). All-zero bits when new.
 #[derive(Clone)]
 pub struct DecodedCode {
@@ -130,52 +129,6 @@ impl CodeStore for DecodedCode {
 impl Default for DecodedCode {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl<C: CodeStore> SpuState<C> {
-    /// Forgets the ops of the code written since the last call (see the module
-    /// documentation); needed before running from the decoded code after a store, DMA or a
-    /// load.
-    #[inline(always)]
-    pub(super) fn catch_up_code(&mut self) {
-        if self.local_store.code_written() {
-            self.forget_written_code();
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn forget_written_code(&mut self) {
-        let code = &mut self.code;
-        self.local_store.take_written(|index| code.forget(index));
-    }
-
-    /// The op at `pc`, decoded if it is not yet; `None` for an illegal word. The decoded
-    /// code has caught up ([`catch_up_code`](Self::catch_up_code)).
-    #[inline(always)]
-    pub(super) fn op_at(&mut self, pc: u32) -> Option<Op> {
-        let op = self.code.op(pc);
-        if op == Op::ZERO {
-            return self.decode_missing(pc);
-        }
-        Some(op)
-    }
-
-    /// The op of the word at `pc`, which the decoded code holds as [`Op::ZERO`]: decoded
-    /// and kept, or `stop 0` for a zero word (which needs no decoding); `None` for an
-    /// illegal word.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn decode_missing(&mut self, pc: u32) -> Option<Op> {
-        let word = self.local_store.load_word(pc);
-        if word == 0 {
-            return Some(Op::ZERO);
-        }
-        let op = Op::decode(word)?;
-        self.local_store.mark_decoded(pc);
-        self.code.remember(pc, op);
-        Some(op)
     }
 }
 

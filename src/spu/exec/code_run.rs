@@ -60,6 +60,52 @@ impl CodeSink for () {
     fn retired(&mut self, _: Retired) {}
 }
 
+impl<C: CodeStore> SpuState<C> {
+    /// Forgets the ops of the code written since the last call (see the module
+    /// documentation); needed before running from the decoded code after a store, DMA or a
+    /// load.
+    #[inline(always)]
+    pub(super) fn catch_up_code(&mut self) {
+        if self.local_store.code_written() {
+            self.forget_written_code();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn forget_written_code(&mut self) {
+        let code = &mut self.code;
+        self.local_store.take_written(|index| code.forget(index));
+    }
+
+    /// The op at `pc`, decoded if it is not yet; `None` for an illegal word. The decoded
+    /// code has caught up ([`catch_up_code`](Self::catch_up_code)).
+    #[inline(always)]
+    pub(super) fn op_at(&mut self, pc: u32) -> Option<Op> {
+        let op = self.code.op(pc);
+        if op == Op::ZERO {
+            return self.decode_missing(pc);
+        }
+        Some(op)
+    }
+
+    /// The op of the word at `pc`, which the decoded code holds as [`Op::ZERO`]: decoded
+    /// and kept, or `stop 0` for a zero word (which needs no decoding); `None` for an
+    /// illegal word.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn decode_missing(&mut self, pc: u32) -> Option<Op> {
+        let word = self.local_store.load_word(pc);
+        if word == 0 {
+            return Some(Op::ZERO);
+        }
+        let op = Op::decode(word)?;
+        self.local_store.mark_decoded(pc);
+        self.code.remember(pc, op);
+        Some(op)
+    }
+}
+
 impl SpuState {
     /// Runs at most `budget` instructions from the PC, as [`step`](Self::step) would one by
     /// one, without counting them (the caller counts), and tells `sink` of the ordinary ones
