@@ -50,8 +50,9 @@ pub trait CodeStore: sealed::Sealed + Clone {
     fn forget(&mut self, index: Option<usize>);
 }
 
-/// The local store's code, decoded once, as one SPU keeps it (see [`SpuState`](super::SpuState)): 512 KiB, or
-/// 8 KiB in the lean configuration (`docs/spu-footprint.md`). All-zero bits when new.
+/// The local store's code, decoded once, as one SPU keeps it (see
+/// [`SpuState`](super::SpuState)): 512 KiB, or 8 KiB in the lean configuration
+/// (`docs/spu-footprint.md`). All-zero bits when new.
 #[derive(Clone)]
 pub struct DecodedCode {
     slots: [Slot; SLOTS],
