@@ -4,7 +4,7 @@
 
 use super::code::CodeStore;
 use super::flow::Flow;
-use super::instructions::{CHAIN, OBSERVED, QUIET, Retirement};
+use super::instructions::{CHAIN, OBSERVED, ONE_TABLE, QUIET, Retirement};
 use super::op::Op;
 use super::outcome::Status;
 use super::state::SpuState;
@@ -140,7 +140,11 @@ impl SpuState {
                 0
             };
             let op = self.code.op(pc);
-            let table = if S::OBSERVING { &OBSERVED } else { &QUIET };
+            let table = if S::OBSERVING || ONE_TABLE {
+                &OBSERVED
+            } else {
+                &QUIET
+            };
             let end = table[op.index()](self, op, pc, chain - 1);
             // The chain ran this many, its last included.
             let ran = u64::from(chain - end.left());

@@ -28,6 +28,13 @@ use crate::spu::isa::{Mnemonic, with_mnemonics};
 /// The longest chain of handlers one call runs.
 pub(crate) const CHAIN: u32 = 256;
 
+/// Bare metal keeps one table, [`OBSERVED`], for both loops, and its handlers send the rarer
+/// instructions to the interpreter's one out-of-line copy (`apply_rare`): the firmware image
+/// has a size budget (`tests/image_size.rs`), which two tables of 200 handlers with every
+/// instruction inline overran by 45 KB. The quiet loop then meets a chain's end after each
+/// load, store and branch instruction too.
+pub(crate) const ONE_TABLE: bool = cfg!(target_os = "none");
+
 /// What the last handler of a chain reports: the next PC in bits 2..17 and these flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Retirement(pub u32);
@@ -142,7 +149,7 @@ fn handle<const M: usize, const OBSERVING: bool>(
     left: u32,
 ) -> ChainEnd {
     let mnemonic = Mnemonic::ALL[M];
-    let flow = apply_as::<INLINE_SP_IN_RUN_LOOPS, true>(spu, mnemonic, &op, pc);
+    let flow = apply_as::<INLINE_SP_IN_RUN_LOOPS, { !ONE_TABLE }>(spu, mnemonic, &op, pc);
     let mut retirement = spu.retirement(flow, pc);
     let is_branch = Op::is_branch_mnemonic(mnemonic);
     if OBSERVING && is_branch {
@@ -155,7 +162,11 @@ fn handle<const M: usize, const OBSERVING: bool>(
     }
     let next = retirement.pc();
     let op = spu.code.op(next);
-    let table = if OBSERVING { &OBSERVED } else { &QUIET };
+    let table = if OBSERVING || ONE_TABLE {
+        &OBSERVED
+    } else {
+        &QUIET
+    };
     table[op.index()](spu, op, next, left - 1)
 }
 

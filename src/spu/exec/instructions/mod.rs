@@ -38,7 +38,7 @@ mod load_store;
 mod multiply;
 mod shift_rotate;
 
-pub(crate) use handlers::{CHAIN, OBSERVED, QUIET, Retirement};
+pub(crate) use handlers::{CHAIN, OBSERVED, ONE_TABLE, QUIET, Retirement};
 #[cfg(not(feature = "spu-lean"))]
 pub(super) use load_store::store_address;
 
