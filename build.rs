@@ -17,6 +17,9 @@ fn main() {
         .expect("copy linker/qemu-virt.ld to OUT_DIR");
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg-bins=-Tpmprobe-qemu-virt.ld");
+    // A GNU build id (the 20-byte SHA-1 form GNU ld writes): perf's tools identify an ELF by
+    // it, and pmprofile's perf.data names the firmware with it (docs/profiling.md).
+    println!("cargo:rustc-link-arg-bins=--build-id=sha1");
     if env::var_os("CARGO_FEATURE_DEFMT").is_some() {
         println!("cargo:rustc-link-arg-bins=-Tdefmt.x");
     }

@@ -22,6 +22,7 @@ pub mod probe;
 pub mod rt;
 pub mod sampling;
 pub mod spu;
+pub mod sync;
 
 /// The README's Rust examples are compiled and run as doc tests.
 #[cfg(doctest)]

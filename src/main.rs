@@ -17,8 +17,9 @@ fn main() -> i32 {
     let options = match pmprobe::rt::semihosting::command_line() {
         Ok(line) => demo::options::parse(&line).map_err(|word| {
             pmprobe::println!(
-                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {})",
-                demo::profile::OPTIONS
+                "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {}, {})",
+                demo::profile::OPTIONS,
+                demo::perf_stat::OPTIONS
             );
         }),
         // No command line from the host: run with the defaults.
@@ -29,6 +30,11 @@ fn main() -> i32 {
     };
     if options.list_events {
         return demo::list_events::print();
+    }
+    if let Some(stat) = &options.stat {
+        return demo::scenario::with_unit(demo::perf_stat::WORK_SPU, |unit| {
+            demo::perf_stat::run(stat, unit)
+        });
     }
     if !demo::banner::print(&options.extra_cores) {
         return 1;

@@ -1,5 +1,5 @@
 //! The firmware image carries code, not zeros: the demo's release build, as a raw image
-//! (`llvm-objcopy -O binary`), is at most 832 KiB, and its `.data` at most 1 KiB. Static state
+//! (`llvm-objcopy -O binary`), is at most 896 KiB, and its `.data` at most 1 KiB. Static state
 //! (the SPU arena, the trace ring, per-core slots and results) must be all-zero bits so that it
 //! lands in `.bss`, which the boot code zeroes and the image does not contain; what `.data` keeps
 //! is a few words of boot state (32 bytes today). One static whose reset state is not zero bits,
@@ -16,7 +16,12 @@
 //! 692,256 bytes) took the image to 720,928 bytes, and 768 KiB until the demo's MFC sections
 //! (765,984 → 802,848 bytes: 29 KB of code, 23.7 KB of it the three sections and their checks,
 //! and 8 KB of `.rodata`, their text and the three kernels, which the firmware carries without
-//! comments: 3.9 KB instead of 13 KB; their 2 MiB of main memory is `.bss`).
+//! comments: 3.9 KB instead of 13 KB; their 2 MiB of main memory is `.bss`), and 832 KiB until
+//! perf stat's options in the firmware (`-e`/`-r`/`-x`: 819,232 → 856,096 bytes, measured with
+//! `llvm-nm --size-sort` against the build before: 29 KB of code, most of it the perf stat mode
+//! inlined into `main` (30.5 KB, with its SysRegPmu multiplexer), the `-e` parser and the
+//! modifiers' filters (2.4 KB), filtered counter programming (1.8 KB); and 8.8 KB of
+//! `.rodata`, perf's generic event names and the error texts).
 mod common;
 
 use std::process::Command;
@@ -24,11 +29,11 @@ use std::process::Command;
 use common::qemu::{demo_elf, repo};
 use common::toolchain::llvm_tool;
 
-const RAW_IMAGE_LIMIT: u64 = 832 * 1024;
+const RAW_IMAGE_LIMIT: u64 = 896 * 1024;
 const DATA_LIMIT: u64 = 1024;
 
 #[test]
-fn release_image_is_at_most_832_kib_and_data_at_most_1_kib() {
+fn release_image_is_at_most_896_kib_and_data_at_most_1_kib() {
     let elf = demo_elf();
     let raw = elf.with_extension("bin");
     let objcopy = llvm_tool(repo(), "llvm-objcopy");

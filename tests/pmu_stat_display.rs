@@ -1,7 +1,10 @@
 //! The perf stat layout, checked against lines written out by hand from perf's format
 //! (`tools/perf/util/stat-display.c`, Linux 6.x): `print_counter_value_std` prints the count
 //! with `"%'*.0f "` in `COUNTS_LEN` = 18 columns (thousands grouped) or `"%*s "` of
-//! `"<not counted>"`, then the name with `"%-*s"` in `EVNAME_LEN` = 32; `print_metric_std`
+//! `"<not counted>"`, then the unit with `"%-*s "` in `unit_width` = 4 (perf 6.1 gives every
+//! event a unit, `""` for PMU events: `perf stat -e instructions` prints
+//! `"   <not supported>      instructions"` here, six spaces), then the name with `"%-*s"` in
+//! `EVNAME_LEN` = 32; `print_metric_std`
 //! prints `" # "`, the value with the metric's format, then `" %-*s"` of the unit in
 //! `METRIC_LEN - n - 1` with `METRIC_LEN` = 38 (38 spaces when there is no metric);
 //! `print_running_std` prints `"  (%.2f%%)"` of `100 × run / ena` when `run != ena`. The
@@ -40,7 +43,7 @@ fn a_count_that_ran_all_the_time_has_no_percentage() {
     let cycles = reading(Event::CPU_CYCLES, 0, 66_895, 66_895, 66_895);
     // 18 columns: "66,895" is 6 wide; the name pads to 32; no metric: 38 spaces.
     let expected = format!(
-        "{}66,895 CPU_CYCLES{}{}",
+        "{}66,895      CPU_CYCLES{}{}",
         spaces(12),
         spaces(22),
         spaces(38)
@@ -54,7 +57,7 @@ fn instructions_show_insn_per_cycle() {
     let insts = reading(Event::INST_RETIRED, 0, 33_996, 66_895, 66_895);
     // 33996 / 66895 = 0.508 -> "%7.2f " = "   0.51 "; n = 3 + 8 = 11; unit in 38 - 12 = 26.
     let expected = format!(
-        "{}33,996 INST_RETIRED{} #    0.51  insn per cycle{}",
+        "{}33,996      INST_RETIRED{} #    0.51  insn per cycle{}",
         spaces(12),
         spaces(20),
         spaces(12)
@@ -70,7 +73,7 @@ fn a_scaled_count_shows_its_estimate_and_the_share_it_ran() {
     let branches = reading(Event::BR_RETIRED, 2, 4_256, 66_895, 22_000);
     let misses = reading(Event::BR_MIS_PRED, 2, 191, 66_895, 22_000);
     let expected = format!(
-        "{}580 BR_MIS_PRED{} #    4.49% of all branches{}  (32.89%)",
+        "{}580      BR_MIS_PRED{} #    4.49% of all branches{}  (32.89%)",
         spaces(15),
         spaces(21),
         spaces(11)
@@ -78,7 +81,7 @@ fn a_scaled_count_shows_its_estimate_and_the_share_it_ran() {
     assert_eq!(line(&misses, &[branches, misses]), expected);
     // BR_RETIRED: 4256 x 66895 / 22000 = 12941.2 -> 12,941.
     let expected = format!(
-        "{}12,941 BR_RETIRED{}{}  (32.89%)",
+        "{}12,941      BR_RETIRED{}{}  (32.89%)",
         spaces(12),
         spaces(22),
         spaces(38)
@@ -91,7 +94,7 @@ fn an_event_that_never_ran_is_not_counted() {
     let never = reading(Event::STALL_BACKEND, 3, 0, 1_000, 0);
     // "<not counted>" is 13 wide in 18; no metric; run 0 != ena 1000: (0.00%).
     let expected = format!(
-        "     <not counted> STALL_BACKEND{}{}  (0.00%)",
+        "     <not counted>      STALL_BACKEND{}{}  (0.00%)",
         spaces(19),
         spaces(38)
     );
@@ -107,7 +110,7 @@ fn stall_shares_are_printed_only_when_not_zero() {
     assert_eq!(
         line(&idle, &all),
         format!(
-            "{}250 STALL_FRONTEND{} #   25.00% frontend cycles idle{}",
+            "{}250      STALL_FRONTEND{} #   25.00% frontend cycles idle{}",
             spaces(15),
             spaces(18),
             spaces(6)
@@ -115,7 +118,12 @@ fn stall_shares_are_printed_only_when_not_zero() {
     );
     assert_eq!(
         line(&busy, &all),
-        format!("{}0 STALL_BACKEND{}{}", spaces(17), spaces(19), spaces(38))
+        format!(
+            "{}0      STALL_BACKEND{}{}",
+            spaces(17),
+            spaces(19),
+            spaces(38)
+        )
     );
 }
 
@@ -125,7 +133,7 @@ fn the_table_has_perfs_header() {
     let mut out = String::new();
     render_stat(&mut out, "SPU0 demo_saxpy.s", &[cycles]).unwrap();
     let expected = format!(
-        "\n Performance counter stats for 'SPU0 demo_saxpy.s':\n\n{}1,234,567 CPU_CYCLES{}{}\n",
+        "\n Performance counter stats for 'SPU0 demo_saxpy.s':\n\n{}1,234,567      CPU_CYCLES{}{}\n",
         spaces(9),
         spaces(22),
         spaces(38)
@@ -160,7 +168,7 @@ fn interval_lines_are_prefixed_with_the_time_and_the_unit() {
     .unwrap();
     // "%6lu.%09lu " then "SPU%-3d ", then the stat line.
     let expected = format!(
-        "     1.500000000 SPU2   {}5,000 INST_RETIRED{}{}\n",
+        "     1.500000000 SPU2   {}5,000      INST_RETIRED{}{}\n",
         spaces(13),
         spaces(20),
         spaces(38)

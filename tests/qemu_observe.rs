@@ -2,6 +2,8 @@
 //! runtime's debug exception handler (names contain `breakpoint` / `watchpoint`), and the
 //! sampling profiler end to end (guest, semihosted profile, `qemu/run`'s pmprofile step).
 mod common;
+#[path = "qemu_observe/perf_tools.rs"]
+mod perf_tools;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -218,8 +220,20 @@ fn profile_of_the_demo_on_one_core_agrees_with_its_host_instruction_table() {
 fn profile_of_the_demo_on(cores: Option<u32>) {
     let dir = scratch(&format!("profile-demo-{}", cores.unwrap_or(0)));
     let elf = common::qemu::demo_elf();
-    let run = run_on_cores(&dir, "demo --profile", &elf, cores, &["--profile"]);
+    // perf record's sampling options, one per run: `-F 5000` (the timer every 62.5 MHz / 5000
+    // = 12 500 ticks) and `-c 12500` (every 12 500 ticks), half the default rate either way.
+    let sampling: &[&str] = match cores {
+        Some(1) => &["--profile", "-F", "5000"],
+        _ => &["--profile", "-c", "12500"],
+    };
+    let run = run_on_cores(&dir, "demo --profile", &elf, cores, sampling);
     run.assert_passed();
+    assert!(
+        run.stdout
+            .contains(" samples of the generic timer every 12500 ticks, 0 dropped"),
+        "{}",
+        run.stdout
+    );
     // The firmware's own cross-checks (a listener on the sample probe point) and pmprofile's
     // (the call stacks, symbolized).
     for check in [
@@ -264,6 +278,7 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(text.contains("pmprobe::spu::pipeline::"), "{file}");
     }
+    perf_tools::check_demo_perf_data(&dir, &elf);
     std::fs::remove_dir_all(&dir).ok();
 }
 

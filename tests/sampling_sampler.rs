@@ -136,7 +136,7 @@ fn a_zero_capacity_buffer_drops_everything_and_says_so() {
 
 #[test]
 fn a_sampler_with_sync_listeners_can_be_shared_with_an_interrupt_handler() {
-    use pmprobe::probe::sync::IrqMutex;
+    use pmprobe::sync::IrqMutex;
     use std::cell::RefCell;
     use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 
-use pmprobe::probe::sync::IrqSpinMutex;
+use pmprobe::sync::IrqSpinMutex;
 
 const THREADS: usize = 4;
 /// Few rounds: a ticket lock hands over in ticket order, so with more threads than host cores

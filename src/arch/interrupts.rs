@@ -1,7 +1,7 @@
 //! The one DAIF primitive: masking and unmasking interrupts on the current core.
 //!
 //! Everything in pmprobe that must not be interrupted goes through [`free`]: the probe
-//! framework's [`IrqMutex`](crate::probe::sync::IrqMutex), the runtime's defmt logger and its
+//! framework's [`IrqMutex`](crate::sync::IrqMutex), the runtime's defmt logger and its
 //! interrupt set-up. A critical section masks **IRQ and FIQ** (`msr daifset, #3`) and restores
 //! the previous `DAIF` value when it ends, so critical sections nest, and one taken inside an
 //! interrupt handler (where the core already masked IRQs) leaves them masked.

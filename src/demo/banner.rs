@@ -4,9 +4,9 @@
 use super::host::{HOST_EVENTS, Unsupported};
 use super::output::outln;
 use pmprobe::pmu::{PmuBackend, PmuInfo, SysRegPmu, detect};
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::ZeroSlot;
 use pmprobe::rt::smp::{self, MAX_CORES};
+use pmprobe::sync::IrqSpinMutex;
 
 /// Each core's PMU as that core sees it, by core number.
 static CORE_PMUS: [IrqSpinMutex<ZeroSlot<Result<PmuInfo, pmprobe::pmu::Error>>>; MAX_CORES] =

@@ -17,7 +17,6 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use pmprobe::pmu::{EmulatedPmu, Event};
 use pmprobe::pmu::{Pmu, Snapshot};
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::smp::{self, CoreId};
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::exec::StopReason;
@@ -27,6 +26,7 @@ use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::pipeline::Statistics;
 use pmprobe::spu::probes::SpuPmuFeed;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+use pmprobe::sync::IrqSpinMutex;
 
 use super::checks::Checks;
 use super::kernels::{IMAGE_BYTES, SYMBOLS};

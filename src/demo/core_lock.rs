@@ -4,7 +4,7 @@ use spin::mutex::TicketMutex;
 
 /// A fair ticket lock across cores that leaves interrupts as they are.
 ///
-/// [`IrqSpinMutex`](pmprobe::probe::sync::IrqSpinMutex) masks IRQs on the holder, so that a
+/// [`IrqSpinMutex`](pmprobe::sync::IrqSpinMutex) masks IRQs on the holder, so that a
 /// handler of the same core cannot wait on a lock its own core holds. The demo holds these
 /// locks around whole SPU runs (the arena, each SPU while a core runs it, the listeners a run
 /// feeds), and `--profile` samples those runs from interrupts: under a masking lock no sample

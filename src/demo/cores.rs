@@ -13,13 +13,13 @@
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::ZeroSlot;
 use pmprobe::rt::semihosting;
 use pmprobe::rt::smp::{self, CoreId, MAX_CORES, StartError};
 use pmprobe::rt::timer;
 use pmprobe::spu::arena::SPU_COUNT;
 use pmprobe::spu::unit::SpuUnit;
+use pmprobe::sync::IrqSpinMutex;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;

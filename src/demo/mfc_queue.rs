@@ -27,11 +27,11 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::mfc::{Ended, Slice, Sliced, WORK_QUEUE, load, stopped};
 use super::mfc_kernels::{
     QUEUE_COUNTER, QUEUE_ITEMS, QUEUE_RESULTS, QueueTally, check_queue, queue_counter,
     queue_mailbox, reset_queue,
 };
+use super::mfc_section::{Ended, Slice, Sliced, WORK_QUEUE, load, stopped};
 use super::output::{heading, outln};
 
 /// SPU cycles a slice runs before the next SPU's turn.

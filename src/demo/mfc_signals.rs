@@ -22,8 +22,8 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::core_lock::CoreLock;
-use super::mfc::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
 use super::mfc_kernels::{HANDSHAKE_ROUNDS, handshake_expected, handshake_mailbox};
+use super::mfc_section::{Ended, HANDSHAKE, Slice, Sliced, load, stopped};
 use super::output::{heading, outln};
 
 /// The SPUs that play: the first (started by the host) on core 0, the second on core 1.

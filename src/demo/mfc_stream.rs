@@ -12,11 +12,11 @@ use pmprobe::spu::unit::SpuUnit;
 
 use super::checks::Checks;
 use super::host::PerCycle;
-use super::mfc::{End, Ended, STREAM, Sliced, load, stopped};
 use super::mfc_kernels::{
     BLOCK_BYTES, Mismatch, STREAM_BLOCKS, STREAM_BYTES, STREAM_ELEMENTS, STREAM_OUTPUT,
     check_stream_output, clear, stream_mailbox, write_stream_input,
 };
+use super::mfc_section::{End, Ended, STREAM, Sliced, load, stopped};
 use super::output::{heading, outln};
 
 /// The arena's SPU the stream runs on (the demo's kernels use SPU0..SPU3, the channel pair

@@ -4,7 +4,8 @@
 //! [`plan::PLANS`] on the static arena under probes and emulated PMUs, the host core measured
 //! with its real PMU, the stack distance chart, the trace files), then the verdict of every
 //! cross-check ([`checks::Checks::finish`]). With `--profile`, [`profile::start`] before the
-//! scenario and [`profile::finish`] after it.
+//! scenario and [`profile::finish`] after it. With perf stat's `-e`, `-r` or `-x`,
+//! [`perf_stat::run`] instead of all of it.
 //!
 //! Dependencies run one way: `scenario` drives `spu_run` (one SPU: its run loops in
 //! `run_loops`, its checks in `spu_checks`) and `reports` (the tables and files after the
@@ -27,10 +28,12 @@ pub mod list_events;
 pub mod mfc;
 pub mod mfc_kernels;
 pub mod mfc_queue;
+pub mod mfc_section;
 pub mod mfc_signals;
 pub mod mfc_stream;
 pub mod options;
 pub mod output;
+pub mod perf_stat;
 pub mod plan;
 pub mod plan_run;
 pub mod profile;

@@ -11,8 +11,8 @@
 use core::fmt::{self, Write as _};
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::smp::{MAX_CORES, this_core};
+use pmprobe::sync::IrqSpinMutex;
 
 /// Prints to the console, or to the section this core is capturing.
 macro_rules! out {

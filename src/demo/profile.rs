@@ -8,15 +8,16 @@
 //! writes `pmprobe-profile.pmps` (the samples) and `pmprobe-profile.shares` (each SPU mode's
 //! share of the host instructions, with the frame that marks the mode on a call stack); the
 //! runner (`qemu/run`) then calls pmprofile, which prints the top-N table, writes
-//! `pmprobe-profile.folded`, `pmprobe-profile.svg` and `pmprobe-profile.json` (for the Firefox
-//! Profiler), and checks that the sample shares agree.
+//! `pmprobe-profile.folded`, `pmprobe-profile.svg`, `pmprobe-profile.json` (for the Firefox
+//! Profiler) and `pmprobe-profile.perf.data` (for `perf report`), and checks that the sample shares agree.
 //! The firmware checks the same agreement by itself with a listener on the sample probe point
 //! that counts samples per mode.
 //!
 //! Options: `--profile`, `--profile-source=auto|pmu|timer` (default auto: the PMU when its
 //! overflow interrupt works, the generic timer otherwise), `--profile-event=NAME|0xNN` (PMU
-//! event, default inst_retired), `--profile-period=N` (events between samples for the PMU,
-//! ticks for the timer; defaults 100 000 events, CNTFRQ / 10 000 ticks).
+//! event, default inst_retired), `--profile-period=N` or perf's `-c N` (events between samples
+//! for the PMU, ticks for the timer; defaults 100 000 events, CNTFRQ / 10 000 ticks), perf's
+//! `-F HZ` (the timer every CNTFRQ / HZ ticks).
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
@@ -36,7 +37,7 @@ use super::plan::mode_name;
 
 /// The profile options, for the unknown-argument message.
 pub const OPTIONS: &str = "--profile, --profile-source=auto|pmu|timer, \
---profile-event=inst_retired|cpu_cycles|0xNN, --profile-period=N";
+--profile-event=inst_retired|cpu_cycles|0xNN, --profile-period=N, -c N, -F HZ";
 /// The samples, for pmprofile.
 pub const PROFILE_FILE: &str = "pmprobe-profile.pmps";
 /// The expected share of each mode, for `pmprofile --expect`.
@@ -83,8 +84,11 @@ pub struct ProfileOptions {
     pub source: SourceChoice,
     /// The PMU event.
     pub event: Event,
-    /// Events (PMU) or ticks (timer) between samples; `None`: the profiler's defaults.
+    /// Events (PMU) or ticks (timer) between samples (`--profile-period=N`, perf's `-c N`);
+    /// `None`: the profiler's defaults.
     pub period: Option<u64>,
+    /// Samples per second (perf's `-F HZ`): the timer source every CNTFRQ / HZ ticks.
+    pub frequency: Option<u64>,
 }
 
 impl Default for ProfileOptions {
@@ -93,6 +97,7 @@ impl Default for ProfileOptions {
             source: SourceChoice::Auto,
             event: Event::INST_RETIRED,
             period: None,
+            frequency: None,
         }
     }
 }
@@ -223,6 +228,25 @@ pub fn sampled<R, E>(
     result
 }
 
+/// `-F HZ` as the timer's period, CNTFRQ / HZ ticks (`None` without `-F`). As with perf
+/// record, `-F` and `-c` exclude each other; a frequency is a clock's, so `-F` takes the timer
+/// source and refuses `--profile-source=pmu` (whose samples come every `-c N` events).
+fn timer_frequency(profile: &ProfileOptions) -> Result<Option<u64>, &'static str> {
+    let Some(hz) = profile.frequency else {
+        return Ok(None);
+    };
+    if profile.period.is_some() {
+        return Err("-F HZ and -c N (or --profile-period) exclude each other, as in perf record");
+    }
+    if profile.source == SourceChoice::Pmu {
+        return Err("-F HZ samples the generic timer; the PMU source samples every -c N events");
+    }
+    match pmprobe::rt::timer::frequency() / hz {
+        0 => Err("-F HZ is above the generic timer's frequency"),
+        ticks => Ok(Some(ticks)),
+    }
+}
+
 /// Starts the profiler before the demo's SPU runs (each sampled window then arms it on its
 /// core); `false` when it could not start (the failed check says why), and the demo runs
 /// unsampled. After the runs, [`finish`].
@@ -233,11 +257,23 @@ pub fn start(profile: &ProfileOptions, checks: &mut Checks) -> bool {
     // SAFETY: called from main, outside any critical section; the profiler's interrupt
     // handlers are installed by `start` before the sources are armed.
     unsafe { pmprobe::rt::irq::unmask() };
+    let (source, timer_period) = match timer_frequency(profile) {
+        Ok(Some(ticks)) => (SourceChoice::Timer, Some(ticks)),
+        Ok(None) => (profile.source, profile.period),
+        Err(why) => {
+            checks.check(
+                format_args!("profiler_options"),
+                false,
+                format_args!("{why}"),
+            );
+            return false;
+        }
+    };
     let config = Config {
-        source: profile.source,
+        source,
         event: profile.event,
         pmu_period: profile.period.unwrap_or(profiler::DEFAULT_PMU_PERIOD),
-        timer_period: profile.period,
+        timer_period,
         ..Config::default()
     };
     let started = match profiler::start(&config) {
@@ -408,6 +444,7 @@ fn write_files(shares: &[(f64, f64); 2], checks: &mut Checks) {
     );
     println!(
         "  qemu/run symbolizes {PROFILE_FILE} with pmprofile after QEMU exits: top-N table, \
-pmprobe-profile.folded, pmprobe-profile.svg, pmprobe-profile.json, share checks"
+pmprobe-profile.folded, pmprobe-profile.svg, pmprobe-profile.json, pmprobe-profile.perf.data, \
+share checks"
     );
 }

@@ -23,6 +23,12 @@ use pmprobe::pmu::Error;
 /// on, so that `--profile` can sample the SPU runs.
 static ARENA: CoreLock<Arena> = CoreLock::new(Arena::new());
 
+/// Lends SPU `spu` of the arena to `f` (the perf stat mode's measured work, which runs instead
+/// of the scenario); `f`'s result, or 1 for an SPU the arena does not have.
+pub fn with_unit(spu: usize, f: impl FnOnce(&mut pmprobe::spu::unit::SpuUnit) -> i32) -> i32 {
+    ARENA.lock(|arena| arena.units_mut().get_mut(spu).map_or(1, f))
+}
+
 /// Runs sections 2 to 6, recording every cross-check in `checks`.
 pub fn run(options: &Options, checks: &mut Checks) {
     ARENA.lock(|arena| run_on(arena, options, checks));

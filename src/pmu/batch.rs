@@ -9,6 +9,7 @@ use super::counter::Counter;
 use super::driver::Pmu;
 use super::error::Error;
 use super::event::Event;
+use super::filter::EventFilter;
 
 impl<B: PmuBackend> Pmu<B> {
     /// Programs every `(counter, event)` as [`program_on`](Self::program_on) does (no overflow
@@ -18,8 +19,34 @@ impl<B: PmuBackend> Pmu<B> {
     /// Errors (nothing is programmed then): as [`program_on`](Self::program_on) for the first
     /// assignment it refuses, and [`Error::CounterBusy`] for a counter given twice.
     pub fn program_many(&mut self, assignments: &[(Counter, Event)]) -> Result<(), Error> {
+        self.program_assignments(
+            assignments
+                .iter()
+                .map(|&(counter, event)| (counter, event, None)),
+        )
+    }
+
+    /// [`program_many`](Self::program_many) with each counter's exception-level filter
+    /// (perf's `:u`, `:k`, ... modifiers, see [`Exclude::filter`](super::Exclude::filter)) in
+    /// place of the driver's default.
+    pub fn program_many_filtered(
+        &mut self,
+        assignments: &[(Counter, Event, EventFilter)],
+    ) -> Result<(), Error> {
+        self.program_assignments(
+            assignments
+                .iter()
+                .map(|&(counter, event, filter)| (counter, event, Some(filter))),
+        )
+    }
+
+    /// Programs `(counter, event, filter)` assignments; `None` is the driver's default filter.
+    pub(super) fn program_assignments(
+        &mut self,
+        assignments: impl Iterator<Item = (Counter, Event, Option<EventFilter>)> + Clone,
+    ) -> Result<(), Error> {
         let mut mask = 0u64;
-        for &(counter, event) in assignments {
+        for (counter, event, _) in assignments.clone() {
             self.check_counter(counter)?;
             self.check_implemented(event)?;
             if counter == Counter::Cycle && event != Event::CPU_CYCLES {
@@ -33,11 +60,12 @@ impl<B: PmuBackend> Pmu<B> {
         if mask == 0 {
             return Ok(());
         }
-        let filter = self.filter;
+        let default = self.filter;
         let b = self.backend();
         b.write(PmuRegister::CntenClr, mask)?;
         b.isb();
-        for &(counter, event) in assignments {
+        for (counter, event, filter) in assignments.clone() {
+            let filter = filter.map_or(default, |f| u64::from(f.bits()));
             match counter {
                 Counter::Cycle => b.write(PmuRegister::Ccfiltr, filter)?,
                 Counter::Event(n) => {
@@ -46,12 +74,12 @@ impl<B: PmuBackend> Pmu<B> {
             }
         }
         b.write(PmuRegister::OvsClr, mask)?;
-        for &(counter, _) in assignments {
+        for (counter, _, _) in assignments.clone() {
             b.write(counter.register(), 0)?;
         }
         b.isb();
         b.write(PmuRegister::CntenSet, mask)?;
-        for &(counter, event) in assignments {
+        for (counter, event, _) in assignments {
             self.set_slot(counter, Some(event));
             self.set_high(counter, 0);
         }

@@ -13,13 +13,18 @@
 //!   [`CounterGroup`], a set of counters prepared once and read straight-line;
 //! - [`Event`] and [`EventSet`]: the common events by name, PMCEID decoding;
 //! - [`catalogue`]: every event's name and description per core (chosen by MIDR_EL1), and
-//!   perf-style event parsing with suggestions;
+//!   perf-style event parsing with suggestions, perf's `-e` lists with groups and modifiers
+//!   ([`catalogue::EventList`]);
+//! - [`Exclude`] and [`EventFilter`]: perf's modifiers `:u :k :h :G :H` as PMEVTYPER's
+//!   exception-level filter bits, by Linux's rule;
 //! - [`Metrics`] and [`render_perf_stat`]: IPC/CPI, miss rates, perf-stat-like output;
 //! - [`Multiplexer`]: more events than counters, as perf multiplexes them: event groups,
 //!   pinned or flexible, rotated on the counters, each event an [`EventReading`] (raw count,
 //!   time enabled, time running) with perf's scaled estimate;
 //! - [`render_stat`] and [`write_stat_line`]: perf stat's layout for those readings, with
-//!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode;
+//!   `(xx.xx%)` and `<not counted>`; [`write_interval`] for interval mode; [`write_stat_row`]
+//!   for events named as written, over repeated runs ([`RunStats`], `-r`) and in perf's CSV
+//!   layout (`-x`);
 //! - interval mode (`perf stat -I`): [`IntervalTimer`], the [`IntervalRing`] of readings that
 //!   counts what it drops, [`IntervalDeltas`];
 //! - [`topdown`]: top-down level 1 with Arm's published formulas (Neoverse N1, N2, V1), and
@@ -50,6 +55,7 @@ mod driver;
 mod emulated;
 mod error;
 mod event;
+mod filter;
 mod group;
 mod info;
 mod interval;
@@ -59,6 +65,7 @@ mod reading;
 pub mod regs;
 mod snapshot;
 mod stat_display;
+mod stat_runs;
 #[cfg(target_arch = "aarch64")]
 mod sysreg;
 pub mod topdown;
@@ -73,6 +80,7 @@ pub use driver::Pmu;
 pub use emulated::{EVENT_INPUTS, EmulatedConfig, EmulatedPmu, EventInput, EventInputsFull};
 pub use error::Error;
 pub use event::{Event, EventSet, UnknownEvent};
+pub use filter::{EventFilter, Exclude, FilterContext, FilterError, ModifierError};
 pub use group::{CounterGroup, GroupSnapshot};
 pub use info::{CpuId, PmuVersion, decode_midr};
 pub use interval::{
@@ -85,6 +93,10 @@ pub use snapshot::Snapshot;
 pub use stat_display::{
     NOT_COUNTED, PerUnit, render_stat, write_elapsed, write_interval, write_interval_header,
     write_stat_line,
+};
+pub use stat_runs::{
+    NOT_SUPPORTED, RunStats, StatFormat, StatRow, StatValue, write_elapsed_runs, write_stat_header,
+    write_stat_row,
 };
 #[cfg(target_arch = "aarch64")]
 pub use sysreg::SysRegPmu;

@@ -3,7 +3,8 @@
 //! `<not counted>` for an event that never ran. Also the lines of interval mode (`-I`).
 //!
 //! The layout is perf's `stat-display.c` (Linux 6.x): counts right-aligned in 18 columns with
-//! thousands separators and a space, the name left-aligned in 32, the metric area 38 wide
+//! thousands separators and a space, the unit column (empty for PMU events, 4 wide, and a
+//! space), the name left-aligned in 32, the metric area 38 wide
 //! (` # `, the value, a space, the unit padded), then `  (%.2f%%)` when the event ran less
 //! than the whole time. The metrics are perf's `stat-shadow.c` ones for the generic hardware
 //! events, under the events Linux's arm_pmuv3 maps them to (`armv8_pmuv3_perf_map`).
@@ -32,18 +33,18 @@ pub const NOT_COUNTED: &str = "<not counted>";
 
 /// A metric printed after an event's count, as perf's shadow stats do.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Shadow {
-    value: f64,
+pub(super) struct Shadow {
+    pub(super) value: f64,
     /// `true`: `%7.2f%%`; `false`: `%7.2f ` (a ratio).
-    percent: bool,
-    unit: &'static str,
+    pub(super) percent: bool,
+    pub(super) unit: &'static str,
 }
 
 /// The count `event` divides by for its metric, and the metric's unit, as perf's
 /// `stat-shadow.c` has them for the generic events: instructions / cycles "insn per cycle",
 /// branch-misses / branches "of all branches", stalled-cycles-{frontend,backend} / cycles
 /// "{frontend,backend} cycles idle", cache-misses / cache-references "of all cache refs".
-fn shadow_of(event: Event) -> Option<(Event, bool, &'static str)> {
+pub(super) fn shadow_of(event: Event) -> Option<(Event, bool, &'static str)> {
     Some(match event {
         Event::INST_RETIRED => (Event::CPU_CYCLES, false, "insn per cycle"),
         Event::BR_MIS_PRED | Event::BR_MIS_PRED_RETIRED => {
@@ -73,8 +74,20 @@ fn shadow(reading: &EventReading, all: &[EventReading]) -> Option<Shadow> {
             (reading.estimate()? as f64, other.estimate()? as f64)
         }
     };
+    shadow_value(reading.event, numerator, total, percent, unit)
+}
+
+/// The metric `numerator / total` of `event` (in percent when `percent`), or `None` where
+/// perf prints none: an IPC without cycles, a stall share of 0.
+pub(super) fn shadow_value(
+    event: Event,
+    numerator: f64,
+    total: f64,
+    percent: bool,
+    unit: &'static str,
+) -> Option<Shadow> {
     let ratio = if total == 0.0 { 0.0 } else { numerator / total };
-    match reading.event {
+    match event {
         Event::INST_RETIRED if total == 0.0 => None,
         Event::STALL_FRONTEND | Event::STALL_BACKEND if ratio == 0.0 => None,
         _ => Some(Shadow {
@@ -100,7 +113,7 @@ impl<W: fmt::Write> fmt::Write for Counted<'_, W> {
 
 /// Writes the metric area: ` # `, the value, ` `, the unit padded to perf's 38 columns; 38
 /// spaces when there is no metric.
-fn write_metric<W: fmt::Write>(w: &mut W, metric: Option<Shadow>) -> fmt::Result {
+pub(super) fn write_metric<W: fmt::Write>(w: &mut W, metric: Option<Shadow>) -> fmt::Result {
     let Some(metric) = metric else {
         return write!(w, "{:METRIC_LEN$}", "");
     };
@@ -118,6 +131,15 @@ fn write_metric<W: fmt::Write>(w: &mut W, metric: Option<Shadow>) -> fmt::Result
     write!(w, " {:<width$}", metric.unit)
 }
 
+/// Writes what follows the count: perf's unit column (`"%-*s "` of the event's unit, empty for
+/// PMU events, in `unit_width` = 4 columns) and the name in 32, after the count's own space.
+pub(super) fn write_unit_and_name<W: fmt::Write>(
+    w: &mut W,
+    name: impl fmt::Display,
+) -> fmt::Result {
+    write!(w, " {:<UNIT_WIDTH$} {:<EVNAME_LEN$}", "", name)
+}
+
 /// Writes one counter line of perf stat (no newline): the estimate (or `<not counted>`), the
 /// name, the metric computed among `all`, and `  (xx.xx%)` when the event ran less than the
 /// whole enabled time.
@@ -129,7 +151,7 @@ fn write_metric<W: fmt::Write>(w: &mut W, metric: Option<Shadow>) -> fmt::Result
 /// };
 /// let mut line = heapless::String::<160>::new();
 /// write_stat_line(&mut line, &branches, &[branches])?;
-/// assert!(line.starts_with("             3,000 BR_RETIRED "));
+/// assert!(line.starts_with("             3,000      BR_RETIRED "));
 /// assert!(line.ends_with("  (33.33%)"));
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
@@ -143,7 +165,7 @@ pub fn write_stat_line<W: fmt::Write>(
         Some(count) => write_grouped(w, count, COUNTS_LEN)?,
         None => write!(w, "{NOT_COUNTED:>COUNTS_LEN$}")?,
     }
-    write!(w, " {:<EVNAME_LEN$}", reading.event)?;
+    write_unit_and_name(w, reading.event)?;
     let metric = estimate.and_then(|_| shadow(reading, all));
     write_metric(w, metric)?;
     if reading.is_scaled() {

@@ -30,7 +30,7 @@ pub trait Listener<Arg> {
 ///
 /// Both kinds are a pointer or two wide and `Copy`, so a point stores them in a fixed array.
 /// `L` is the object type; the default `dyn Listener<Arg>` takes any listener object. Points
-/// shared with an interrupt handler use `dyn Listener<Arg> + Sync` (see [`sync`](super::sync)).
+/// shared with an interrupt handler use `dyn Listener<Arg> + Sync` (see [`sync`](crate::sync)).
 pub enum ListenerRef<'a, Arg, L: ?Sized + 'a = dyn Listener<Arg> + 'a> {
     /// A plain function. Identity (for duplicate detection and removal) is the function's
     /// address; two functions the linker merged into one count as the same listener.

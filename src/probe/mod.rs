@@ -14,7 +14,7 @@
 //! - [`Manager`] registers points under names and connects listeners by name. Names are resolved
 //!   at connection time only; the notify path never sees a string.
 //! - [`PcEventQueue`] keeps events keyed by program counter, sorted, with binary-search lookup.
-//! - [`sync`] makes a point shareable between the main program and an interrupt handler.
+//! - [`crate::sync`] makes a point shareable between the main program and an interrupt handler.
 //! - [`listeners`] holds the built-in listeners: a PMU event feeder, a stack distance
 //!   calculator and a memory trace recorder.
 //!
@@ -45,14 +45,15 @@
 //! Every failure is a typed error ([`ProbeError`], [`ManagerError`], ...); nothing is dropped
 //! silently. The one deliberate panic is [`PanicPcEvent`].
 
+mod error;
 mod listener;
 pub mod listeners;
 mod manager;
 mod pc_event;
 mod point;
 mod static_point;
-pub mod sync;
 
+pub use error::ProbeError;
 pub use listener::{Listener, ListenerMut, ListenerRef, MutListener};
 pub use manager::{AnyPoint, Manager, ManagerError};
 pub use pc_event::{
@@ -61,34 +62,3 @@ pub use pc_event::{
 };
 pub use point::ProbePoint;
 pub use static_point::StaticProbePoint;
-
-use core::fmt;
-
-/// Why a listener could not be attached to or detached from a [`ProbePoint`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum ProbeError {
-    /// The point already holds its maximum number of listeners.
-    CapacityExceeded {
-        /// The point's fixed listener capacity.
-        capacity: usize,
-    },
-    /// The same listener (same function or same object) is already attached to this point.
-    DuplicateListener,
-    /// The listener to remove is not attached to this point.
-    NotAttached,
-}
-
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::CapacityExceeded { capacity } => {
-                write!(f, "probe point is full ({capacity} listeners)")
-            }
-            Self::DuplicateListener => f.write_str("listener is already attached to this point"),
-            Self::NotAttached => f.write_str("listener is not attached to this point"),
-        }
-    }
-}
-
-impl core::error::Error for ProbeError {}

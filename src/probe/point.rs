@@ -64,7 +64,7 @@ use super::{Listener, ListenerRef, ProbeError};
 ///
 /// # Interrupts
 /// The point is not `Sync`. To notify it from an interrupt handler while the main program
-/// attaches and detaches listeners, put it in a [`sync::IrqMutex`](super::sync::IrqMutex)
+/// attaches and detaches listeners, put it in a [`IrqMutex`](crate::sync::IrqMutex)
 /// with `L = dyn Listener<Arg> + Sync`.
 pub struct ProbePoint<
     'a,

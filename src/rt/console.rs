@@ -25,7 +25,7 @@ use core::ptr::NonNull;
 
 use super::core_id::{MAX_CORES, this_core};
 use super::platform::{UART_BASE, UART_BAUD, UART_CLOCK_HZ};
-use crate::probe::sync::{IrqMutex, IrqSpinMutex};
+use crate::sync::{IrqMutex, IrqSpinMutex};
 
 /// Bytes of a core's unfinished line; a longer line is written in pieces of this size.
 pub const LINE_CAPACITY: usize = 512;

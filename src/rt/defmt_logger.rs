@@ -8,7 +8,7 @@
 //! frame, and panicking would log again, so it ends the program with
 //! [`EXIT_PANIC`](super::EXIT_PANIC).
 use crate::arch::interrupts::{self, SavedMask};
-use crate::probe::sync::{RawSpinLock, wake_waiters};
+use crate::sync::{RawSpinLock, wake_waiters};
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::core_id::this_core;

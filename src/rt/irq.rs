@@ -14,7 +14,7 @@
 //! core's CPU interface (GICv2) or redistributor (GICv3) together. The distributor is set up
 //! once, by the first core that uses the GIC; each core sets up its own CPU interface the first
 //! time it uses the GIC after it was powered on.
-use crate::probe::sync::IrqSpinMutex;
+use crate::sync::IrqSpinMutex;
 use arm_gic::gicv2::GicV2;
 use arm_gic::gicv3::registers::{Gicd, GicrSgi};
 use arm_gic::gicv3::{GicCpuInterface, GicRedistributorIterator, GicV3};
@@ -440,7 +440,7 @@ pub(crate) fn dispatch(frame: &aarch64_rt::RegisterState) {
 ///
 /// # Safety
 /// Must not be called inside a critical section ([`crate::arch::interrupts::free`], an
-/// [`IrqMutex`](crate::probe::sync::IrqMutex) lock): that would let an interrupt handler in while
+/// [`IrqMutex`](crate::sync::IrqMutex) lock): that would let an interrupt handler in while
 /// the critical section still holds its references.
 pub unsafe fn unmask() {
     // SAFETY: the caller's contract is that of `enable_irq`; the vector table is installed at

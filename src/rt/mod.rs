@@ -38,6 +38,7 @@ pub mod debug_exceptions;
 #[cfg(feature = "defmt")]
 mod defmt_logger;
 pub mod exceptions;
+mod exit_status;
 mod fault_probe;
 pub mod irq;
 pub mod pagetable;
@@ -50,19 +51,8 @@ pub mod smp;
 pub mod timer;
 mod zero_slot;
 
+pub use exit_status::{EXIT_EXCEPTION, EXIT_PANIC, exit};
 pub use zero_slot::ZeroSlot;
-
-/// Exit status after an unexpected exception (the report is printed first).
-pub const EXIT_EXCEPTION: u32 = 3;
-/// Exit status after a panic (the message is printed first).
-pub const EXIT_PANIC: u32 = 101;
-
-/// Ends the QEMU session with `status` as qemu-system-aarch64's exit status, after writing out
-/// this core's unfinished console line.
-pub fn exit(status: u32) -> ! {
-    console::flush_this_core();
-    semihosting::exit(status)
-}
 
 /// Declares the firmware's main function: `fn main() -> i32`, run at EL1 after boot; its return
 /// value becomes QEMU's exit status (negative values are passed as their two's complement low byte

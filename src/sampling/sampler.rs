@@ -26,7 +26,7 @@ pub struct InterruptedContext {
 /// `B` is the store ([`SampleBuffer`](super::SampleBuffer) of whole samples or
 /// [`EncodedBuffer`](super::EncodedBuffer) of wire-format records), `L` the listener capacity
 /// of the probe point, `S` its listener object type: a sampler shared with the interrupt
-/// handler through [`IrqMutex`](crate::probe::sync::IrqMutex) uses
+/// handler through [`IrqMutex`](crate::sync::IrqMutex) uses
 /// `dyn Listener<Sample> + Sync`, which makes it `Send`.
 pub struct Sampler<
     'a,

@@ -38,7 +38,7 @@
 
 use core::fmt;
 
-use crate::probe::sync::IrqSpinMutex;
+use crate::sync::IrqSpinMutex;
 
 /// SPUs that share one main memory (a Cell BE has eight).
 pub const SHARING_SPUS: usize = 8;

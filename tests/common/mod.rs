@@ -3,5 +3,6 @@
 
 pub mod demo;
 pub mod demo_mfc;
+pub mod perf_tool;
 pub mod qemu;
 pub mod toolchain;

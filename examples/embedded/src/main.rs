@@ -27,10 +27,10 @@ mod firmware {
     use pmprobe::pmu::SysRegPmu;
     use pmprobe::pmu::{Event, Pmu};
     use pmprobe::probe::Listener;
-    use pmprobe::probe::sync::IrqMutex;
     use pmprobe::spu::isa::asm::assemble;
     use pmprobe::spu::probes::SpuProbes;
     use pmprobe::spu::unit::{Mode, SpuUnit};
+    use pmprobe::sync::IrqMutex;
 
     // ---- What the embedder provides: memory map, entry, exceptions, console, exit. ----
 

@@ -28,10 +28,10 @@ mod firmware {
     use pmprobe::pmu::SysRegPmu;
     use pmprobe::pmu::{Event, Pmu};
     use pmprobe::probe::Listener;
-    use pmprobe::probe::sync::IrqMutex;
     use pmprobe::spu::isa::asm::assemble;
     use pmprobe::spu::probes::SpuProbes;
     use pmprobe::spu::unit::{Mode, SpuUnit};
+    use pmprobe::sync::IrqMutex;
 
     use crate::board::{UART_CLOCK_HZ, uart};
     use crate::local_intc::CNTPNS;

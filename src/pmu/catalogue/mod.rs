@@ -23,6 +23,7 @@ mod cortex_a53;
 mod cortex_a57;
 mod cortex_a72;
 mod cortex_a76;
+mod event_list;
 mod info;
 mod neoverse_n1;
 mod neoverse_n2;
@@ -32,6 +33,9 @@ mod select;
 
 pub use self::architecture::{common_event, common_event_named, common_events};
 pub use self::core_catalogue::CoreCatalogue;
+pub use self::event_list::{
+    EventList, EventListError, EventListErrorKind, EventSpec, GENERIC_EVENTS,
+};
 pub use self::info::EventInfo;
 pub use self::parse::{ParseEventError, SUGGESTION_MAX_LEN, parse_event, suggest};
 pub use self::select::{common_only, for_midr};

@@ -55,11 +55,11 @@ use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, Ordering};
 
 use crate::pmu::Event;
 use crate::probe::Listener;
-use crate::probe::sync::IrqMutex;
 use crate::sampling::{
     EncodedBuffer, HEADER_LEN, ProfileHeader, Sample, SampleSource, SampleStore, Sampler,
     SkidHistogram, WireError, encode_header,
 };
+use crate::sync::IrqMutex;
 
 use super::irq::IrqError;
 use super::semihosting::{HostError, HostFile};

@@ -2,8 +2,8 @@
 
 use core::sync::atomic::Ordering;
 
-use super::AFFINITY;
 use super::jobs::{JobRef, start, wait_until_off};
+use super::power::AFFINITY;
 use super::start_error::StartError;
 use crate::rt::core_id::{CoreId, MAX_CORES, MPIDRS, ONLINE, mpidr, online, this_core};
 use crate::rt::platform::core_candidates;
@@ -35,7 +35,7 @@ impl BringUp {
     }
 }
 
-/// A core's first run: [`init_secondary_core`](super::init_secondary_core) has recorded its
+/// A core's first run: [`init_secondary_core`](super::power::init_secondary_core) has recorded its
 /// MPIDR by the time this runs; nothing else to do.
 fn first_run(_core: CoreId) {}
 

@@ -7,8 +7,8 @@ use core::sync::atomic::Ordering;
 use aarch64_rt::Stack;
 use smccc::{Hvc, Smc};
 
+use super::power::{AFFINITY, POWER, Power, init_secondary_core};
 use super::start_error::{StartError, StartFailure};
-use super::{AFFINITY, POWER, Power, init_secondary_core};
 use crate::rt::core_id::{CoreId, MAX_CORES, cores, mpidr, this_core};
 use crate::rt::fault_probe::{Expect, Faulted, guarded};
 use crate::rt::psci::{AffinityState, Conduit, Psci, PsciError};

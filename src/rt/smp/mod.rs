@@ -26,55 +26,11 @@
 //! itself decides how: the demo hands its SPUs out from a shared counter).
 mod bring_up;
 mod jobs;
+mod power;
 mod start_error;
-
-use core::sync::atomic::{AtomicU8, Ordering};
-
-use aarch64_cpu::registers::{MPIDR_EL1, Readable, TPIDR_EL1, Writeable};
-
-use super::core_id::{MPIDRS, ONLINE};
 
 pub use super::core_id::{CoreId, MAX_CORES, cores, mpidr, online, this_core};
 pub use bring_up::{BringUp, KEPT_FAILURES, bring_up};
 pub use jobs::on_each_core;
+pub(crate) use power::init_boot_core;
 pub use start_error::{StartError, StartFailure};
-
-/// The affinity fields of an MPIDR (Aff3, Aff2, Aff1, Aff0).
-pub(crate) const AFFINITY: u64 = 0xFF_00FF_FFFF;
-
-/// Per-core power state, as [`on_each_core`] tracks it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub(crate) enum Power {
-    /// Off (or never started): its stack is free.
-    Off = 0,
-    /// Started for a round of work.
-    Running = 1,
-    /// Finished its work and about to call `CPU_OFF`.
-    Finished = 2,
-}
-
-pub(crate) static POWER: [AtomicU8; MAX_CORES] = [const { AtomicU8::new(0) }; MAX_CORES];
-
-/// Called by the boot path before any other Rust code: this core is number 0.
-pub(crate) fn init_boot_core() {
-    TPIDR_EL1.set(0);
-    if let Some(slot) = MPIDRS.first() {
-        slot.store(MPIDR_EL1.get(), Ordering::Release);
-    }
-    if let Some(power) = POWER.first() {
-        power.store(Power::Running as u8, Ordering::Release);
-    }
-    ONLINE.store(1, Ordering::Release);
-}
-
-/// Called first on a secondary core each time it is started: it learns its number, records its
-/// MPIDR and forgets the per-core state of its previous power-on.
-pub(crate) fn init_secondary_core(core: CoreId) {
-    TPIDR_EL1.set(core.index() as u64);
-    if let Some(slot) = MPIDRS.get(core.index()) {
-        slot.store(MPIDR_EL1.get(), Ordering::Release);
-    }
-    super::fault_probe::reset_this_core();
-    super::irq::forget_this_core();
-}

@@ -217,7 +217,7 @@ impl fmt::Display for ElfError {
             ElfError::TooManyLoadSegments { found } => write!(
                 f,
                 "{found} PT_LOAD segments, the reader takes at most {}",
-                super::MAX_LOAD_SEGMENTS
+                super::format::MAX_LOAD_SEGMENTS
             ),
             ElfError::FileSizeAboveMemorySize {
                 index,
@@ -230,7 +230,7 @@ impl fmt::Display for ElfError {
             ElfError::SegmentOutsideLocalStore { index, start, end } => write!(
                 f,
                 "segment {index} ({start:#x}..{end:#x}) lies outside the {} KiB local store",
-                super::LOCAL_STORE_BYTES / 1024
+                super::format::LOCAL_STORE_BYTES / 1024
             ),
             ElfError::SegmentsOverlap { first, second } => {
                 write!(f, "segments {first} and {second} overlap in the local store")

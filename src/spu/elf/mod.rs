@@ -41,39 +41,15 @@
 //! ```
 
 mod error;
+mod format;
 mod notes;
 mod reader;
 mod symbols;
 mod writer;
 
 pub use error::{ElfError, ElfPart, ElfWriteError, NameProblem};
+pub use format::{ELF_MAGIC, EM_SPU, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS, MAX_NAME_LEN};
 pub use notes::SPU_NAME_NOTE;
 pub use reader::{LoadSegment, SpuElf};
 pub use symbols::{ElfSymbol, ElfSymbols, SymbolKind};
 pub use writer::{executable_size, write_executable};
-
-use crate::spu::exec::LS_SIZE;
-
-/// The first four bytes of every ELF file.
-pub const ELF_MAGIC: [u8; 4] = elf::abi::ELFMAGIC;
-
-/// The local store's size: every segment must lie below it.
-pub const LOCAL_STORE_BYTES: u32 = LS_SIZE;
-
-/// `PT_LOAD` segments a file may have. The SPU toolchain's executables have two or three
-/// (code, data, sometimes an overlay table); the bound keeps the overlap check short and the
-/// reader free of allocation.
-pub const MAX_LOAD_SEGMENTS: usize = 32;
-
-/// The longest symbol name the reader accepts, in bytes. A bound on the search for each
-/// name's NUL keeps the check of a hostile string table linear in the file's size.
-pub const MAX_NAME_LEN: usize = 1024;
-
-/// `e_machine` of an SPU program.
-pub const EM_SPU: u16 = elf::abi::EM_SPU;
-
-/// Sizes of the ELF32 structures (System V gABI).
-const FILE_HEADER_BYTES: usize = 52;
-const PROGRAM_HEADER_BYTES: usize = 32;
-const SECTION_HEADER_BYTES: usize = 40;
-const SYMBOL_BYTES: usize = 16;

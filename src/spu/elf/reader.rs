@@ -6,12 +6,12 @@ use elf::endian::BigEndian;
 use elf::file::{FileHeader, parse_ident};
 
 use super::error::{ElfError, ElfPart};
-use super::notes::has_spu_name_note;
-use super::symbols::ElfSymbols;
-use super::{
+use super::format::{
     FILE_HEADER_BYTES, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS, PROGRAM_HEADER_BYTES,
     SECTION_HEADER_BYTES,
 };
+use super::notes::has_spu_name_note;
+use super::symbols::ElfSymbols;
 use crate::spu::exec::SpuState;
 
 /// One `PT_LOAD` segment, checked to lie in the file and in the local store.

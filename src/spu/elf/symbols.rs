@@ -7,7 +7,7 @@ use elf::file::Class;
 use elf::symbol::{Symbol, SymbolTable};
 
 use super::error::{ElfError, ElfPart, NameProblem};
-use super::{MAX_NAME_LEN, SYMBOL_BYTES};
+use super::format::{MAX_NAME_LEN, SYMBOL_BYTES};
 use crate::spu::isa::SymbolLookup;
 
 /// What a symbol names (`STT_*`).

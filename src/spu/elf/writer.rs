@@ -9,7 +9,7 @@
 use elf::abi;
 
 use super::error::ElfWriteError;
-use super::{FILE_HEADER_BYTES, PROGRAM_HEADER_BYTES, SECTION_HEADER_BYTES, SYMBOL_BYTES};
+use super::format::{FILE_HEADER_BYTES, PROGRAM_HEADER_BYTES, SECTION_HEADER_BYTES, SYMBOL_BYTES};
 use crate::spu::exec::LS_SIZE;
 use crate::spu::isa::asm::{Program, SectionKind, Symbol, SymbolValue};
 

@@ -47,10 +47,11 @@
 //!   model's state and must give the results of simulating every cycle;
 //! - `views/`: what reads a pipeline to show it (trace frame, Konata log, static listing).
 //!
-//! Views and shortcuts import the model; neither the model nor the shortcuts import a view. The model reaches a
-//! shortcut at one seam only: each cycle hands the notifications it makes, as
-//! `model::notification::Note` values, to the pipeline's fast-forward (its `note` method), so
-//! that a skipped repetition can be told to an observer.
+//! Views and shortcuts import the model; neither the model nor the shortcuts import a view.
+//! The model reaches a shortcut at one seam only: every notification is made once, by
+//! `model::notification::emit`, which tells the observer and hands the same notification, as
+//! a `Note`, to the pipeline's fast-forward (a `NoteSink` the shortcuts implement), so that a
+//! skipped repetition can be told to an observer.
 
 mod model;
 mod shortcuts;

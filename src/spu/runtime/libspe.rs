@@ -10,9 +10,10 @@
 //! The calls performed are in `libspe_calls.rs`; any other stops the program with
 //! [`RuntimeError::UnknownLibraryCall`] naming its class and opcode.
 
+use super::error::RuntimeError;
 use super::libspe_calls::{self, CallResult};
 use super::output::ProgramOutput;
-use super::{ProgramEnd, RuntimeError, Serviced, SpuRuntime};
+use super::service::{ProgramEnd, Serviced, SpuRuntime};
 use crate::spu::exec::{LS_ADDRESS_MASK, Quadword, RunEnd, SpuState, StopReason};
 
 /// `stop 0x2000 | status`: exit.

@@ -2,7 +2,7 @@
 //! POSIX.1 `write`, with libspe2's opcode numbers (`spebase/default_c99_handler.c`,
 //! `default_posix1_handler.c`; newlib's SPU port sends the same numbers).
 
-use super::RuntimeError;
+use super::error::RuntimeError;
 use super::output::{LimitedSink, Notice, ProgramOutput, Stream};
 use super::printf::{self, LsString, PrintfSink, VaListArguments};
 use crate::spu::exec::{LS_SIZE, LocalStore};

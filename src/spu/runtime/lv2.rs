@@ -12,10 +12,11 @@
 //!
 //! Facts and sources: `docs/spu-runtimes.md`.
 
+use super::error::RuntimeError;
 use super::event_queues::{EventData, EventQueues, QueueError};
 use super::output::{Notice, ProgramOutput};
 use super::print_server::{self, PRINTF_PORT};
-use super::{ProgramEnd, RuntimeError, Serviced, SpuRuntime};
+use super::service::{ProgramEnd, Serviced, SpuRuntime};
 use crate::spu::exec::{RunEnd, SpuState, StopReason};
 
 /// `CELL_OK`.

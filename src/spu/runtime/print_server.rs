@@ -5,7 +5,7 @@
 //! on a raw SPU, raises the interrupt mailbox); the server on the PPU formats from the local
 //! store, prints, and answers the call with printf's return value in `SPU_RdInMbox`.
 
-use super::RuntimeError;
+use super::error::RuntimeError;
 use super::output::{LimitedSink, Notice, ProgramOutput, Stream};
 use super::printf::{self, LsString, QuadwordArguments};
 use crate::spu::exec::LocalStore;

@@ -4,9 +4,10 @@
 //! runs the same print server as lv2 (a request is a port-1 word with the block's address in
 //! `SPU_WrOutMbox`, answered twice as an lv2 thread's) and reports every other word.
 
+use super::error::RuntimeError;
 use super::output::{Notice, ProgramOutput};
 use super::print_server::{self, PRINTF_PORT};
-use super::{ProgramEnd, RuntimeError, Serviced, SpuRuntime};
+use super::service::{ProgramEnd, Serviced, SpuRuntime};
 use crate::spu::exec::{RunEnd, SpuState, StopReason};
 
 /// The runtime of a raw SPU.

@@ -2,8 +2,9 @@
 
 use core::fmt;
 
+use super::error::RuntimeError;
 use super::output::ProgramOutput;
-use super::{ProgramEnd, RuntimeError, Serviced, SpuRuntime};
+use super::service::{ProgramEnd, Serviced, SpuRuntime};
 use crate::spu::exec::{RunEnd, StopReason};
 use crate::spu::pipeline::ModelError;
 use crate::spu::probes::SpuObserver;

@@ -1,5 +1,5 @@
-//! `pmprofile [--top N] [--folded FILE] [--svg FILE] [--firefox FILE] [--expect FILE]
-//! FIRMWARE.elf SAMPLES.pmps`
+//! `pmprofile [--top N] [--no-inline] [--folded FILE] [--svg FILE] [--firefox FILE]
+//! [--perf-data FILE] [--expect FILE] FIRMWARE.elf SAMPLES.pmps`
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -7,20 +7,25 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use pmprobe::sampling::{ProfileDecoder, ProfileHeader, Sample, SkidHistogram};
-use pmprofile::{Profile, Symbolizer, expect, firefox, report};
+use pmprofile::{Profile, SymbolTableOnly, Symbolizer, expect, firefox, perf_data, report};
 
-const USAGE: &str = "usage: pmprofile [--top N] [--folded FILE] [--svg FILE] [--firefox FILE] \
-[--expect FILE] FIRMWARE.elf SAMPLES.pmps
+const USAGE: &str = "usage: pmprofile [--top N] [--no-inline] [--folded FILE] [--svg FILE] \
+[--firefox FILE] [--perf-data FILE] [--expect FILE] FIRMWARE.elf SAMPLES.pmps
 
 Symbolizes the samples of a pmprobe profile against the firmware ELF and prints the functions
 with the largest share of samples (self: the sample was in the function itself; total: the
 function was anywhere on the call stack).
 
   --top N        rows of the table (default 20)
+  --no-inline    name functions by the ELF symbol table only, without inlined functions
+                 (the functions `perf report --no-inline` shows)
   --folded FILE  also write folded stacks (`root;...;leaf count` lines)
   --svg FILE     also write a flamegraph SVG
   --firefox FILE also write a Firefox Profiler profile (JSON, one thread per core; open it
                  at profiler.firefox.com, \"Load a profile from file\", or `samply load FILE`)
+  --perf-data FILE
+                 also write the samples as a perf.data file, for `perf report -i FILE`,
+                 `perf script`, `perf annotate` (the firmware ELF needs a GNU build id)
   --expect FILE  check the share of samples through given functions against the firmware's
                  own figures (lines `label pattern percent tolerance`); exit status 4 when
                  one does not hold
@@ -32,6 +37,8 @@ const EXIT_CHECK: u8 = 4;
 
 struct Options {
     top: usize,
+    no_inline: bool,
+    perf_data: Option<PathBuf>,
     folded: Option<PathBuf>,
     svg: Option<PathBuf>,
     firefox: Option<PathBuf>,
@@ -42,6 +49,8 @@ struct Options {
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut top = 20;
+    let mut no_inline = false;
+    let mut perf_data = None;
     let (mut folded, mut svg, mut firefox, mut expect) = (None, None, None, None);
     let mut positional = Vec::new();
     while let Some(arg) = args.next() {
@@ -54,6 +63,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
                     .parse()
                     .map_err(|_| format!("--top needs a number, not `{n}`"))?;
             }
+            "--no-inline" => no_inline = true,
+            "--perf-data" => perf_data = Some(PathBuf::from(value("--perf-data")?)),
             "--folded" => folded = Some(PathBuf::from(value("--folded")?)),
             "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
             "--firefox" => firefox = Some(PathBuf::from(value("--firefox")?)),
@@ -67,6 +78,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         .map_err(|_| "expected FIRMWARE.elf and SAMPLES.pmps".to_string())?;
     Ok(Some(Options {
         top,
+        no_inline,
+        perf_data,
         folded,
         svg,
         firefox,
@@ -100,7 +113,11 @@ fn run(options: &Options) -> Result<bool, String> {
     let samples: Vec<_> = decoder
         .collect::<Result<_, _>>()
         .map_err(|e| format!("`{}`: {e}", options.samples.display()))?;
-    let profile = Profile::build(&samples, &symbolizer);
+    let profile = if options.no_inline {
+        Profile::build(&samples, &SymbolTableOnly(&symbolizer))
+    } else {
+        Profile::build(&samples, &symbolizer)
+    };
     print!("{}", report::top_table(&profile, &header, options.top));
     let mut skid = SkidHistogram::new();
     samples.iter().for_each(|s| skid.record(s.counter));
@@ -135,6 +152,26 @@ fn run(options: &Options) -> Result<bool, String> {
     }
     if let Some(path) = &options.firefox {
         write_firefox(path, options, &samples, &header, &symbolizer)?;
+    }
+    if let Some(path) = &options.perf_data {
+        let firmware = perf_data::Firmware::from_elf(&options.elf, &elf)
+            .map_err(|e| format!("`{}`: {e}", options.elf.display()))?;
+        let command_line: Vec<String> = std::env::args().collect();
+        perf_data::write(
+            path,
+            &samples,
+            &header,
+            &symbolizer,
+            &firmware,
+            &command_line,
+        )
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        println!(
+            "wrote {} ({} samples; `perf report -i {}`)",
+            path.display(),
+            samples.len(),
+            path.display()
+        );
     }
     Ok(checks.iter().all(expect::ShareCheck::holds))
 }

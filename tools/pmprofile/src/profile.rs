@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use pmprobe::sampling::Sample;
 
-use crate::symbolize::{Frame, Symbolizer};
+use crate::symbolize::{Frame, Symbolizer, UNKNOWN};
 
 /// Resolves an address to its frames, innermost first (the [`Symbolizer`], or a stand-in in
 /// tests).
@@ -28,27 +28,57 @@ impl Resolve for Symbolizer {
     }
 }
 
+/// Resolves through the ELF symbol table alone: one frame per address, the function symbol
+/// that covers it, no inlined functions. That is the view of `perf report --no-inline`, which
+/// names a sample by the symbol-table function its address falls in (`pmprofile --no-inline`).
+pub struct SymbolTableOnly<'s>(pub &'s Symbolizer);
+
+impl Resolve for SymbolTableOnly<'_> {
+    fn frames(&self, address: u64) -> Vec<Frame> {
+        let function = self
+            .0
+            .symbol_at(address)
+            .map_or_else(|| UNKNOWN.to_string(), |symbol| symbol.name.clone());
+        vec![Frame {
+            function,
+            file: None,
+            line: None,
+            inlined: false,
+        }]
+    }
+
+    fn caller_in_lr(&self, pc: u64) -> bool {
+        self.0.caller_in_lr(pc)
+    }
+}
+
+/// The return addresses of one sample's call stack, innermost caller first: the link register
+/// when the sampled function had no frame record of its own at the PC
+/// ([`Resolve::caller_in_lr`]; the frame-pointer chain skipped that caller), then the
+/// frame-pointer chain. Each is the instruction after a call, as the firmware recorded it.
+pub fn return_addresses(sample: &Sample, resolve: &impl Resolve) -> Vec<u64> {
+    let lr_is_missing_caller = sample.lr != 0
+        && sample.frames().first() != Some(&sample.lr)
+        && resolve.caller_in_lr(sample.pc);
+    lr_is_missing_caller
+        .then_some(sample.lr)
+        .into_iter()
+        .chain(sample.frames().iter().copied())
+        .collect()
+}
+
 /// The call stack of one sample as function names, outermost (root) first.
 ///
-/// The PC resolves as is; a return address resolves one byte earlier, inside the call
-/// instruction, so the caller's line is the call's, not the next statement's. Each address
-/// expands into its inlined frames. When the sampled function had no frame record of its own
-/// at the PC ([`Resolve::caller_in_lr`]), the link register supplies the caller the
-/// frame-pointer chain skipped.
+/// The PC resolves as is; a return address ([`return_addresses`]) resolves one byte earlier,
+/// inside the call instruction, so the caller's line is the call's, not the next statement's.
+/// Each address expands into its inlined frames.
 pub fn stack_of(sample: &Sample, resolve: &impl Resolve) -> Vec<String> {
     let mut innermost_first: Vec<String> = resolve
         .frames(sample.pc)
         .into_iter()
         .map(|f| f.function)
         .collect();
-    let lr_is_missing_caller = sample.lr != 0
-        && sample.frames().first() != Some(&sample.lr)
-        && resolve.caller_in_lr(sample.pc);
-    let return_addresses = lr_is_missing_caller
-        .then_some(sample.lr)
-        .into_iter()
-        .chain(sample.frames().iter().copied());
-    for return_address in return_addresses {
+    for return_address in return_addresses(sample, resolve) {
         innermost_first.extend(
             resolve
                 .frames(return_address.saturating_sub(1))

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::Write;
 
-use pmprobe::spu::exec::{ChannelOperation, FaultKind, SpuState, StopReason};
+use pmprobe::spu::exec::{SpuState, StopReason};
 use pmprobe::spu::runtime::RuntimeKind;
 use pmprobe::spu::unit::SpuUnit;
 
@@ -17,7 +17,7 @@ use crate::pipeline_engine::{PipelineEngine, Shortcuts};
 use crate::program::Loaded;
 use crate::runtime_host::{self, RuntimeHost, SharedWrite};
 use crate::usage::USAGE;
-use crate::{attach, elf_output, listing, outputs, source};
+use crate::{attach, elf_output, group, listing, outputs, source};
 
 /// spusim with the arguments after the program name, printing to `out` and `err`; returns
 /// the exit status (0 to 3, see [`crate::exit`]).
@@ -69,7 +69,7 @@ fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
         | End::CycleLimit { .. }
         | End::Refused(_)
         | End::WaitingForEvent { .. } => {
-            let _ = writeln!(err, "spusim: {}", reason(&summary));
+            let _ = writeln!(err, "spusim: {}", summary.reason());
             EXIT_RUN_ERROR
         }
     }
@@ -120,7 +120,17 @@ fn try_simulate(
     let not_loaded =
         |error: pmprobe::spu::exec::ImageTooLarge| Failure::Program(format!("{path}: {error}"));
     let mut host = Host::new(&options.host, runtime)?;
-    let summary = if options.attachments.any() {
+    let summary = if options.runtime.threads > 1 {
+        if options.attachments.any() || options.pipeline.trace || options.pipeline.konata.is_some()
+        {
+            return Err(Failure::Io(
+                "--threads runs a group of SPUs; --pmu, --stack-distance, --din, --trace and \
+                 --konata observe one SPU: leave them out"
+                    .into(),
+            ));
+        }
+        group::run(options, &program, kind, &mut host, out)?
+    } else if options.attachments.any() {
         // With listeners: the SPU unit (either mode) under probes, see attach.rs.
         let mut unit = Box::new(SpuUnit::new(0));
         program.load_into(unit.arch_mut()).map_err(not_loaded)?;
@@ -143,7 +153,7 @@ fn try_simulate(
         finish(options, &host, &spu, out)?;
         summary
     };
-    writeln!(out, "{}", final_line(&summary)).map_err(Failure::stdout)?;
+    writeln!(out, "{}", summary.final_line()).map_err(Failure::stdout)?;
     out.flush().map_err(Failure::stdout)?;
     Ok(summary)
 }
@@ -188,54 +198,6 @@ fn engine_for(options: &Options) -> Result<Box<dyn Engine>, Failure> {
             )?)
         }
     })
-}
-
-fn reason(summary: &Summary) -> String {
-    match &summary.end {
-        End::Stopped(StopReason::Stop { signal, .. }) => format!("stop {signal:#06x}"),
-        End::Stopped(StopReason::Halt { .. }) => "halt".to_string(),
-        End::Stopped(StopReason::Fault(fault)) => match fault.kind {
-            FaultKind::IllegalInstruction => {
-                format!("fault: illegal instruction {:#010x}", fault.word)
-            }
-            FaultKind::UnsupportedChannel { channel, access } => {
-                let instruction = match access {
-                    ChannelOperation::Read => "rdch",
-                    ChannelOperation::Write => "wrch",
-                    ChannelOperation::Count => "rchcnt",
-                };
-                format!(
-                    "fault: {instruction} on unsupported channel {channel} (word {:#010x})",
-                    fault.word
-                )
-            }
-            FaultKind::Dma(kind) => match summary.dma_fault {
-                Some(dma) => format!("fault: {dma}"),
-                None => format!("fault: DMA error: {}", kind.description()),
-            },
-        },
-        End::Blocked { channel } => {
-            format!("blocked: channel {channel} waits for data the host never sends")
-        }
-        End::Program(end) => end.to_string(),
-        End::Refused(error) => format!("runtime error: {error}"),
-        End::WaitingForEvent { queue } => format!(
-            "blocked: receives an event on SPU queue {queue}, and nothing sends one \
-             (--event-queue {queue}=DATA1,DATA2,DATA3 does)"
-        ),
-        End::CycleLimit { limit } => format!("error: --max-cycles {limit} exceeded"),
-    }
-}
-
-/// `<reason> at pc 0x.....: <n> instructions, <c> cycles`
-fn final_line(summary: &Summary) -> String {
-    format!(
-        "{} at pc {:#07x}: {} instructions, {} cycles",
-        reason(summary),
-        summary.pc,
-        summary.instructions,
-        summary.cycles
-    )
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use pmprobe::spu::exec::SpuState;
+use pmprobe::spu::exec::{ChannelOperation, FaultKind, SpuState, StopReason};
 use pmprobe::spu::mfc::DmaFault;
 
 pub use crate::end::End;
@@ -21,6 +21,57 @@ pub struct Summary {
     pub cycles: u64,
     /// The DMA command that stopped the SPU, with what it named.
     pub dma_fault: Option<DmaFault>,
+}
+
+impl Summary {
+    /// Why the run ended, as the final line and the exit message say it.
+    pub fn reason(&self) -> String {
+        match &self.end {
+            End::Stopped(StopReason::Stop { signal, .. }) => format!("stop {signal:#06x}"),
+            End::Stopped(StopReason::Halt { .. }) => "halt".to_string(),
+            End::Stopped(StopReason::Fault(fault)) => match fault.kind {
+                FaultKind::IllegalInstruction => {
+                    format!("fault: illegal instruction {:#010x}", fault.word)
+                }
+                FaultKind::UnsupportedChannel { channel, access } => {
+                    let instruction = match access {
+                        ChannelOperation::Read => "rdch",
+                        ChannelOperation::Write => "wrch",
+                        ChannelOperation::Count => "rchcnt",
+                    };
+                    format!(
+                        "fault: {instruction} on unsupported channel {channel} (word {:#010x})",
+                        fault.word
+                    )
+                }
+                FaultKind::Dma(kind) => match self.dma_fault {
+                    Some(dma) => format!("fault: {dma}"),
+                    None => format!("fault: DMA error: {}", kind.description()),
+                },
+            },
+            End::Blocked { channel } => {
+                format!("blocked: channel {channel} waits for data the host never sends")
+            }
+            End::Program(end) => end.to_string(),
+            End::Refused(error) => format!("runtime error: {error}"),
+            End::WaitingForEvent { queue } => format!(
+                "blocked: receives an event on SPU queue {queue}, and nothing sends one \
+             (--event-queue {queue}=DATA1,DATA2,DATA3 does)"
+            ),
+            End::CycleLimit { limit } => format!("error: --max-cycles {limit} exceeded"),
+        }
+    }
+
+    /// `<reason> at pc 0x.....: <n> instructions, <c> cycles`
+    pub fn final_line(&self) -> String {
+        format!(
+            "{} at pc {:#07x}: {} instructions, {} cycles",
+            self.reason(),
+            self.pc,
+            self.instructions,
+            self.cycles
+        )
+    }
 }
 
 /// A way of running an SPU until it stops.

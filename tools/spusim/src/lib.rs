@@ -15,7 +15,8 @@
 //!   through the runtime first), the DMA figures;
 //! - [`engine`]: a run's summary, the [`engine::Engine`] trait and `fmt::Write` over
 //!   `io::Write`;
-//! - [`usage`], [`options`]: the help text and the command-line parser;
+//! - [`usage`], [`pmu_option`], [`options`]: the help text, `--pmu`'s list and the
+//!   command-line parser;
 //! - [`source`]: reading the program (size cap, read timeout);
 //! - [`program`]: the program to run, assembled or read from an SPU ELF file;
 //! - [`outputs`]: the refusal to let an output file replace an input;
@@ -23,6 +24,7 @@
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
 //! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
+//! - [`group`]: `--threads`, an lv2 thread group of several SPUs;
 //! - [`app`]: the whole run.
 #![forbid(unsafe_code)]
 
@@ -33,6 +35,7 @@ pub mod end;
 pub mod engine;
 pub mod exit;
 pub mod expand_source;
+pub mod group;
 pub mod host;
 pub mod host_options;
 pub mod instruction_engine;
@@ -40,6 +43,7 @@ pub mod listing;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;
+pub mod pmu_option;
 pub mod program;
 pub mod runtime_host;
 pub mod runtime_options;

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use pmprobe::pmu::Event;
 
+pub use crate::pmu_option::{PMU_EVENT_COUNTERS, parse_pmu_events};
+
 pub use crate::host_options::HostOptions;
 pub use crate::runtime_options::RuntimeOptions;
 use pmprobe::spu::pipeline::Config;
@@ -35,8 +37,6 @@ impl fmt::Display for Mode {
 pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
 /// Default `--read-timeout`.
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(10);
-/// Event counters of the emulated PMU (its preset: PMUv3p7-like, N = 6).
-pub const PMU_EVENT_COUNTERS: usize = 6;
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,31 +236,6 @@ fn os_string_from_bytes(name: &str, _bytes: &[u8]) -> Result<OsString, UsageErro
     )))
 }
 
-/// Parses `--pmu`'s list: event names or numbers, comma separated; CPU_CYCLES goes on the
-/// cycle counter, the others need one of the [`PMU_EVENT_COUNTERS`] event counters each.
-pub fn parse_pmu_events(list: &str) -> Result<Vec<Event>, String> {
-    let mut events = Vec::new();
-    for word in list.split(',').filter(|w| !w.trim().is_empty()) {
-        let event: Event = word
-            .parse()
-            .map_err(|error| format!("--pmu: `{}`: {error}", word.trim()))?;
-        if events.contains(&event) {
-            return Err(format!("--pmu: {event} is listed twice"));
-        }
-        events.push(event);
-    }
-    if events.is_empty() {
-        return Err("--pmu needs at least one event".into());
-    }
-    let needing_event_counter = events.iter().filter(|e| **e != Event::CPU_CYCLES).count();
-    if needing_event_counter > PMU_EVENT_COUNTERS {
-        return Err(format!(
-            "--pmu: {needing_event_counter} events need an event counter, the emulated PMU has {PMU_EVENT_COUNTERS} (plus the cycle counter for CPU_CYCLES)"
-        ));
-    }
-    Ok(events)
-}
-
 /// Parses the arguments after the program name. Never panics, whatever the arguments.
 pub fn parse<I>(args: I) -> Result<Command, UsageError>
 where
@@ -412,16 +387,16 @@ where
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    /// `list` as the command line's arguments (also for host_options' tests).
-    pub(crate) fn args(list: &[&str]) -> Vec<String> {
+    /// `list` as the command line's arguments.
+    fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
     }
 
     /// The options `list` parses to; panics when it is not a run.
-    pub(crate) fn run_options(list: &[&str]) -> Options {
+    fn run_options(list: &[&str]) -> Options {
         match parse(args(list)) {
             Ok(Command::Run(options)) => options,
             other => panic!("{list:?} should parse, got {other:?}"),

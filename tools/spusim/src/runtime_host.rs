@@ -43,9 +43,9 @@ pub enum StopOutcome {
     NotMine,
 }
 
-/// The program's runtime and the streams its text goes to.
+/// The program's runtime (one per SPU of a thread group) and the streams its text goes to.
 pub struct RuntimeHost<'a> {
-    runtime: Runtime,
+    runtimes: Vec<Runtime>,
     streams: Streams<'a>,
 }
 
@@ -109,6 +109,12 @@ impl<'a> RuntimeHost<'a> {
         let Some(mut runtime) = Runtime::of_kind(kind) else {
             return Ok(None);
         };
+        if options.threads > 1 && kind != RuntimeKind::Lv2 {
+            return Err(format!(
+                "--threads makes an lv2 thread group; the runtime is {}",
+                kind.name()
+            ));
+        }
         if let Runtime::Lv2(lv2) = &mut runtime {
             for &(queue, event) in &options.event_queues {
                 let events: &[_] = match &event {
@@ -128,7 +134,7 @@ impl<'a> RuntimeHost<'a> {
             ));
         }
         Ok(Some(RuntimeHost {
-            runtime,
+            runtimes: vec![runtime; options.threads],
             streams: Streams {
                 stdout,
                 stderr,
@@ -142,24 +148,27 @@ impl<'a> RuntimeHost<'a> {
         self.streams.error.take().map_or(Ok(()), Err)
     }
 
+    /// The index of `spu`'s runtime (a thread group's threads are SPUs 0, 1, ...).
+    fn index(&self, spu: &SpuState) -> usize {
+        usize::from(spu.id()).min(self.runtimes.len() - 1)
+    }
+
     /// Answers a channel the SPU waits on; `true` if the SPU can go on.
     pub fn service_channel(
         &mut self,
         spu: &mut SpuState,
         channel: u8,
     ) -> Result<bool, RuntimeError> {
-        let serviced = self
-            .runtime
-            .service(spu, RunEnd::Blocked { channel }, &mut self.streams)?;
+        let index = self.index(spu);
+        let serviced =
+            self.runtimes[index].service(spu, RunEnd::Blocked { channel }, &mut self.streams)?;
         Ok(serviced == Serviced::Resume)
     }
 
     /// What a stop means under the runtime.
     pub fn service_stop(&mut self, spu: &mut SpuState, reason: StopReason) -> StopOutcome {
-        match self
-            .runtime
-            .service(spu, RunEnd::Stopped(reason), &mut self.streams)
-        {
+        let index = self.index(spu);
+        match self.runtimes[index].service(spu, RunEnd::Stopped(reason), &mut self.streams) {
             Ok(Serviced::Resume) => StopOutcome::Resume,
             Ok(Serviced::Ended(end)) => StopOutcome::Ended(end),
             Ok(Serviced::WaitingForEvent { queue }) => StopOutcome::WaitingForEvent { queue },
@@ -170,10 +179,9 @@ impl<'a> RuntimeHost<'a> {
 }
 
 /// Sets `spu` (loaded, its entry at `entry`) up as runtime `kind` starts a program, with the
-/// options' `--spu-arg` and `--npc`.
+/// options' `--spu-arg` (thread `spu.id()`'s) and `--npc`.
 pub fn start(spu: &mut SpuState, kind: RuntimeKind, options: &RuntimeOptions, entry: u32) {
-    let argument = |index: usize| options.spu_args[index].unwrap_or(0);
-    let arguments = [argument(0), argument(1), argument(2), argument(3)];
+    let arguments = options.arguments(usize::from(spu.id()));
     match kind {
         RuntimeKind::Lv2 => start_lv2_thread(spu, options.npc.unwrap_or(entry), arguments),
         RuntimeKind::Raw => start_raw_spu(spu, options.npc.unwrap_or(entry)),
@@ -192,9 +200,13 @@ pub fn start(spu: &mut SpuState, kind: RuntimeKind, options: &RuntimeOptions, en
             ),
         },
         RuntimeKind::None => {
-            for (register, value) in (3u8..).zip(options.spu_args) {
-                if let Some(value) = value {
-                    spu.set_register(register, preferred_doubleword(value));
+            let given = |index: usize| {
+                options.spu_args[index].is_some()
+                    || options.thread_args.iter().any(|&(_, i, _)| i == index)
+            };
+            for (index, register) in (3u8..7).enumerate() {
+                if given(index) {
+                    spu.set_register(register, preferred_doubleword(arguments[index]));
                 }
             }
             if let Some(npc) = options.npc {

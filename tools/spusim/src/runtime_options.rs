@@ -6,13 +6,20 @@ use pmprobe::spu::runtime::{EventData, RuntimeKind};
 
 use crate::host_options::number;
 
+/// The most threads a group has (the SPUs a PS3 gives a program: 6; the model's arena: 8).
+pub const MAX_THREADS: usize = 8;
+
 /// The options that name a runtime and what it starts the program with.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeOptions {
     /// `--runtime lv2|raw|libspe|none` (default: detected from an ELF file, none for sources).
     pub kind: Option<RuntimeKind>,
-    /// `--spu-arg N=VALUE`: `$2+N` at the start (N 1..4).
+    /// `--spu-arg N=VALUE`: `$2+N` at the start (N 1..4), for every thread.
     pub spu_args: [Option<u64>; 4],
+    /// `--spu-arg T:N=VALUE`: argument N of thread T only (after the ones for every thread).
+    pub thread_args: Vec<(usize, usize, u64)>,
+    /// `--threads N`: the lv2 thread group's size (1 to 8): N SPUs run the image.
+    pub threads: usize,
     /// `--npc VALUE`: the start address with the interrupt-enable bit (bit 0).
     pub npc: Option<u32>,
     /// `--event-queue SPUQ[=D1,D2,D3]`, in order: a queue bound to SPU queue number SPUQ,
@@ -22,15 +29,41 @@ pub struct RuntimeOptions {
     pub event_ports: Vec<u8>,
 }
 
+impl Default for RuntimeOptions {
+    fn default() -> Self {
+        RuntimeOptions {
+            kind: None,
+            spu_args: [None; 4],
+            thread_args: Vec::new(),
+            threads: 1,
+            npc: None,
+            event_queues: Vec::new(),
+            event_ports: Vec::new(),
+        }
+    }
+}
+
 impl RuntimeOptions {
     /// The options this module takes (each with a value).
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "--runtime",
         "--spu-arg",
         "--npc",
         "--event-queue",
         "--event-port",
+        "--threads",
     ];
+
+    /// Thread `thread`'s four start arguments (0 where none is given).
+    pub fn arguments(&self, thread: usize) -> [u64; 4] {
+        let mut arguments = self.spu_args.map(|argument| argument.unwrap_or(0));
+        for &(for_thread, index, value) in &self.thread_args {
+            if for_thread == thread {
+                arguments[index] = value;
+            }
+        }
+        arguments
+    }
 
     /// Takes option `name` (one of [`NAMES`](Self::NAMES)) with its value `text`.
     pub fn take(&mut self, name: &str, text: &str) -> Result<(), String> {
@@ -41,18 +74,36 @@ impl RuntimeOptions {
                 })?);
             }
             "--spu-arg" => {
-                let parsed = text.split_once('=').and_then(|(index, value)| {
+                let parsed = text.split_once('=').and_then(|(target, value)| {
+                    let (thread, index) = match target.split_once(':') {
+                        Some((thread, index)) => {
+                            (Some(thread.trim().parse::<usize>().ok()?), index)
+                        }
+                        None => (None, target),
+                    };
                     let index = index.trim().parse::<usize>().ok()?;
-                    Some((index, number(value)?))
+                    Some((thread, index, number(value)?))
                 });
                 match parsed {
-                    Some((index @ 1..=4, value)) => self.spu_args[index - 1] = Some(value),
+                    Some((None, index @ 1..=4, value)) => self.spu_args[index - 1] = Some(value),
+                    Some((Some(thread @ 0..MAX_THREADS), index @ 1..=4, value)) => {
+                        self.thread_args.push((thread, index - 1, value));
+                    }
                     _ => {
                         return Err(format!(
-                            "--spu-arg expects N=VALUE with N 1 to 4 and a 64-bit value, found `{text}`"
+                            "--spu-arg expects [T:]N=VALUE with thread T 0 to {}, N 1 to 4 and a 64-bit value, found `{text}`",
+                            MAX_THREADS - 1
                         ));
                     }
                 }
+            }
+            "--threads" => {
+                self.threads = number(text)
+                    .and_then(|threads| usize::try_from(threads).ok())
+                    .filter(|threads| (1..=MAX_THREADS).contains(threads))
+                    .ok_or_else(|| {
+                        format!("--threads expects 1 to {MAX_THREADS} threads, found `{text}`")
+                    })?;
             }
             "--npc" => {
                 self.npc = Some(
@@ -93,55 +144,5 @@ impl RuntimeOptions {
             _ => return Err(format!("unknown option `{name}`")),
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use pmprobe::spu::runtime::RuntimeKind;
-
-    use crate::options::parse;
-    use crate::options::tests::{args, run_options};
-
-    #[test]
-    fn runtime_options() {
-        let options = run_options(&[
-            "--runtime",
-            "lv2",
-            "--spu-arg",
-            "1=0x10000",
-            "--spu-arg=4=18446744073709551615",
-            "--npc",
-            "0xd1",
-            "--event-queue",
-            "7=1,2,0x3",
-            "--event-queue",
-            "9",
-            "--event-port",
-            "5",
-            "p.elf",
-        ]);
-        let runtime = options.runtime;
-        assert_eq!(runtime.kind, Some(RuntimeKind::Lv2));
-        assert_eq!(
-            runtime.spu_args,
-            [Some(0x10000), None, None, Some(u64::MAX)]
-        );
-        assert_eq!(runtime.npc, Some(0xd1));
-        assert_eq!(runtime.event_queues, [(7, Some([1, 2, 3])), (9, None)]);
-        assert_eq!(runtime.event_ports, [5]);
-        for bad in [
-            &["--runtime", "linux", "p.elf"][..],
-            &["--spu-arg", "0=1", "p.elf"],
-            &["--spu-arg", "5=1", "p.elf"],
-            &["--spu-arg", "1", "p.elf"],
-            &["--spu-arg", "1=0x10000000000000000", "p.elf"],
-            &["--npc", "0x100000000", "p.elf"],
-            &["--event-queue", "1=2,3", "p.elf"],
-            &["--event-queue", "x", "p.elf"],
-            &["--event-port", "64", "p.elf"],
-        ] {
-            assert!(parse(args(bad)).is_err(), "{bad:?}");
-        }
     }
 }

@@ -78,10 +78,12 @@ options:
                                (default: lv2 for an ELF with the PS3 SDK's
                                SPUNAME note, libspe for one with newlib's
                                __send_to_ppe, else none)
-  --spu-arg N=VALUE            the program's start argument N (1 to 4, 64-bit):
+  --spu-arg [T:]N=VALUE        the program's start argument N (1 to 4, 64-bit):
                                $2+N in its preferred doubleword (lv2: the
                                thread's arguments; libspe: speid, argp, envp,
-                               the LS address)
+                               the LS address); T: for thread T only
+  --threads N                  lv2: a thread group of N SPUs (1 to 8) running
+                               the image in turns, sharing main memory
   --npc VALUE                  start address, bit 0 = interrupts enabled, as
                                the NPC register is written (default: e_entry)
   --event-queue Q[=D1,D2,D3]   lv2: bind an event queue to SPU queue number Q,

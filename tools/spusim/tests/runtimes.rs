@@ -206,3 +206,84 @@ fn runtime_options_need_their_runtime() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_thread_group_shares_main_memory_through_atomics() {
+    let path = program("runtime/lv2_group.s");
+    for mode in MODES {
+        let output = run(
+            mode,
+            &[
+                "--runtime",
+                "lv2",
+                "--threads",
+                "2",
+                "--spu-arg",
+                "1=0x10000",
+                "--spu-arg",
+                "1:2=1",
+                &path,
+            ],
+        );
+        assert_eq!(stdout(&output), "seen 1\n", "{mode}");
+        assert_eq!(output.status.code(), Some(0), "{mode}: thread 0's status");
+        let err = stderr(&output);
+        assert!(
+            err.contains("SPU0: thread exit, status 0x0"),
+            "{mode}: {err}"
+        );
+        assert!(
+            err.contains("SPU1: thread exit, status 0x1"),
+            "{mode}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_group_exit_ends_every_thread() {
+    // lv2_events.s ends with sys_spu_thread_group_exit(3); a second thread runs the same.
+    let path = program("runtime/lv2_events.s");
+    let output = run(
+        "instruction",
+        &[
+            "--runtime",
+            "lv2",
+            "--threads",
+            "2",
+            "--event-queue",
+            "5",
+            "--event-queue",
+            "7=1,2,3",
+            &path,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3));
+    let err = stderr(&output);
+    assert_eq!(err.matches("group exit, status 0x3").count(), 3, "{err}");
+}
+
+#[test]
+fn threads_need_lv2_and_one_spu_observers_refuse_them() {
+    let path = program("runtime/lv2_print.s");
+    let output = spusim(&["--runtime", "libspe", "--threads", "2", &path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("lv2 thread group"),
+        "{}",
+        stderr(&output)
+    );
+    let output = spusim(&[
+        "--runtime",
+        "lv2",
+        "--threads",
+        "2",
+        "--stack-distance",
+        &path,
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("leave them out"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -12,11 +12,12 @@
 //! and only the pipeline's real fetch unit acts on them.
 
 use super::super::channels::SPU_RD_EVENT_STAT;
+use super::super::flow::{Flow, instruction_address};
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
-use super::{Flow, instruction_address, word_offset};
+use super::immediate::word_offset;
 use crate::spu::isa::{FEATURE_D, FEATURE_E};
 
 #[inline(always)]

@@ -2,11 +2,11 @@
 //! halfwords and words, against a register or a sign-extended immediate. Each element of the
 //! result is all ones where the comparison holds and zero elsewhere.
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_integer::{self as int, Compare, Width};
 use super::super::quadword::Quadword;
-use super::Flow;
 
 // compares with immediates
 

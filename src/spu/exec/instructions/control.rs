@@ -8,11 +8,11 @@
 //! [`Channels`](super::super::Channels) once its clock is up to date.
 
 use super::super::flow::ChannelInstruction;
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::outcome::ChannelOperation;
 use super::super::quadword::Quadword;
-use super::Flow;
 
 #[inline(always)]
 pub(super) fn nop() -> Flow {

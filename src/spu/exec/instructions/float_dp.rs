@@ -6,10 +6,10 @@
 //! flags). All out of line: DP is rare in SPU code. The arithmetic is in `float_double`.
 
 use super::super::float_double as dp;
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::quadword::Quadword;
-use super::Flow;
 
 /// All ones when `condition` holds (a compare's doubleword result).
 fn mask64(condition: bool) -> u64 {

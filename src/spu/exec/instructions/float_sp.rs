@@ -6,9 +6,9 @@
 
 use super::super::float_estimate as estimate;
 use super::super::float_single as sp;
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
-use super::Flow;
 
 /// `sp::lanes::$op(..)` inlined, or its copy in `sp::lanes::called`, as the interpreter's
 /// `INLINE_SP` says (see [`apply`](super::apply)); the test is on a constant.

@@ -22,7 +22,7 @@ use super::super::code::CodeStore;
 use super::super::flow::{Flow, instruction_address};
 use super::super::op::Op;
 use super::super::state::SpuState;
-use super::{INLINE_SP_IN_RUN_LOOPS, apply_as};
+use super::dispatch::{INLINE_SP_IN_RUN_LOOPS, apply_as};
 use crate::spu::isa::{Mnemonic, with_mnemonics};
 
 /// The longest chain of handlers one call runs.

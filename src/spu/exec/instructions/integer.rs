@@ -5,11 +5,11 @@
 //! The element arithmetic is in `ops_integer`. `and $N,$N,$N` with N = RT = RA = RB is also
 //! the profiling checkpoint `prof_cpN` (see `profile`).
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_integer::{self as int, Width};
 use super::super::quadword::Quadword;
-use super::Flow;
 
 // immediate loads
 

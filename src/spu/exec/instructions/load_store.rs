@@ -6,11 +6,12 @@
 //! compute the `shufb` control that inserts a byte, halfword, word or doubleword at an
 //! address's position in a quadword.
 
+use super::super::flow::Flow;
 use super::super::local_store::LS_ADDRESS_MASK;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::permute::{self, InsertSize};
-use super::{Flow, word_offset};
+use super::immediate::word_offset;
 
 /// Quadword-aligned LS address.
 fn quadword_address(address: u32) -> u32 {

@@ -2,10 +2,10 @@
 //! `mpyhhu`, `mpys`, the immediate forms `mpyi`/`mpyui` and the accumulating `mpya`,
 //! `mpyhha`, `mpyhhau`. All take 16-bit halves of the word elements.
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_integer::{self as int, Multiply};
-use super::Flow;
 
 #[inline(always)]
 pub(super) fn mpyi(spu: &mut impl Machine, insn: &Op) -> Flow {

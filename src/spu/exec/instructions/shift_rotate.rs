@@ -4,11 +4,11 @@
 //! The `rotm*`/`rotqm*` "rotate and mask" forms shift right by the negated count, as the ISA
 //! encodes them. The element and quadword arithmetic is in `ops_shift` and `permute`.
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_shift as shift;
 use super::super::permute;
-use super::Flow;
 
 // word / halfword shifts and rotates
 

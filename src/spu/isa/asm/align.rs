@@ -21,7 +21,10 @@ use super::expr::{Value, expression};
 use super::pass::Pass;
 use super::section::SectionKind;
 use super::text::{PResult, Span, err, operands};
-use super::{LNOP, NOP};
+
+/// `lnop` and `nop`, the code padding of GNU `as` for SPU (`spu_handle_align`).
+const LNOP: u32 = 0x0020_0000;
+const NOP: u32 = 0x4020_0000;
 
 /// gas's `TC_ALIGN_LIMIT` for a 32-bit target: 2^31.
 const ALIGN_LIMIT: i64 = 31;

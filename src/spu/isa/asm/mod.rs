@@ -59,6 +59,7 @@ mod text;
 mod value;
 
 pub use error::{AsmError, AsmErrorKind, Name};
+pub use expr::MAX_NESTING;
 pub use pass::MAX_LOCAL_NUMBERS;
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
 pub use section::{MAX_SECTIONS, SectionInfo, SectionKind};
@@ -67,21 +68,6 @@ pub use symbols::{MAX_NAME, Symbol, SymbolName, SymbolTable, SymbolValue};
 pub use text::MAX_LINE;
 
 use pass::Pass;
-
-/// Deepest nesting of prefix operators (`-`, `+`, `~`, `!`) and parentheses in one
-/// expression.
-///
-/// gas has no limit. The parser keeps its levels on an explicit stack rather than recursing
-/// (the assembler also runs on bare metal, where the stack has no guard page), sized for
-/// this many levels with every operator rank pending in each: about 16 KiB while an
-/// expression is read. Real code nests a handful of levels; the deepest in the public SPU
-/// sources measured is newlib's `spu-mcount.S`, whose recursive macro builds a register
-/// number 74 parentheses deep. Deeper input is an [`AsmErrorKind::NestingTooDeep`] error.
-pub const MAX_NESTING: u32 = 128;
-
-/// `lnop` and `nop`, the code padding of GNU `as` for SPU (`spu_handle_align`).
-const LNOP: u32 = 0x0020_0000;
-const NOP: u32 = 0x4020_0000;
 
 /// The result of [`assemble`].
 #[derive(Clone, Debug)]

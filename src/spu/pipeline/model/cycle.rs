@@ -8,15 +8,14 @@ use core::fmt;
 use super::fetch::FetchModel;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
-use super::notification::{Completion, Note};
+use super::notification::{Completion, NoteSink, Notification, emit};
 use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
 use crate::spu::exec::{Executed, SpuState, Status};
 use crate::spu::isa::Mnemonic;
-use crate::spu::pipeline::shortcuts::fast_forward::FastForward;
 use crate::spu::pipeline::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
-use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
+use crate::spu::probes::{SpuObserver, StallReason};
 
 impl Pipeline {
     /// Simulates one cycle. `DMA` false: the caller knows no transfer is in flight (see
@@ -48,8 +47,12 @@ impl Pipeline {
         self.clock += 1;
         self.stopped_by = None;
         self.stats.cycles += 1;
-        observer.cycles(1);
-        self.fast_forward.note(observer, self.clock, Note::Cycle);
+        emit(
+            observer,
+            &mut self.fast_forward,
+            self.clock,
+            Notification::Cycle,
+        );
     }
 
     /// Step 1 of cycle `now`: stage o completes the instructions that entered `jj` five
@@ -174,8 +177,12 @@ impl Pipeline {
                     unit.mispredict(executed.next_pc);
                     self.exec
                         .squash_younger(row, pipe, now, self.config.stored());
-                    observer.mispredict();
-                    self.fast_forward.note(observer, now, Note::Mispredict);
+                    emit(
+                        observer,
+                        &mut self.fast_forward,
+                        now,
+                        Notification::Mispredict,
+                    );
                 }
                 _ => {
                     return Err(ModelError::PathMismatch {
@@ -201,9 +208,11 @@ impl Pipeline {
             let (branch, target) = hint_operands(inflight, arch);
             unit.set_hint(branch, target);
         }
-        observer.retired(instruction, &executed, now);
-        self.fast_forward
-            .note(observer, now, Note::Retired { offset: 0 });
+        let retired = Notification::Retired {
+            instruction,
+            executed: &executed,
+        };
+        emit(observer, &mut self.fast_forward, now, retired);
         if let Some(checkpoint) = executed.profile {
             writeln!(output, "{checkpoint}").map_err(|_| ModelError::Output)?;
             self.follow_up.note_output();
@@ -274,9 +283,11 @@ impl Pipeline {
             executed.is_nop,
             false,
         );
-        observer.retired(&inflight.instruction, &executed, now);
-        self.fast_forward
-            .note(observer, now, Note::Retired { offset: 0 });
+        let retired = Notification::Retired {
+            instruction: &inflight.instruction,
+            executed: &executed,
+        };
+        emit(observer, &mut self.fast_forward, now, retired);
         true
     }
 
@@ -343,10 +354,8 @@ impl Pipeline {
         match outcome {
             IssueOutcome::Stalled(reason) => {
                 stats.count_stall(*reason);
-                observer.issue_stall(*reason);
-                let reason = *reason;
-                self.fast_forward
-                    .note(observer, now, Note::IssueStall(reason));
+                let stall = Notification::IssueStall(*reason);
+                emit(observer, &mut self.fast_forward, now, stall);
             }
             IssueOutcome::Issued { first, second } => {
                 let first = self.issue.in_flight(*first);
@@ -379,9 +388,9 @@ impl Pipeline {
 /// One instruction issued in cycle `now` (`dual`: with another): the registers-used
 /// statistic and the issue notification.
 #[inline(always)]
-fn count_issued<O: SpuObserver>(
+fn count_issued<O: SpuObserver, S: NoteSink>(
     stats: &mut Statistics,
-    fast_forward: &mut FastForward,
+    fast_forward: &mut S,
     inflight: &InFlight,
     dual: bool,
     now: u64,
@@ -390,21 +399,11 @@ fn count_issued<O: SpuObserver>(
     stats.registers_used |=
         u128::from(inflight.registers[0]) | (u128::from(inflight.registers[1]) << 64);
     let (pc, pipe) = (inflight.pc, inflight.class.pipe());
-    observer.issue(IssueEvent {
-        cycle: now,
-        pc,
-        pipe,
-        dual,
-    });
-    fast_forward.note(
+    emit(
         observer,
+        fast_forward,
         now,
-        Note::Issue {
-            offset: 0,
-            pc,
-            pipe,
-            dual,
-        },
+        Notification::Issue { pc, pipe, dual },
     );
 }
 

@@ -5,13 +5,15 @@
 //! the record of an instruction in flight (`inflight`) and its decode cache, the instruction
 //! window, the issue pipes with the dual-issue rules, the execution pipes with the register
 //! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
-//! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle (`cycle`), what the run loop does after it
-//! (`follow_up`), and the notifications as plain data (`notification`).
+//! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle
+//! (`cycle`), what the run loop does after it (`follow_up`), and the notifications
+//! (`notification`: `emit`, which tells the observer and notes each one for the fast-forward).
 //!
 //! What it may use: its own files, the rest of the SPU (`spu::exec`, `spu::isa`,
 //! `spu::probes`) and the [`Pipeline`](super::Pipeline) it is a part of. It imports nothing
-//! of `shortcuts` or `views`: the cycle reaches the fast-forward only by handing its
-//! notifications, as [`notification::Note`]s, to the pipeline's `fast_forward` field.
+//! of `shortcuts` or `views`: the cycle reaches the fast-forward only as a
+//! [`notification::NoteSink`] (which the shortcuts implement), the pipeline's `fast_forward`
+//! field handed to `emit`.
 
 pub(super) mod config;
 pub(super) mod cycle;

@@ -1,16 +1,95 @@
-//! The model's notifications and completion reports as plain data: what the fast-forward
-//! records of a simulated repetition and replays for each one it skips.
+//! The model's notifications: [`emit`], the one place a notification is made, which tells the
+//! observer and hands the same notification, as a [`Note`], to a [`NoteSink`] (the pipeline's
+//! fast-forward, which records what a simulated repetition notified and replays it for each
+//! one it skips); and the completion reports as plain data.
 //!
-//! This is the one seam between the model and the shortcuts: the cycle hands each
-//! notification it makes, as a [`Note`], to the pipeline's fast-forward, and reports a
-//! completion through a [`Completion`] (which the fast-forward also builds from an instruction
-//! on trial). The types name only the model's own vocabulary, so the model imports nothing of
-//! the shortcuts.
+//! This is the one seam between the model and the shortcuts: the model knows the fast-forward
+//! only as a [`NoteSink`], which the shortcuts implement, and reports a completion through a
+//! [`Completion`] (which the fast-forward also builds from an instruction on trial). The types
+//! name only the model's own vocabulary, so the model imports nothing of the shortcuts.
 
 use crate::spu::exec::{AccessKind, Executed, LsAccess, Ordinary};
+use crate::spu::isa::Instruction;
 use crate::spu::pipeline::model::inflight::InFlight;
 use crate::spu::pipeline::model::window::Effect;
-use crate::spu::probes::StallReason;
+use crate::spu::probes::{IssueEvent, SpuObserver, StallReason};
+
+/// A notification as the model makes it: the observer call, with its arguments.
+#[derive(Clone, Copy)]
+pub(in crate::spu::pipeline) enum Notification<'a> {
+    /// `cycles(1)`: a cycle began.
+    Cycle,
+    /// `retired(instruction, executed, cycle)`.
+    Retired {
+        instruction: &'a Instruction,
+        executed: &'a Executed,
+    },
+    /// `mispredict()`.
+    Mispredict,
+    /// `issue(..)` of the instruction at `pc` to `pipe` (`dual`: with another).
+    Issue { pc: u32, pipe: u8, dual: bool },
+    /// `issue_stall(reason)`.
+    IssueStall(StallReason),
+    /// `stalled_cycles(reason, n)`: `n` cycles stalled at once.
+    StalledCycles(StallReason, u64),
+}
+
+/// What hears every notification besides the observer: the pipeline's fast-forward.
+pub(in crate::spu::pipeline) trait NoteSink {
+    /// Notes `note`, told to `observer` in cycle `cycle`.
+    fn note<O: SpuObserver>(&mut self, observer: &O, cycle: u64, note: Note);
+}
+
+/// Tells `observer` of `notification` in cycle `cycle`, then notes it in `sink`. Inlined:
+/// with the notification known at the call, only the observer call and the note are left.
+#[inline(always)]
+pub(in crate::spu::pipeline) fn emit<O: SpuObserver, S: NoteSink>(
+    observer: &O,
+    sink: &mut S,
+    cycle: u64,
+    notification: Notification<'_>,
+) {
+    let note = match notification {
+        Notification::Cycle => {
+            observer.cycles(1);
+            Note::Cycle
+        }
+        Notification::Retired {
+            instruction,
+            executed,
+        } => {
+            observer.retired(instruction, executed, cycle);
+            Note::Retired { offset: 0 }
+        }
+        Notification::Mispredict => {
+            observer.mispredict();
+            Note::Mispredict
+        }
+        Notification::Issue { pc, pipe, dual } => {
+            observer.issue(IssueEvent {
+                cycle,
+                pc,
+                pipe,
+                dual,
+            });
+            Note::Issue {
+                offset: 0,
+                pc,
+                pipe,
+                dual,
+            }
+        }
+        Notification::IssueStall(reason) => {
+            observer.issue_stall(reason);
+            Note::IssueStall(reason)
+        }
+        Notification::StalledCycles(reason, n) => {
+            observer.stalled_cycles(reason, n);
+            Note::StalledCycles(reason, n)
+        }
+    };
+    sink.note(observer, cycle, note);
+}
 
 /// One notification of the observer, as data, so that a repetition can repeat it. An explicit
 /// tag, `Cycle` 0: the notes of a new pipeline are zero bits (no niche of a field holds the

@@ -10,7 +10,7 @@
 //! them at once, with the figures and notifications of running them one by one.
 
 use crate::spu::exec::SpuState;
-use crate::spu::pipeline::model::notification::Note;
+use crate::spu::pipeline::model::notification::{Notification, emit};
 use crate::spu::pipeline::{LastIssue, Pipeline};
 use crate::spu::probes::{SpuObserver, StallReason};
 
@@ -33,9 +33,8 @@ impl Pipeline {
         self.stats.cycles += budget;
         self.stats.count_stalls(reason, budget);
         self.last_issue = LastIssue::Stalled(reason);
-        observer.stalled_cycles(reason, budget);
-        self.fast_forward
-            .note(observer, self.clock, Note::StalledCycles(reason, budget));
+        let stalled = Notification::StalledCycles(reason, budget);
+        emit(observer, &mut self.fast_forward, self.clock, stalled);
         arch.mfc_mut().count_wait(budget);
         budget
     }

@@ -4,7 +4,7 @@
 
 use crate::spu::exec::SpuState;
 use crate::spu::pipeline::Pipeline;
-use crate::spu::pipeline::model::notification::Note;
+use crate::spu::pipeline::model::notification::{Note, NoteSink};
 use crate::spu::probes::SpuObserver;
 
 /// No memory of any loop.
@@ -27,16 +27,12 @@ impl FastForward {
 
     /// Nothing to record.
     pub(in crate::spu::pipeline) fn set_recording(&mut self, _recording: bool) {}
+}
 
+impl NoteSink for FastForward {
     /// Nothing to note.
     #[inline(always)]
-    pub(in crate::spu::pipeline) fn note<O: SpuObserver>(
-        &mut self,
-        _observer: &O,
-        _cycle: u64,
-        _note: Note,
-    ) {
-    }
+    fn note<O: SpuObserver>(&mut self, _observer: &O, _cycle: u64, _note: Note) {}
 }
 
 impl Pipeline {

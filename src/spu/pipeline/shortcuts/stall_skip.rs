@@ -23,7 +23,7 @@
 use core::fmt;
 
 use crate::spu::exec::SpuState;
-use crate::spu::pipeline::model::notification::Note;
+use crate::spu::pipeline::model::notification::{Notification, emit};
 use crate::spu::pipeline::model::sizes::O_STAGE;
 use crate::spu::pipeline::{LastIssue, ModelError, Pipeline, RunEnd};
 use crate::spu::probes::{SpuObserver, StallReason};
@@ -109,9 +109,12 @@ impl Pipeline {
                 }
             }
             self.exec.open_row(now);
-            observer.issue_stall(reason);
-            self.fast_forward
-                .note(observer, now, Note::IssueStall(reason));
+            emit(
+                observer,
+                &mut self.fast_forward,
+                now,
+                Notification::IssueStall(reason),
+            );
             self.fetch.idle(arch, 1);
             fetch_idle -= 1;
             stalled += 1;
@@ -123,9 +126,8 @@ impl Pipeline {
             self.clock += quiet;
             self.stopped_by = None;
             self.stats.cycles += quiet;
-            observer.stalled_cycles(reason, quiet);
-            self.fast_forward
-                .note(observer, self.clock, Note::StalledCycles(reason, quiet));
+            let quiet_cycles = Notification::StalledCycles(reason, quiet);
+            emit(observer, &mut self.fast_forward, self.clock, quiet_cycles);
             self.fetch.idle(arch, quiet);
             stalled += quiet;
         }

@@ -1,6 +1,6 @@
 //! A formatted field: sign, prefix and body, padded to its width as C's printf pads.
 
-use super::Flags;
+use super::spec::Flags;
 
 /// Where the formatter's bytes go. A sink may keep only part of them (it counts what it
 /// dropped); the formatter never needs them back.

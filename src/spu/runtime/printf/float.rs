@@ -5,7 +5,7 @@
 use core::fmt::Write as _;
 
 use super::field::{Field, Piece, PrintfSink};
-use super::{Conversion, Flags};
+use super::spec::{Conversion, Flags};
 
 /// The most significant digits the C library computes; the rest print as zeros.
 pub const SIGNIFICANT_DIGITS: usize = 17;

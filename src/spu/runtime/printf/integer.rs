@@ -1,7 +1,7 @@
 //! `%d %i %u %o %x %X %c %p`: integers as C's printf prints them.
 
 use super::field::{Field, Piece, PrintfSink};
-use super::{Conversion, Flags};
+use super::spec::{Conversion, Flags};
 
 /// The digits of `value` in `radix` (8, 10 or 16), most significant first, in `buffer`; the
 /// slice holding them (empty for zero: a zero prints as a precision-given digit below).

@@ -12,209 +12,22 @@
 //! above [`MAX_AMOUNT`] is taken, and `%n` (which would write the count back into the
 //! program) is refused: every refusal is a [`PrintfError`] naming the offset in the format.
 
+mod arguments;
+mod error;
 mod field;
 mod float;
 mod integer;
 mod spec;
+mod text;
 
+pub use arguments::{PrintfArguments, QuadwordArguments, VaListArguments};
+pub use error::{MAX_AMOUNT, PrintfError};
 pub use field::{Piece, PrintfSink};
 pub use float::SIGNIFICANT_DIGITS;
-pub use spec::{Amount, Conversion, Flags, Length, MAX_AMOUNT, Spec};
+pub use spec::{Amount, Conversion, Flags, Length, Spec};
+pub use text::{LsString, Text};
 
-use crate::spu::exec::{LS_SIZE, LocalStore};
-
-/// Text the format parser reads byte by byte: a format string in the local store, or bytes.
-pub trait Text {
-    /// The byte at `index`, or `None` past the end of the text.
-    fn at(&self, index: usize) -> Option<u8>;
-}
-
-impl Text for [u8] {
-    fn at(&self, index: usize) -> Option<u8> {
-        self.get(index).copied()
-    }
-}
-
-/// A NUL-terminated string in the local store, from `start` up to its NUL or the end of the
-/// local store (no wrap-around: an unterminated string ends there).
-#[derive(Clone, Copy)]
-pub struct LsString<'a> {
-    local_store: &'a LocalStore,
-    start: u32,
-}
-
-impl<'a> LsString<'a> {
-    /// The string at LS address `start` (wrapped into the local store).
-    pub fn new(local_store: &'a LocalStore, start: u32) -> Self {
-        LsString {
-            local_store,
-            start: start % LS_SIZE,
-        }
-    }
-
-    /// The string's bytes, without the NUL.
-    pub fn bytes(self) -> impl Iterator<Item = u8> + 'a {
-        (self.start..LS_SIZE)
-            .map(move |address| self.local_store.load_byte(address))
-            .take_while(|&byte| byte != 0)
-    }
-}
-
-impl Text for LsString<'_> {
-    fn at(&self, index: usize) -> Option<u8> {
-        let address = u32::try_from(index).ok()?.checked_add(self.start)?;
-        if address >= LS_SIZE {
-            return None;
-        }
-        Some(self.local_store.load_byte(address)).filter(|&byte| byte != 0)
-    }
-}
-
-/// Where the variadic arguments come from, one at a time, in the caller's convention.
-pub trait PrintfArguments {
-    /// The next `int`-sized argument (`%d`, `%c`, `%s`'s pointer, a `*` width).
-    fn next_int(&mut self) -> u32;
-    /// The next 8-byte argument (`%ll…`, a `double`).
-    fn next_long(&mut self) -> u64;
-    /// Whether `%l…` reads 8 bytes (the PS3's 64-bit PPU C library) or 4 (libspe2, whose
-    /// handler parses `l` as an `int`).
-    fn long_is_eight_bytes(&self) -> bool;
-}
-
-/// The PS3 SDK's `spu_printf` convention: one quadword per argument, from an LS address on
-/// (the format pointer's quadword is the first, then the arguments); an `int` is the
-/// quadword's bytes 0..4, an 8-byte argument its bytes 0..8. Past the fifteenth argument the
-/// quadwords continue into the caller's stack frame, as the PPU's server reads them.
-#[derive(Clone, Copy)]
-pub struct QuadwordArguments<'a> {
-    local_store: &'a LocalStore,
-    next: u32,
-}
-
-impl<'a> QuadwordArguments<'a> {
-    /// Arguments from the quadword at `address` on.
-    pub fn new(local_store: &'a LocalStore, address: u32) -> Self {
-        QuadwordArguments {
-            local_store,
-            next: address,
-        }
-    }
-
-    fn take(&mut self) -> [u32; 4] {
-        let words = self.local_store.load_quadword(self.next).words();
-        self.next = self.next.wrapping_add(16) % LS_SIZE;
-        words
-    }
-}
-
-impl PrintfArguments for QuadwordArguments<'_> {
-    fn next_int(&mut self) -> u32 {
-        self.take()[0]
-    }
-
-    fn next_long(&mut self) -> u64 {
-        let words = self.take();
-        (u64::from(words[0]) << 32) | u64::from(words[1])
-    }
-
-    fn long_is_eight_bytes(&self) -> bool {
-        true
-    }
-}
-
-/// An SPU `va_list` as GCC builds it and libspe2's handlers walk it: 16 bytes per argument
-/// from `next` on, and when `next` reaches `caller_stack` (the caller's frame: its back chain
-/// and link-register quadwords) the walk skips those 32 bytes to the arguments passed on the
-/// stack.
-#[derive(Clone, Copy)]
-pub struct VaListArguments<'a> {
-    local_store: &'a LocalStore,
-    next: u32,
-    caller_stack: u32,
-}
-
-impl<'a> VaListArguments<'a> {
-    /// The `va_list` stored at LS address `address` (bytes 0..4 the next argument's address,
-    /// bytes 16..20 the caller's stack).
-    pub fn at(local_store: &'a LocalStore, address: u32) -> Self {
-        VaListArguments {
-            local_store,
-            next: local_store.load_word(address) % LS_SIZE,
-            caller_stack: local_store.load_word(address.wrapping_add(16)) % LS_SIZE,
-        }
-    }
-
-    fn take(&mut self) -> [u32; 4] {
-        let words = self.local_store.load_quadword(self.next).words();
-        self.next = self.next.wrapping_add(16) % LS_SIZE;
-        if self.next == self.caller_stack {
-            self.next = self.next.wrapping_add(32) % LS_SIZE;
-        }
-        words
-    }
-}
-
-impl PrintfArguments for VaListArguments<'_> {
-    fn next_int(&mut self) -> u32 {
-        self.take()[0]
-    }
-
-    fn next_long(&mut self) -> u64 {
-        let words = self.take();
-        (u64::from(words[0]) << 32) | u64::from(words[1])
-    }
-
-    fn long_is_eight_bytes(&self) -> bool {
-        false
-    }
-}
-
-/// Why a format could not be printed (what came before the refusal was printed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum PrintfError {
-    /// The format ends inside a conversion (`"%"`, `"%-5"`).
-    UnfinishedConversion {
-        /// Offset of the `%` in the format.
-        offset: usize,
-    },
-    /// A conversion this printf does not have (`%n`, `%a`, a typo).
-    UnsupportedConversion {
-        /// Offset of the `%` in the format.
-        offset: usize,
-        /// The conversion character.
-        conversion: u8,
-    },
-    /// A width or precision above [`MAX_AMOUNT`].
-    AmountTooLarge {
-        /// Offset of the `%` in the format.
-        offset: usize,
-    },
-}
-
-impl core::fmt::Display for PrintfError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match *self {
-            PrintfError::UnfinishedConversion { offset } => {
-                write!(
-                    f,
-                    "the format ends inside the conversion at offset {offset}"
-                )
-            }
-            PrintfError::UnsupportedConversion { offset, conversion } => write!(
-                f,
-                "unsupported conversion `%{}` at offset {offset}",
-                conversion.escape_ascii()
-            ),
-            PrintfError::AmountTooLarge { offset } => write!(
-                f,
-                "a width or precision above {MAX_AMOUNT} at offset {offset}"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for PrintfError {}
+use crate::spu::exec::LocalStore;
 
 /// A width or precision: written, from an argument (a negative width means `-`, a negative
 /// precision none), capped at [`MAX_AMOUNT`].

@@ -1,6 +1,7 @@
 //! One conversion specification of a C format string: `%[flags][width][.precision][length]conv`.
 
-use super::{PrintfError, Text};
+use super::error::{MAX_AMOUNT, PrintfError};
+use super::text::Text;
 
 /// The flags of a conversion (`-`, `+`, space, `#`, `0`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,10 +100,6 @@ pub struct Spec {
     /// Conversion.
     pub conversion: Conversion,
 }
-
-/// The largest width or precision written in a format that is taken as it is; larger ones are
-/// refused (the C library would print gigabytes of padding).
-pub const MAX_AMOUNT: u32 = 1 << 20;
 
 /// Parses the specification after a `%` in `format`, starting at `start` (the byte after the
 /// `%`); the spec and the index after it. `offset` is the position of the `%`, for errors.

@@ -8,8 +8,8 @@ use core::fmt::{self, Write};
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use pmprobe::arch::interrupts::{free, irq_masked};
-use pmprobe::probe::sync::IrqMutex;
 use pmprobe::rt::irq;
+use pmprobe::sync::IrqMutex;
 
 pmprobe::entry!(main);
 

@@ -23,11 +23,11 @@ use pmprobe::pmu::{EmulatedPmu, Event, EventInput, PmuBackend, PmuRegister};
 use pmprobe::probe::listeners::{
     AccessKind, MemAccess, MemTrace, OverflowPolicy, PmuEventCounter, StackDistance,
 };
-use pmprobe::probe::sync::{IrqMutex, free};
 use pmprobe::probe::{Listener, MutListener, ProbePoint};
 use pmprobe::spu::exec::{Executed, LsAccess};
 use pmprobe::spu::isa::decode;
 use pmprobe::spu::probes::{SpuObserver, SpuPmuFeed, StallReason};
+use pmprobe::sync::{IrqMutex, free};
 use pmprobe_guest::{Hundredths, InstructionMeter};
 
 pmprobe::entry!(main);

@@ -9,9 +9,9 @@
 
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use pmprobe::probe::sync::IrqMutex;
 use pmprobe::probe::{Listener, ListenerRef, ProbePoint};
 use pmprobe::rt::{irq, timer};
+use pmprobe::sync::IrqMutex;
 
 pmprobe::entry!(main);
 

@@ -13,10 +13,10 @@
 use core::hint::black_box;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use pmprobe::probe::sync::IrqSpinMutex;
 use pmprobe::rt::psci::{Conduit, Psci, PsciError};
 use pmprobe::rt::smp::{self, CoreId, MAX_CORES};
 use pmprobe::rt::{irq, timer};
+use pmprobe::sync::IrqSpinMutex;
 
 pmprobe::entry!(main);
 

@@ -7,7 +7,6 @@
 
 use core::cell::{Cell, RefCell};
 
-use pmprobe::probe::sync::IrqMutex;
 use pmprobe::probe::{BreakPcEvent, Listener, PcEventQueue};
 use pmprobe::spu::elf::{ElfError, ElfPart, SpuElf};
 use pmprobe::spu::exec::StopReason;
@@ -15,6 +14,7 @@ use pmprobe::spu::isa::{SymbolLookup, decode};
 use pmprobe::spu::pipeline::RunEnd;
 use pmprobe::spu::probes::SpuProbes;
 use pmprobe::spu::unit::{Discard, Mode, SpuUnit};
+use pmprobe::sync::IrqMutex;
 
 pmprobe::entry!(main);
 

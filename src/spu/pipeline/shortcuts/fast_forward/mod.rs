@@ -47,7 +47,7 @@ use crate::spu::exec::{Journal, SpuState};
 use crate::spu::pipeline::Pipeline;
 use crate::spu::pipeline::model::decode_cache::{Decoded, EMPTY_DECODED};
 use crate::spu::pipeline::model::fetch::FetchModel;
-use crate::spu::pipeline::model::notification::{Completion, Note};
+use crate::spu::pipeline::model::notification::{Completion, Note, NoteSink};
 use crate::spu::pipeline::model::sizes::{MAX_REPETITION, O_STAGE};
 use crate::spu::pipeline::model::stats::Statistics;
 use crate::spu::pipeline::model::window::Effect;
@@ -141,23 +141,6 @@ impl FastForward {
         self.state.arch_lag
     }
 
-    /// Notes a notification to `observer` of cycle `cycle` while a run notifies (see
-    /// [`notes`]). Nothing at all for [`NoProbes`](crate::spu::probes::NoProbes)
-    /// and the like: a zero-sized observer whose `is_listening` is `false` folds the test
-    /// away (a run only records while its observer listens, so skipping is always right).
-    #[inline(always)]
-    pub(in crate::spu::pipeline) fn note<O: SpuObserver>(
-        &mut self,
-        observer: &O,
-        cycle: u64,
-        note: Note,
-    ) {
-        let silent = size_of::<O>() == 0 && !observer.is_listening();
-        if !silent && self.notes.recording() {
-            self.notes.note(cycle, note);
-        }
-    }
-
     /// A run starts that notifies an observer (`true`) or does not: notifications are noted
     /// while it does.
     pub(in crate::spu::pipeline) fn set_recording(&mut self, recording: bool) {
@@ -167,6 +150,20 @@ impl FastForward {
     pub(in crate::spu::pipeline) fn set_enabled(&mut self, enabled: bool) {
         self.disabled = !enabled;
         self.forget();
+    }
+}
+
+impl NoteSink for FastForward {
+    /// Notes a notification to `observer` of cycle `cycle` while a run notifies (see
+    /// [`notes`]). Nothing at all for [`NoProbes`](crate::spu::probes::NoProbes)
+    /// and the like: a zero-sized observer whose `is_listening` is `false` folds the test
+    /// away (a run only records while its observer listens, so skipping is always right).
+    #[inline(always)]
+    fn note<O: SpuObserver>(&mut self, observer: &O, cycle: u64, note: Note) {
+        let silent = size_of::<O>() == 0 && !observer.is_listening();
+        if !silent && self.notes.recording() {
+            self.notes.note(cycle, note);
+        }
     }
 }
 
