@@ -12,44 +12,44 @@ pmprobe::entry!(main);
 /// Banner, then (unless `--fault`) the SPU demo; exits 0 only when every cross-check held.
 #[cfg(target_os = "none")]
 fn main() -> i32 {
-    use demo::checks::Checks;
+    use demo::command_line::{options, perf_stat, profile};
+    use demo::machine::{banner, list_events};
+    use demo::shared::checks::Checks;
 
     let options = match pmprobe::rt::semihosting::command_line() {
-        Ok(line) => demo::options::parse(&line).map_err(|word| {
+        Ok(line) => options::parse(&line).map_err(|word| {
             pmprobe::println!(
                 "demo: unknown argument {word} (known: --fault, --miscount, --no-icount, --list-events, --interval-ms N, --extra-core MPIDR, {}, {})",
-                demo::profile::OPTIONS,
-                demo::perf_stat::OPTIONS
+                profile::OPTIONS,
+                perf_stat::OPTIONS
             );
         }),
         // No command line from the host: run with the defaults.
-        Err(_) => Ok(demo::options::Options::default()),
+        Err(_) => Ok(options::Options::default()),
     };
     let Ok(options) = options else {
         return 2;
     };
     if options.list_events {
-        return demo::list_events::print();
+        return list_events::print();
     }
     if let Some(stat) = &options.stat {
-        return demo::scenario::with_unit(demo::perf_stat::WORK_SPU, |unit| {
-            demo::perf_stat::run(stat, unit)
-        });
+        return demo::scenario::with_unit(perf_stat::WORK_SPU, |unit| perf_stat::run(stat, unit));
     }
-    if !demo::banner::print(&options.extra_cores) {
+    if !banner::print(&options.extra_cores) {
         return 1;
     }
-    demo::banner::print_count_mode(options.no_icount);
+    banner::print_count_mode(options.no_icount);
     if options.fault {
-        demo::banner::provoke_exception();
+        banner::provoke_exception();
     }
     let mut checks = Checks::new();
     let profiling = options
         .profile
-        .is_some_and(|profile| demo::profile::start(&profile, &mut checks));
+        .is_some_and(|settings| profile::start(&settings, &mut checks));
     demo::scenario::run(&options, &mut checks);
     if profiling {
-        demo::profile::finish(&mut checks, options.no_icount);
+        profile::finish(&mut checks, options.no_icount);
     }
     checks.finish()
 }

@@ -1,8 +1,10 @@
 //! The rules of `docs/architecture.md` that the build checks, on the real sources: imports
 //! between layers only as the layer table allows, no circle of files beyond those the page
-//! lists as still to remove, the "never import" rules, no Rust file over 600 lines. Then the
-//! checker itself on small trees written for each case, where the answer is known from the
-//! rule (a circle, a forbidden import, a long file) rather than from the checker.
+//! lists as still to remove, the "never import" rules, no Rust file over 600 lines, the demo
+//! firmware's files in the rooms of its room table. Then the checker itself on small trees
+//! written for each case, where the answer is known from the rule (a circle, a forbidden
+//! import, a long file) rather than from the checker (the room table's cases are in
+//! `architecture_support/rooms.rs`).
 
 mod architecture_support;
 
@@ -13,8 +15,11 @@ use architecture_support::doc::{bullets, code_spans};
 use architecture_support::layers::{
     layer_errors, never_errors, read_layers, read_never, table_errors,
 };
+use architecture_support::rooms::{read_rooms, room_errors};
 use architecture_support::{MAX_LINES, Tree, circle_differences, long_files, read_tree};
 
+/// The demo firmware's folder, whose files the room table places.
+const DEMO: &str = "src/demo/";
 /// The heading of the page's list of circles still to remove.
 const CIRCLES_LEFT: &str = "### Circles still to remove";
 
@@ -101,6 +106,14 @@ fn folders_never_import_what_the_page_forbids() {
     let rules = read_never(&architecture_page()).unwrap();
     assert!(!rules.is_empty());
     let errors = never_errors(&rules, &tree.crates, &tree.graph);
+    assert!(errors.is_empty(), "\n{}", errors.join("\n"));
+}
+
+#[test]
+fn demo_files_sit_in_rooms_and_import_only_the_rooms_below_that_their_row_names() {
+    let tree = real_tree();
+    let rooms = read_rooms(&architecture_page()).unwrap();
+    let errors = room_errors(&rooms, DEMO, &tree.crates, &tree.graph);
     assert!(errors.is_empty(), "\n{}", errors.join("\n"));
 }
 

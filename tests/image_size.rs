@@ -1,27 +1,18 @@
 //! The firmware image carries code, not zeros: the demo's release build, as a raw image
-//! (`llvm-objcopy -O binary`), is at most 896 KiB, and its `.data` at most 1 KiB. Static state
-//! (the SPU arena, the trace ring, per-core slots and results) must be all-zero bits so that it
-//! lands in `.bss`, which the boot code zeroes and the image does not contain; what `.data` keeps
-//! is a few words of boot state (32 bytes today). One static whose reset state is not zero bits,
-//! such as an `Option` of a type with a niche, is enough to break the limit: the arena alone is
-//! about 8 MB. The limit leaves the code room to grow by page-sized steps (`.data` starts on a
-//! 4 KiB page, so a few bytes of code can move the image by 4 KiB): it was 512 KiB until the
-//! CHAIN model, the objdump-exact disassembler and the event catalogue's names came in, and
-//! 576 KiB until the GNU as front end, which the firmware keeps so that it can assemble SPU
-//! sources on the board: measured with `llvm-nm --size-sort`, its code is 78 KB (expression
-//! evaluator, macro and conditional expander, directives) and `.float`/`.double`'s decimal
-//! parsing pulls in core's 15 KB `dec2flt`, for a raw image of 640 KiB. It was 704 KiB until the
-//! MFC model (about 28 KB of code: command queue, transfer rules, tag groups, channel services)
-//! and the PMU's multiplexing, interval mode and top-down tree (raw image measured 655,392 →
-//! 692,256 bytes) took the image to 720,928 bytes, and 768 KiB until the demo's MFC sections
-//! (765,984 → 802,848 bytes: 29 KB of code, 23.7 KB of it the three sections and their checks,
-//! and 8 KB of `.rodata`, their text and the three kernels, which the firmware carries without
-//! comments: 3.9 KB instead of 13 KB; their 2 MiB of main memory is `.bss`), and 832 KiB until
-//! perf stat's options in the firmware (`-e`/`-r`/`-x`: 819,232 → 856,096 bytes, measured with
-//! `llvm-nm --size-sort` against the build before: 29 KB of code, most of it the perf stat mode
-//! inlined into `main` (30.5 KB, with its SysRegPmu multiplexer), the `-e` parser and the
-//! modifiers' filters (2.4 KB), filtered counter programming (1.8 KB); and 8.8 KB of
-//! `.rodata`, perf's generic event names and the error texts).
+//! (`llvm-objcopy -O binary`), is at most 896 KiB, and its `.data` at most 1 KiB.
+//!
+//! Static state (the SPU arena, the trace rings, per-core slots and results, the MFC part's
+//! 2 MiB of main memory) must be all-zero bits so that it lands in `.bss`, which the boot code
+//! zeroes and the image does not contain; what `.data` keeps is a few words of boot state. One
+//! static whose reset state is not zero bits, such as an `Option` of a type with a niche, is
+//! enough to break the limit: the arena alone is about 5 MB.
+//!
+//! The raw-image budget is the demo's code and read-only data (everything pmprobe has, the
+//! assembler and the demo's sections) with room for the code to grow by a few pages: `.data`
+//! starts on a 4 KiB page, so a few bytes of code can move the image by 4 KiB. A change that
+//! needs more raises it in its own commit, saying what took the room and how it was measured
+//! (`llvm-nm --size-sort` against the build before); `git log -p tests/image_size.rs` has
+//! those steps. What each part of pmprobe costs on its own is `tests/embed_size.rs`.
 mod common;
 
 use std::process::Command;

@@ -255,8 +255,8 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
     // Every sample is in the runs the host table shows: with several cores the one-core
     // reference runs, on one core the SPU phase.
     let sampled_runs = match cores {
-        Some(1) => "pmprobe::demo::cores::run_phase",
-        _ => "pmprobe::demo::reference::check",
+        Some(1) => "pmprobe::demo::cores::spread::run_phase",
+        _ => "pmprobe::demo::cores::reference::check",
     };
     let (_, sampled_total, _) = table_row(table, sampled_runs)
         .unwrap_or_else(|| panic!("a row for {sampled_runs}\n{table}"));

@@ -4,8 +4,9 @@
 //! count, stop reason) is the same. Only timing may differ.
 //!
 //! Programs are found by listing the repository (every `*.s` outside `target/`, hidden
-//! directories and the fuzz crate's corpora and build output), so a new program is covered
-//! without touching this test. Fetch models: ideal and real. Each SPU has a small main memory
+//! directories and the fuzz crate's corpora and build output; in a directory with a
+//! `cases.txt`, the links it lists instead), so a new program is covered without touching
+//! this test. Fetch models: ideal and real. Each SPU has a small main memory
 //! of its own, so that programs that wait for signals can be given them. The host benchmarks'
 //! workloads (`bench_*.s` and `benches/spu/`, 27 to 110 million instructions each) are left
 //! out: they are far beyond this test's budget in a debug build;
@@ -14,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use pmprobe::spu::exec::{LS_SIZE, Status, StopReason};
-use pmprobe::spu::isa::asm::assemble;
+use pmprobe::spu::isa::asm::link;
 use pmprobe::spu::main_memory::{MainMemory, SignalRegister};
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
@@ -43,7 +44,45 @@ fn skipped(dir: &Path, root: &Path) -> bool {
         || relative.starts_with("fuzz/artifacts")
 }
 
-fn find_programs(dir: &Path, root: &Path, found: &mut Vec<PathBuf>) {
+/// A program: its sources, linked in order with the link's definitions (`--defsym`).
+struct Program {
+    sources: Vec<PathBuf>,
+    definitions: Vec<String>,
+}
+
+/// The links of a `cases.txt` (`NAME: SOURCES [--defsym NAME=VALUE]...`, see
+/// tests/data/spu_link): sources that make a program only together.
+fn links(cases: &Path, dir: &Path) -> Vec<Program> {
+    let text = std::fs::read_to_string(cases).expect("read cases.txt");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && line.contains(':'))
+        .map(|line| {
+            let mut words = line
+                .split_once(':')
+                .map_or("", |(_, rest)| rest)
+                .split_whitespace();
+            let mut program = Program {
+                sources: Vec::new(),
+                definitions: Vec::new(),
+            };
+            while let Some(word) = words.next() {
+                if word == "--defsym" {
+                    program.definitions.extend(words.next().map(str::to_string));
+                } else {
+                    program.sources.push(dir.join(word));
+                }
+            }
+            program
+        })
+        .collect()
+}
+
+fn find_programs(dir: &Path, root: &Path, found: &mut Vec<Program>) {
+    let cases = dir.join("cases.txt");
+    if cases.is_file() {
+        found.extend(links(&cases, dir));
+        return;
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("list {}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())
@@ -59,12 +98,15 @@ fn find_programs(dir: &Path, root: &Path, found: &mut Vec<PathBuf>) {
                 .file_name()
                 .is_some_and(|name| name.to_string_lossy().starts_with("bench_"))
         {
-            found.push(path);
+            found.push(Program {
+                sources: vec![path],
+                definitions: Vec::new(),
+            });
         }
     }
 }
 
-fn programs() -> Vec<PathBuf> {
+fn programs() -> Vec<Program> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     find_programs(&root, &root, &mut found);
@@ -89,11 +131,22 @@ fn read_source(path: &Path) -> String {
         .join("\n")
 }
 
-fn load(path: &Path) -> Box<SpuUnit> {
-    let source = read_source(path);
+fn load(program: &Program) -> Box<SpuUnit> {
+    let texts: Vec<String> = program
+        .sources
+        .iter()
+        .map(|path| read_source(path))
+        .collect();
+    let sources: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let definitions: Vec<&str> = program.definitions.iter().map(String::as_str).collect();
     let mut image = vec![0u8; LS_SIZE as usize];
-    let program = assemble::<SYMBOLS>(&source, &mut image)
-        .unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+    let name = program
+        .sources
+        .first()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let program = link::<SYMBOLS>(&sources, &definitions, &mut image)
+        .unwrap_or_else(|e| panic!("{name}:{e}"));
     let mut unit = Box::new(SpuUnit::new(0));
     unit.load_program(&image[..program.len], program.entry)
         .expect("the image fits");
@@ -178,6 +231,7 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
     let programs = programs();
     let names: Vec<String> = programs
         .iter()
+        .flat_map(|p| &p.sources)
         .map(|p| {
             p.file_name()
                 .unwrap_or_default()
@@ -194,7 +248,12 @@ fn every_repository_program_ends_in_the_same_state_in_both_modes() {
     }
     let mut compared = 0;
     for path in &programs {
-        let name = path.display().to_string();
+        let files: Vec<String> = path
+            .sources
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let name = files.join(" + ");
         let mut functional = load(path);
         functional.set_mode(Mode::Instruction);
         let (functional_stop, functional_mail) = run_to_stop(&mut functional, &name);

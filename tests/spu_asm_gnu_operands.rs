@@ -291,3 +291,36 @@ fn addresses_take_only_plus_or_minus_a_number() {
         [0x201 << 21, ri16(0x204, -2, 3), 0x210 << 21 | 8 << 7 | 4]
     );
 }
+
+#[test]
+fn character_constants_are_read_as_gas_scrubs_them() {
+    // gas's input scrubber (app.c) turns a character constant into its number before anything
+    // else reads the line: the next character, or `\\` and an escape (b f n r t; any other
+    // character stands for itself, so `'\\0'` is `'0'`, 48), then an optional closing quote.
+    // A `;`, `#` or `,` inside one is that character. spu-as 2.40 assembled these bytes.
+    let src = ".byte 'A','B'\n.byte 'A'+1, '\\n', ' ', ';', '#', '\\0', '\\\\', '\\'', 'z\n.byte ',', '\\t'\n.align 2\nil $3, 'A'+1\n";
+    assert_eq!(
+        asm_words(src),
+        [
+            u32::from_be_bytes([b'A', b'B', b'B', b'\n']),
+            u32::from_be_bytes([b' ', b';', b'#', b'0']),
+            u32::from_be_bytes([b'\\', b'\'', b'z', b',']),
+            u32::from_be_bytes([b'\t', 0, 0, 0]),
+            // il $3,66: APUOP(M_IL, RI16, 0x204, ...), I16 at bit 7.
+            0x204 << 21 | 66 << 7 | 3,
+        ]
+    );
+}
+
+#[test]
+fn syscall_is_mtspr_with_an_immediate() {
+    // spu-insns.h: APUOP(M_SYSCALL, RI7, 0x10c, "syscall", _A3(A_T,A_A,A_S7N)), "this uses
+    // op-code of mtspr": RT at bit 0, RA at 7, the 7-bit immediate at 14.
+    assert_eq!(
+        asm_words("syscall $3, $4, 5\nsyscall $1, $2, -1"),
+        [
+            0x10c << 21 | 5 << 14 | 4 << 7 | 3,
+            0x10c << 21 | 0x7f << 14 | 2 << 7 | 1
+        ]
+    );
+}

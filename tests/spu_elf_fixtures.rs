@@ -1,7 +1,7 @@
 //! The SPU ELF files committed for the guest programs (tests/guest/elf/) are what the writer
 //! makes of their sources today, so the firmware runs the program its source says.
 
-use pmprobe::spu::elf::{executable_size, write_executable};
+use pmprobe::spu::elf::{ElfNames, executable_size, write_executable};
 use pmprobe::spu::exec::LS_SIZE;
 use pmprobe::spu::isa::asm::assemble;
 
@@ -12,8 +12,13 @@ fn the_embedded_dot_elf_is_written_from_dot_s() {
     let committed = std::fs::read(root.join("tests/guest/elf/dot.elf")).unwrap();
     let mut image = vec![0u8; LS_SIZE as usize];
     let program = assemble::<64>(&source, &mut image).unwrap();
-    let mut file = vec![0u8; executable_size(&program).unwrap()];
-    write_executable(&program, &image, &mut file).unwrap();
+    // What spusim records: the output as given, the object `gcc -c` would make.
+    let names = ElfNames {
+        output: "tests/guest/elf/dot.elf",
+        objects: &["dot.o"],
+    };
+    let mut file = vec![0u8; executable_size(&program, &names).unwrap()];
+    write_executable(&program, &image, &names, &mut file).unwrap();
     assert!(
         file == committed,
         "tests/guest/elf/dot.elf is stale: regenerate it (tests/guest/elf/README.md)"

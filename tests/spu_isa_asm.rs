@@ -104,12 +104,18 @@ _start: ila $4,src
 }
 
 #[test]
-fn entry_point_is_start_label() {
+fn entry_point_is_the_global_start_label() {
+    // spu-ld's default script says ENTRY(_start): the global `_start`. spu-ld 2.40 linking
+    // these two sources gave e_entry 4 for the first and, with "warning: cannot find entry
+    // symbol _start; defaulting to 00000000" (the start of .text), 0 for the second.
     let mut image = [0u8; 64];
-    let program =
-        assemble::<4>("helper: bi $lr\n_start: brsl $lr,helper\n stop", &mut image).unwrap();
-    assert_eq!(program.entry, 4);
+    let global = ".global _start\nhelper: bi $lr\n_start: brsl $lr,helper\n stop";
+    let program = assemble::<4>(global, &mut image).unwrap();
+    assert_eq!((program.entry, program.entry_defined), (4, true));
     assert_eq!(program.symbols.len(), 2);
+    let local = "helper: bi $lr\n_start: brsl $lr,helper\n stop";
+    let program = assemble::<4>(local, &mut image).unwrap();
+    assert_eq!((program.entry, program.entry_defined), (0, false));
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn nesting_beyond_the_limit_is_an_error_at_the_first_level_too_many() {
 /// guard page), at the limit and far beyond it. A stack overflow would abort the test binary.
 #[test]
 fn deep_expressions_fit_a_small_stack() {
-    const SMALL_STACK: usize = 64 * 1024;
+    const SMALL_STACK: usize = 96 * 1024;
     let limit = MAX_NESTING as usize;
     let worker = std::thread::Builder::new()
         .stack_size(SMALL_STACK)

@@ -135,8 +135,12 @@ fn every_mnemonic_variant_and_form_round_trips() {
                 assert_eq!(printed, *name, "{text}");
             } else {
                 // Synonyms print as their base name plus the feature letters (d = 0x20, e = 0x10),
-                // as binutils prints the first table entry of an opcode.
+                // as binutils prints the first table entry of an opcode; `syscall` with an
+                // immediate as itself, mtspr having no field for it.
                 let mut want = base.name().to_string();
+                if *name == "syscall" && word & 0x7f << 14 != 0 {
+                    want = "syscall".to_string();
+                }
                 if feature & 0x20 != 0 {
                     want.push('d');
                 }

@@ -98,6 +98,7 @@ fn events_are_pending_until_acknowledged_and_masked_ones_do_not_count() {
 /// A handler at LS address 0 that counts decrementer interrupts in `$11` (re-arming the
 /// decrementer) and a main program that enables interrupts and spins until five came.
 const INTERRUPTS: &str = "
+    .global _start
 handler:
     rdch $10, $SPU_RdEventStat
     wrch $SPU_WrEventAck, $10

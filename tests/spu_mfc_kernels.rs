@@ -1,17 +1,17 @@
 //! The demo firmware's three MFC kernels (`spu/programs/demo_stream.s`, `demo_workqueue.s`,
 //! `demo_handshake.s`) on the host, in both modes, checked against Rust with the firmware's
-//! own reference (`src/demo/mfc_kernels.rs`, included below), so they are tested without QEMU:
+//! own reference (`src/demo/mfc/kernels.rs`, included below), so they are tested without QEMU:
 //! the stream's output and checksum with one buffer and two (two waiting less on DMA in
 //! pipeline mode), the work queue shared by eight SPUs run round robin in short slices (every
 //! item exactly once, reservations lost and retried), and the signal handshake between two
 //! SPUs. And the firmware's copies of the kernels, stripped of their comments at compile time
-//! (`src/demo/source_strip.rs`), assemble to the same images as the sources.
+//! (`src/demo/mfc/source_strip.rs`), assemble to the same images as the sources.
 
 #[allow(dead_code)] // the firmware uses all of it; this test not every constant
-#[path = "../src/demo/mfc_kernels.rs"]
+#[path = "../src/demo/mfc/kernels.rs"]
 mod mfc_kernels;
 
-#[path = "../src/demo/source_strip.rs"]
+#[path = "../src/demo/mfc/source_strip.rs"]
 mod source_strip;
 
 use mfc_kernels::*;

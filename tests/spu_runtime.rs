@@ -2,6 +2,7 @@
 //! runtime documents them, and whole programs under `run_program` in both modes, with the
 //! same text and the same end in each.
 
+use pmprobe::spu::elf::{ElfNames, SpuElf, executable_size, write_executable};
 use pmprobe::spu::exec::{Quadword, RunEnd, SpuState, StopReason};
 use pmprobe::spu::isa::asm::assemble;
 use pmprobe::spu::probes::NoProbes;
@@ -243,4 +244,36 @@ fn the_runtime_is_named_and_detected() {
         assert_eq!(RuntimeKind::from_name(kind.name()), Some(kind));
     }
     assert_eq!(RuntimeKind::from_name("linux"), None);
+}
+
+/// `source` linked and written as spu-ld writes it (with its `SPUNAME` note), then detected.
+fn detected(source: &str) -> (RuntimeKind, bool) {
+    let mut image = vec![0u8; 4096];
+    let program = assemble::<64>(source, &mut image).unwrap();
+    let names = ElfNames {
+        output: "a.out",
+        objects: &["a.o"],
+    };
+    let mut file = vec![0u8; executable_size(&program, &names).unwrap()];
+    write_executable(&program, &image, &names, &mut file).unwrap();
+    let elf = SpuElf::parse(&file).unwrap();
+    (RuntimeKind::detect(&elf), elf.has_spu_name_note())
+}
+
+#[test]
+fn detection_reads_the_sdk_marks_not_spu_ld_s_note() {
+    // Every spu-ld writes `.note.spu_name` (binutils' elf32-spu.c, spu_elf_create_sections),
+    // so a plain program carries it and is still no lv2 program.
+    let plain = ".globl _start\n_start: stop 0x2000\n";
+    assert_eq!(detected(plain), (RuntimeKind::None, true));
+    // The PS3 SDK's runtime parameter block; its linker script's `.sceversion` section.
+    let lv2_symbol = ".globl _start\n_start: stop 0x102\n.globl _cell_spu_ls_param\n\
+                      _cell_spu_ls_param: .long 0\n";
+    assert_eq!(detected(lv2_symbol).0, RuntimeKind::Lv2);
+    let lv2_section = ".globl _start\n_start: stop 0x102\n.section .sceversion,\"a\"\n.long 1\n";
+    assert_eq!(detected(lv2_section).0, RuntimeKind::Lv2);
+    // newlib's PPE-assisted call marks libspe2, even next to an SDK mark.
+    let libspe = ".globl _start\n_start: stop 0x2000\n.globl __send_to_ppe\n\
+                  __send_to_ppe: bi $0\n.section .sceversion,\"a\"\n.long 1\n";
+    assert_eq!(detected(libspe).0, RuntimeKind::Libspe);
 }

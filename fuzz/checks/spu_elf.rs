@@ -16,12 +16,13 @@
 //! memory size, and the PC at the entry.
 //!
 //! Writing: a program that assembles and has code, written, reads back with the same entry,
-//! segments and labels.
+//! segments and labels; the writer refuses only a program without code or one whose entry
+//! point lies in no segment, which the reader would refuse.
 use std::cell::RefCell;
 
 use pmprobe::spu::elf::{
-    ELF_MAGIC, ElfError, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS, MAX_NAME_LEN, SpuElf,
-    executable_size, write_executable,
+    ELF_MAGIC, ElfError, ElfNames, ElfWriteError, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS,
+    MAX_NAME_LEN, SpuElf, executable_size, write_executable,
 };
 use pmprobe::spu::exec::SpuState;
 use pmprobe::spu::isa::SymbolLookup;
@@ -125,22 +126,42 @@ fn check_written(text: &[u8]) {
     let Ok(program) = assemble::<64>(&source, &mut image) else {
         return;
     };
-    let Ok(size) = executable_size(&program) else {
-        assert_eq!(
-            program.text_len, 0,
-            "only a program without code is refused"
-        );
-        return;
+    let names = ElfNames {
+        output: "fuzz.elf",
+        objects: &["fuzz.o"],
+    };
+    let size = match executable_size(&program, &names) {
+        Ok(size) => size,
+        Err(ElfWriteError::NoCode) => {
+            assert_eq!(program.text_len, 0, "only a program without code is NoCode");
+            return;
+        }
+        Err(ElfWriteError::EntryOutsideSegments { entry }) => {
+            // The text segment is the code rounded up to 16 bytes.
+            let text_end = program.text_len.next_multiple_of(16) as u32;
+            assert!(
+                entry % 4 != 0 || entry >= text_end,
+                "entry {entry:#x} refused though inside the code"
+            );
+            return;
+        }
+        Err(error) => panic!("the writer refused a program with code: {error}"),
     };
     let mut file = vec![0u8; size];
-    let len = write_executable(&program, &image, &mut file).expect("the sized buffer is enough");
+    let len =
+        write_executable(&program, &image, &names, &mut file).expect("the sized buffer is enough");
     assert_eq!(len, size);
     let elf = SpuElf::parse(&file).unwrap_or_else(|e| panic!("the written file is refused: {e}"));
-    assert_eq!(elf.entry(), program.entry);
-    assert_eq!(elf.segments()[0].bytes, &image[..program.text_len]);
-    let read: Vec<(&str, u32)> = elf.symbols().iter().map(|s| (s.name, s.address)).collect();
-    // What GNU `as` would put in `.symtab` as a section symbol: every label but the local
-    // ones (`.L` names, numeric labels), in a section of a kind that has bytes or space.
+    assert_eq!(
+        elf.entry(),
+        program.entry,
+        "the entry as the source runs it"
+    );
+    let text = elf.segments()[0].bytes;
+    assert_eq!(text, &image[..text.len()]);
+    assert!(text.len() >= program.text_len && text.len() % 16 == 0);
+    // Every label of the program that GNU `as` keeps (not `.L` names nor numeric labels), in
+    // a section with bytes or room, is read back at its address.
     let kind_present = |kind| {
         kind == SectionKind::Code
             || program
@@ -148,19 +169,27 @@ fn check_written(text: &[u8]) {
                 .iter()
                 .any(|s| s.kind == kind && s.size > 0)
     };
-    let written: Vec<(&str, u32)> = program
-        .symbols
-        .iter()
-        .filter(|s| match s.value {
-            SymbolValue::Label { section, .. } => program
-                .sections
-                .get(usize::from(section))
-                .is_some_and(|s| kind_present(s.kind)),
-            _ => false,
-        })
-        .filter(|s| !s.name.starts_with(".L") && !s.name.contains('\u{2}'))
-        .map(|s| (s.name.as_str(), s.address))
-        .collect();
-    assert_eq!(read, written);
+    for symbol in program.symbols.iter() {
+        let SymbolValue::Label { section, .. } = symbol.value else {
+            continue;
+        };
+        let own = program
+            .sections
+            .iter()
+            .filter(|s| s.file == symbol.file)
+            .nth(usize::from(section));
+        let kept = own.is_some_and(|s| kind_present(s.kind) && s.output_section().is_some());
+        if kept && !symbol.name.starts_with(".L") && !symbol.name.contains('\u{2}') {
+            let found = elf
+                .symbols()
+                .iter()
+                .any(|s| s.name == symbol.name.as_str() && s.address == symbol.address);
+            assert!(
+                found,
+                "{} at {:#x} is not in the file",
+                symbol.name, symbol.address
+            );
+        }
+    }
     check_file(&file);
 }

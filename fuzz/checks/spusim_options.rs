@@ -7,8 +7,9 @@
 //! `spusim::simulate` for a parsed run) and must end with a status of 0 to 3, a final line on
 //! stdout for 0 and 1 and a message on stderr for 2 and 3.
 //!
-//! A parsed run is sandboxed first, since the arguments name arbitrary files: the program
-//! becomes one of a few known programs in a scratch directory (picked by the name given), the
+//! A parsed run is sandboxed first, since the arguments name arbitrary files: the program (and
+//! up to three more sources to link with it) becomes one of a few known programs in a scratch
+//! directory (picked by the name given), the
 //! output files become scratch files, or the program file itself when the arguments named the
 //! program as an output (spusim must refuse, and the check verifies the program's bytes are
 //! unchanged), and `--max-cycles` is capped so an input runs in milliseconds. Runs with
@@ -89,7 +90,7 @@ pub fn check(data: &[u8]) {
         .map(os_string)
         .collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = match parse(args.clone()) {
+    let (status, objdump) = match parse(args.clone()) {
         Err(error) => {
             assert!(!error.0.is_empty(), "a refusal without a message");
             let status = spusim::run(args, &mut out, &mut err);
@@ -112,12 +113,17 @@ pub fn check(data: &[u8]) {
                 program_after == program_before,
                 "the run changed the program file"
             );
-            status
+            (status, options.link.objdump)
         }
     };
     let stdout = String::from_utf8_lossy(&out);
     let stderr = String::from_utf8_lossy(&err);
     match status {
+        // `--objdump` prints objdump's text and runs nothing.
+        0 if objdump => assert!(
+            stdout.contains(":     file format elf32-spu\n"),
+            "--objdump without objdump's first line: {stdout:?}"
+        ),
         0 | 1 => {
             let last = stdout.lines().last().unwrap_or_default();
             assert!(
@@ -153,6 +159,17 @@ fn sandbox(mut options: Options) -> Options {
     options.pipeline.konata = output(&options.pipeline.konata, "out.kanata");
     options.elf_output = output(&options.elf_output, "out.elf");
     options.program = program;
+    // More sources: known programs too (linking two of them may well fail: status 2).
+    options.link.more_sources = options
+        .link
+        .more_sources
+        .iter()
+        .take(3)
+        .map(|path| {
+            let (name, _) = PROGRAMS[fnv(path.as_os_str().as_encoded_bytes()) % PROGRAMS.len()];
+            dir.join(name)
+        })
+        .collect();
     let limit = if options.pipeline.trace {
         MAX_TRACED_CYCLES
     } else {

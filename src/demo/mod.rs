@@ -1,48 +1,45 @@
-//! The demo firmware's pieces (firmware only, not part of the library): what `cargo run` shows.
+//! The demo firmware's pieces (firmware only, not part of the library): what `cargo run` shows,
+//! in rooms, one folder per thing it shows.
 //!
-//! The story in order: [`banner::print`], then [`scenario::run`] (the SPU kernels of
-//! [`plan::PLANS`] on the static arena under probes and emulated PMUs, the host core measured
-//! with its real PMU, the stack distance chart, the trace files), then the verdict of every
-//! cross-check ([`checks::Checks::finish`]). With `--profile`, [`profile::start`] before the
-//! scenario and [`profile::finish`] after it. With perf stat's `-e`, `-r` or `-x`,
-//! [`perf_stat::run`] instead of all of it.
+//! The output in order, and the room each part comes from (`src/main.rs` calls the first and
+//! the last, [`scenario`] the rest):
 //!
-//! Dependencies run one way: `scenario` drives `spu_run` (one SPU: its run loops in
-//! `run_loops`, its checks in `spu_checks`) and `reports` (the tables and files after the
-//! runs); all of them read the leaf `plan` (what runs where) and the helpers (`checks`,
-//! `output`, `files`, `host`, `host_topdown`, `interval_mode`, `kernels`, `spu_pmu`, `watch`,
-//! `chart`, `core_lock`, `profile`).
+//! | output | room |
+//! |---|---|
+//! | the command line (`--list-events`, perf stat's `-e`/`-r`/`-x` instead of the demo) | [`command_line`], [`machine`] |
+//! | section 1: CPU, memory, GIC, cores, each core's PMU | [`machine`] |
+//! | `--profile` starts | [`command_line`] |
+//! | section 2: the SPU kernels' set-up | [`scenario`] |
+//! | sections 3 and 4: one section per SPU (breakpoint, checks, perf stat's table) | [`spu_runs`] |
+//! | the per-core table; the one-core reference | [`cores`] |
+//! | section 5: the host table, the host core's top-down | [`host_core`] |
+//! | section 6: stack distance chart, din trace, Konata log | [`recordings`] |
+//! | the channel pair across cores | [`channels`] |
+//! | the MFC sections: streaming, work queue, signal handshake | [`mfc`] |
+//! | `--profile`'s table and files; the verdict of every cross-check | [`command_line`], [`shared`] |
+//!
+//! Dependencies run one way, from the top of this list down; `docs/architecture.md` has the
+//! room table (which room may import which) that `tests/architecture.rs` checks:
+//!
+//! - [`scenario`]: the story, calls the rooms in order;
+//! - [`cores`] over [`spu_runs`]; [`recordings`] and [`channels`] beside it, over
+//!   [`spu_runs`] too;
+//! - [`spu_runs`] over [`host_core`] (the rows of the host table) and [`command_line`]
+//!   (the options, `--profile`'s sampled windows);
+//! - [`host_core`], [`mfc`], [`machine`], [`command_line`]: each over [`shared`] alone;
+//! - [`shared`]: leaves (output, checks, the cross-core lock, host files, the host core's
+//!   meter, the SPU kernels, mode names).
+//!
+//! A new piece goes in the room of what it shows; a helper two rooms need goes in [`shared`]
+//! when it needs no room, else in the lower of the two.
 
-pub mod banner;
-pub mod channel_pair;
-pub mod chart;
-pub mod checks;
-pub mod core_lock;
+pub mod channels;
+pub mod command_line;
 pub mod cores;
-pub mod files;
-pub mod host;
-pub mod host_topdown;
-pub mod interval_mode;
-pub mod kernels;
-pub mod list_events;
+pub mod host_core;
+pub mod machine;
 pub mod mfc;
-pub mod mfc_kernels;
-pub mod mfc_queue;
-pub mod mfc_section;
-pub mod mfc_signals;
-pub mod mfc_stream;
-pub mod options;
-pub mod output;
-pub mod perf_stat;
-pub mod plan;
-pub mod plan_run;
-pub mod profile;
-pub mod reference;
-pub mod reports;
-pub mod run_loops;
+pub mod recordings;
 pub mod scenario;
-pub mod source_strip;
-pub mod spu_checks;
-pub mod spu_pmu;
-pub mod spu_run;
-pub mod watch;
+pub mod shared;
+pub mod spu_runs;

@@ -1,21 +1,28 @@
-//! Sections 2 to 6: the SPU kernels on the static arena, spread over the cores, under probes,
-//! counted by emulated PMUs, with each core measured by its real PMU; the per-core table and,
-//! when several cores ran SPUs, the one-core reference; then the host table, the stack distance
-//! chart and the trace files.
+//! Sections 2 to 6 and the MFC part, one room after another: the SPU kernels on the static
+//! arena, spread over the cores, under probes, counted by emulated PMUs, with each core measured
+//! by its real PMU; the per-core table and, when several cores ran SPUs, the one-core reference;
+//! then the host table, the stack distance chart and the trace files; the channel pair; the MFC
+//! sections.
 
 use pmprobe::spu::arena::Arena;
 
-use super::channel_pair;
-use super::checks::Checks;
-use super::core_lock::CoreLock;
-use super::cores::{self, OUTCOMES};
-use super::host::{HostMeter, Unsupported};
-use super::options::Options;
-use super::output::{heading, outln, print_section};
-use super::plan::PLANS;
-use super::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
-use super::reference;
-use super::reports::{HostRow, print_host_table, print_stack_distance, write_konata, write_trace};
+use crate::demo::channels::channel_pair;
+use crate::demo::command_line::options::Options;
+use crate::demo::command_line::profile;
+use crate::demo::cores::reference;
+use crate::demo::cores::spread::{self, OUTCOMES};
+use crate::demo::host_core::host_table::{HostRow, print_host_table};
+use crate::demo::host_core::topdown;
+use crate::demo::mfc;
+use crate::demo::recordings::stack_distance::print_stack_distance;
+use crate::demo::recordings::trace_files::{write_konata, write_trace};
+use crate::demo::shared::checks::Checks;
+use crate::demo::shared::core_lock::CoreLock;
+use crate::demo::shared::host_meter::{HostMeter, Unsupported};
+use crate::demo::shared::output::{heading, outln, print_section};
+use crate::demo::spu_runs::interval_mode;
+use crate::demo::spu_runs::plan::{PLANS, Role};
+use crate::demo::spu_runs::plan_run::{DISTANCES, SMALL_TRACE, TRACE};
 use pmprobe::pmu::Error;
 
 /// The SPUs live in static storage (no heap), behind a lock across cores: the boot core holds it
@@ -37,12 +44,12 @@ pub fn run(options: &Options, checks: &mut Checks) {
 fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
     print_setup();
     if let Some(interval_ms) = options.interval_ms {
-        super::interval_mode::start_phase(interval_ms);
+        interval_mode::start_phase(interval_ms);
     }
     // `--profile` samples the runs of the host table: these on one core, else the reference.
-    super::profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
-    let phase = cores::run_phase(arena.units_mut(), options);
-    super::profile::sample_host_table_runs(false);
+    profile::sample_host_table_runs(pmprobe::rt::smp::online() == 1);
+    let phase = spread::run_phase(arena.units_mut(), options);
+    profile::sample_host_table_runs(false);
 
     let mut rows: heapless::Vec<HostRow, { PLANS.len() }> = heapless::Vec::new();
     let mut distance_accesses = 0;
@@ -62,8 +69,8 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 let _ = rows.push(row);
             }
             match plan.role {
-                super::plan::Role::StackDistance => distance_accesses = outcome.accesses(),
-                super::plan::Role::Trace => traced_accesses = outcome.accesses(),
+                Role::StackDistance => distance_accesses = outcome.accesses(),
+                Role::Trace => traced_accesses = outcome.accesses(),
                 _ => {}
             }
             if plan.konata {
@@ -72,7 +79,7 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
         });
     }
     let unsupported = Unsupported::on_this_core();
-    cores::print_table(&phase, unsupported, checks);
+    spread::print_table(&phase, unsupported, checks);
     if phase.cores_used > 1 {
         // The host figures measured while other cores ran are not this core's alone (QEMU's
         // shared counter): the host table shows the reference runs' instead.
@@ -84,20 +91,20 @@ fn run_on(arena: &mut Arena, options: &Options, checks: &mut Checks) {
                 None
             }
         };
-        super::profile::sample_host_table_runs(true);
+        profile::sample_host_table_runs(true);
         rows = reference::check(arena.units_mut(), options, meter.as_mut(), checks);
-        super::profile::sample_host_table_runs(false);
+        profile::sample_host_table_runs(false);
     }
 
     print_host_table(&rows, phase.cores_used > 1, unsupported, checks);
-    super::host_topdown::print(options.profile.is_some());
+    topdown::print(options.profile.is_some());
     DISTANCES.lock(|distances| print_stack_distance(distances, distance_accesses, checks));
     TRACE.lock(|trace| {
         SMALL_TRACE.lock(|small| write_trace(trace, small, traced_accesses, checks));
     });
     write_konata(konata, checks);
     channel_pair::run(arena.units_mut(), checks);
-    super::mfc::run(arena, options.no_icount, checks);
+    mfc::run(arena, options.no_icount, checks);
 }
 
 fn print_setup() {
@@ -108,9 +115,10 @@ fn print_setup() {
         "Each SPU has an emulated PMU (PMUv3p7-like preset, N = 6 + cycle counter) fed by SpuPmuFeed",
         "(gem5's point -> event wiring plus IssueStall -> STALL_FRONTEND / STALL_BACKEND, counted lazily),",
         "programmed through pmu::Pmu, the same driver as the real core.",
-        "All 10 events the feed drives, in one run: a pinned group (CPU_CYCLES on PMCCNTR, INST_RETIRED,",
-        "LD_RETIRED, ST_RETIRED: exact) and three flexible groups of three that take turns on the other",
-        "three counters, rotated every 2048 SPU cycles (perf's multiplexing, clocked by the SPU).",
+        "10 of the 11 events the feed drives (not BUS_ACCESS: these kernels do no DMA), in one run: a",
+        "pinned group (CPU_CYCLES on PMCCNTR, INST_RETIRED, LD_RETIRED, ST_RETIRED: exact) and three",
+        "flexible groups of three that take turns on the other three counters, rotated every 2048 SPU",
+        "cycles (perf's multiplexing, clocked by the SPU).",
         "Also attached: a BreakPcEvent on SPU0, the stack distance calculator on SPU1's data accesses,",
         "two memory trace rings on SPU3. Lines: `|` prof_cp output, `:` the SPU's statistics block.",
     ] {

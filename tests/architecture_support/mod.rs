@@ -1,7 +1,8 @@
 //! The checker behind `tests/architecture.rs`: it reads a tree's Rust sources (the library
 //! in `src/`, the tools in `tools/*/src`), builds the graph of which file depends on which,
 //! and finds what `docs/architecture.md` forbids: an import between layers its layer table
-//! does not allow, a circle of files it does not list, a file over the length limit.
+//! does not allow, a circle of files it does not list, a file over the length limit, a demo
+//! file outside the rooms of its room table or importing a room its row does not name.
 //!
 //! How a path is read, and what counts as a dependency, is `docs/architecture.md`'s "The
 //! rules the build checks"; [`resolve`] and [`graph`] implement it.
@@ -13,6 +14,7 @@ pub mod lexer;
 pub mod modules;
 pub mod parse;
 pub mod resolve;
+pub mod rooms;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -176,7 +176,7 @@ pub fn check_demo_perf_data(dir: &Path, elf: &Path) {
         .1;
     let entry = hottest_entry.split("\n\n").next().unwrap_or_default();
     assert!(
-        entry.contains("pmprobe::demo::plan_run::run_plan")
+        entry.contains("pmprobe::demo::spu_runs::plan_run::run_plan")
             && entry.contains("aarch64_rt::rust_entry"),
         "the call chains of {hottest} reach run_plan and the entry point:\n{entry}"
     );

@@ -146,8 +146,8 @@ impl<'p, B: PmuBackend, const EVENTS: usize, const GROUPS: usize>
     ///
     /// Errors: [`MuxError::Running`] after start; [`MuxError::EmptyGroup`];
     /// [`MuxError::TooManyEvents`] / [`MuxError::TooManyGroups`] past the capacity;
-    /// [`MuxError::Pmu`] with [`EventNotImplemented`](super::Error::EventNotImplemented) or
-    /// [`EventTooWide`](super::Error::EventTooWide) for an event the PMU cannot count;
+    /// [`MuxError::Pmu`] with [`EventNotImplemented`](crate::pmu::Error::EventNotImplemented) or
+    /// [`EventTooWide`](crate::pmu::Error::EventTooWide) for an event the PMU cannot count;
     /// [`MuxError::PinnedDoNotFit`] when the pinned groups would need more counters than the PMU
     /// has; [`MuxError::GroupTooLarge`] when a flexible group would not fit beside them.
     pub fn add_group(&mut self, events: &[Event], kind: GroupKind) -> Result<GroupId, MuxError> {

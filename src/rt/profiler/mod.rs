@@ -37,7 +37,7 @@
 //! buffer and probe point, and arms its own source with [`resume`]. Samples carry the core's
 //! number; [`write()`] puts every core's records after one header, so one profile holds them all.
 //! A core's state is reached only by that core (its handler and its own calls, under an
-//! [`IrqMutex`]); [`write()`] reads the others only after they paused.
+//! [`IrqMutex`](crate::sync::IrqMutex)); [`write()`] reads the others only after they paused.
 //!
 //! # Limits
 //! The call stack is a frame-pointer walk (firmware built with `-C force-frame-pointers=yes`,
@@ -47,29 +47,28 @@
 //! masked (critical sections, interrupt handlers) is not sampled until it unmasks them: its
 //! time is charged to the first instruction after.
 
+mod fallback;
+mod live_stack;
+mod per_core;
 mod sources;
 
-use core::cell::RefCell;
 use core::fmt;
-use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU8, AtomicU16, Ordering};
 
 use crate::pmu::Event;
-use crate::probe::Listener;
 use crate::sampling::{
-    EncodedBuffer, HEADER_LEN, ProfileHeader, Sample, SampleSource, SampleStore, Sampler,
-    SkidHistogram, WireError, encode_header,
+    HEADER_LEN, ProfileHeader, SampleSource, SampleStore, SkidHistogram, WireError, encode_header,
 };
-use crate::sync::IrqMutex;
 
 use super::irq::IrqError;
 use super::semihosting::{HostError, HostFile};
 
+pub use fallback::Fallback;
+use per_core::{ACTIVE, SAMPLERS, this_core};
+pub use per_core::{BUFFER_BYTES, CoreSampler, LISTENERS};
+use sources::PERIOD;
 pub use sources::{PMU_INTID, PROBE_PERIOD, PROBE_WAIT, VIRTUAL_TIMER_INTID};
 
-/// Bytes of encoded samples each core keeps (about 10 000 samples of a 10-frame stack).
-pub const BUFFER_BYTES: usize = 192 * 1024;
-/// Listeners each core's sample probe point takes.
-pub const LISTENERS: usize = 4;
 /// Cores with a sampler of their own: every core the runtime numbers.
 pub const MAX_CORES: usize = super::core_id::MAX_CORES;
 /// The default PMU period: one sample every 100 000 events.
@@ -78,10 +77,6 @@ pub const DEFAULT_PMU_PERIOD: u64 = 100_000;
 /// `-icount shift=0` (one instruction per nanosecond) that is one sample every 100 000
 /// instructions, the same as the default PMU period for INST_RETIRED.
 pub const DEFAULT_TIMER_HZ: u64 = 10_000;
-
-/// A core's sampler: encoded samples, listeners that may be notified from the interrupt handler.
-pub type CoreSampler =
-    Sampler<'static, EncodedBuffer<BUFFER_BYTES>, LISTENERS, dyn Listener<Sample> + Sync>;
 
 /// What triggers samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,40 +116,6 @@ impl Default for Config {
         }
     }
 }
-
-/// What keeps the PMU from sampling (why [`SourceChoice::Auto`] took the timer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fallback {
-    /// The core has no usable PMU.
-    NoPmu,
-    /// The PMU does not implement the event (PMCEID0/1).
-    EventNotCountable {
-        /// The event number.
-        event: u16,
-    },
-    /// The overflow interrupt was not taken within `events` events of the overflow.
-    NoOverflowInterrupt {
-        /// Events the probe loop ran past the programmed overflow, at least.
-        events: u64,
-    },
-}
-
-impl fmt::Display for Fallback {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoPmu => f.write_str("this core has no usable PMU"),
-            Self::EventNotCountable { event } => {
-                write!(f, "the PMU does not implement event {event:#06x}")
-            }
-            Self::NoOverflowInterrupt { events } => write!(
-                f,
-                "the PMU overflow interrupt did not arrive within {events} events of the overflow"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for Fallback {}
 
 /// What [`start`] decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,25 +198,7 @@ impl From<HostError> for ProfilerError {
 /// 0: not started; otherwise the [`SampleSource`] + 1.
 static SOURCE: AtomicU8 = AtomicU8::new(0);
 static EVENT: AtomicU16 = AtomicU16::new(0);
-static PERIOD: AtomicU64 = AtomicU64::new(0);
 static DEPTH: AtomicU8 = AtomicU8::new(0);
-
-/// Each core's sampler, reached by that core only (its handler and its own calls).
-static SAMPLERS: [IrqMutex<RefCell<CoreSampler>>; MAX_CORES] = [const {
-    IrqMutex::new(RefCell::new(Sampler::new(
-        SampleSource::PmuOverflow,
-        0,
-        0,
-        EncodedBuffer::new(),
-    )))
-}; MAX_CORES];
-/// Whether each core's source is armed.
-static ACTIVE: [AtomicBool; MAX_CORES] = [const { AtomicBool::new(false) }; MAX_CORES];
-
-/// This core's number (the runtime's dense numbering, [`super::core_id::this_core`]).
-fn this_core() -> usize {
-    super::core_id::this_core().index()
-}
 
 fn started() -> Result<(SampleSource, u16, u64), ProfilerError> {
     let source = match SOURCE.load(Ordering::Acquire) {
@@ -400,32 +343,6 @@ pub fn with_sampler<R>(f: impl FnOnce(&mut CoreSampler) -> R) -> Result<R, Profi
             .map(|mut sampler| f(&mut sampler))
             .map_err(|_| ProfilerError::NoSampler { core })
     })
-}
-
-/// Called by the sources' interrupt handlers: one sample of the interrupted code on this core.
-fn take_sample(interrupted: &super::irq::Interrupted, counter: u64) {
-    let core = this_core();
-    if !ACTIVE
-        .get(core)
-        .is_some_and(|active| active.load(Ordering::Acquire))
-    {
-        return;
-    }
-    let Some(sampler) = SAMPLERS.get(core) else {
-        return;
-    };
-    let stack = sources::LiveStack::of_this_core();
-    let context = crate::sampling::InterruptedContext {
-        pc: interrupted.pc,
-        fp: interrupted.fp,
-        lr: interrupted.lr,
-        counter,
-    };
-    sampler.lock(|cell| {
-        if let Ok(mut sampler) = cell.try_borrow_mut() {
-            sampler.take_sample(context, stack.bounds(), &stack);
-        }
-    });
 }
 
 /// Samples of every core so far.

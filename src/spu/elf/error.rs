@@ -284,6 +284,12 @@ pub enum ElfWriteError {
     NoCode,
     /// The program does not fit in the local store, or the file would pass 4 GiB.
     TooLarge,
+    /// The entry point is no word inside a segment (a global `_start` past the end of the
+    /// code, or not word-aligned): the reader would refuse the file.
+    EntryOutsideSegments {
+        /// The entry point.
+        entry: u32,
+    },
 }
 
 impl fmt::Display for ElfWriteError {
@@ -299,6 +305,11 @@ impl fmt::Display for ElfWriteError {
             ),
             ElfWriteError::NoCode => f.write_str("the program has no code to run"),
             ElfWriteError::TooLarge => f.write_str("the program does not fit in the local store"),
+            ElfWriteError::EntryOutsideSegments { entry } => write!(
+                f,
+                "the entry point {entry:#x} is no word inside the program's segments (a global \
+                 `_start` after the last instruction?)"
+            ),
         }
     }
 }

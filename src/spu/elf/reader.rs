@@ -10,7 +10,7 @@ use super::format::{
     FILE_HEADER_BYTES, LOCAL_STORE_BYTES, MAX_LOAD_SEGMENTS, PROGRAM_HEADER_BYTES,
     SECTION_HEADER_BYTES,
 };
-use super::notes::has_spu_name_note;
+use super::notes::{has_ps3_sdk_section, has_spu_name_note};
 use super::symbols::ElfSymbols;
 use crate::spu::exec::SpuState;
 
@@ -49,6 +49,7 @@ pub struct SpuElf<'data> {
     segments: heapless::Vec<LoadSegment<'data>, MAX_LOAD_SEGMENTS>,
     symbols: ElfSymbols<'data>,
     spu_name_note: bool,
+    ps3_sdk_section: bool,
 }
 
 impl<'data> SpuElf<'data> {
@@ -77,6 +78,7 @@ impl<'data> SpuElf<'data> {
             segments,
             symbols,
             spu_name_note: has_spu_name_note(&file, data),
+            ps3_sdk_section: has_ps3_sdk_section(&file),
         })
     }
 
@@ -90,10 +92,17 @@ impl<'data> SpuElf<'data> {
         &self.segments
     }
 
-    /// Whether the file carries the PS3 SDK's `SPUNAME` note ([`SPU_NAME_NOTE`](super::SPU_NAME_NOTE)):
-    /// it was linked for the PS3's lv2 (or a raw SPU).
+    /// Whether the file carries spu-ld's `SPUNAME` note ([`SPU_NAME_NOTE`](super::SPU_NAME_NOTE)):
+    /// it was linked by spu-ld (any SDK's, or binutils').
     pub fn has_spu_name_note(&self) -> bool {
         self.spu_name_note
+    }
+
+    /// Whether the PS3 SDK linked it: the file has one of its sections
+    /// ([`PS3_SDK_SECTIONS`](super::PS3_SDK_SECTIONS)) or its runtime's parameter block,
+    /// `_cell_spu_ls_param`.
+    pub fn is_ps3_sdk_build(&self) -> bool {
+        self.ps3_sdk_section || self.symbols.address_of("_cell_spu_ls_param").is_some()
     }
 
     /// The named symbols of `.symtab` (empty when the file has none).

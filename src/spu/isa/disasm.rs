@@ -130,6 +130,13 @@ pub fn write_instruction<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
 ) -> fmt::Result {
     let info = inst.info();
     let mut operands = objdump_operands(inst.mnemonic);
+    if syntax == Syntax::Listing && inst.mnemonic == Mnemonic::Mtspr && inst.word & 0x7f << 14 != 0
+    {
+        // mtspr ignores its RB field; GNU `as` sets it only as `syscall`'s immediate.
+        let i7 = ((inst.word >> 14) & 0x7f) as i32;
+        let i7 = if i7 & 0x40 != 0 { i7 - 0x80 } else { i7 };
+        return write!(out, "syscall\t${},${},{i7}", inst.rt, inst.ra);
+    }
     if syntax == Syntax::Listing {
         match listing_operands(inst) {
             Some(form) => operands = form,
@@ -295,6 +302,8 @@ fn write_address<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
     }
     match symbols.symbol_before(address) {
         Some((name, at)) if at == address => write!(out, "{address:x} <{name}>"),
+        // objdump names an address below every symbol after the first one.
+        Some((name, at)) if at > address => write!(out, "{address:x} <{name}-{:#x}>", at - address),
         Some((name, at)) => write!(out, "{address:x} <{name}+{:#x}>", address.wrapping_sub(at)),
         None => write!(out, "{address:#x}"),
     }

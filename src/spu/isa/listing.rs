@@ -9,8 +9,8 @@ use super::disasm::{SymbolLookup, Syntax, write_instruction};
 /// Writes a listing of `image[start..end]` (one instruction per line, big-endian words):
 /// a `name:` line for each address a symbol names, then
 /// `  0x0004: 1cffc183  ai\t$3,$3,-1` (address, word, [`Syntax::Listing`] text). Words that
-/// decode to nothing print as `.long 0x........`. A trailing partial word (fewer than 4
-/// bytes) is ignored. Without the address and word columns, the lines assemble to the same
+/// decode to nothing print as objdump prints them, `.long 0x800000`. A trailing partial word
+/// (fewer than 4 bytes) is ignored. Without the address and word columns, the lines assemble to the same
 /// words.
 ///
 /// ```
@@ -21,7 +21,7 @@ use super::disasm::{SymbolLookup, Syntax, write_instruction};
 /// write_listing(&image, 0, program.len, &program.symbols, &mut text).unwrap();
 /// assert_eq!(
 ///     text.as_str(),
-///     "loop:\n  0x0000: 21000003  brnz\t$3,loop\n  0x0004: 00800000  .long 0x00800000\n"
+///     "loop:\n  0x0000: 21000003  brnz\t$3,loop\n  0x0004: 00800000  .long 0x800000\n"
 /// );
 /// ```
 pub fn write_listing<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
@@ -45,7 +45,8 @@ pub fn write_listing<W: fmt::Write + ?Sized, S: SymbolLookup + ?Sized>(
         write!(out, "  {pc:#06x}: {word:08x}  ")?;
         match decode(word) {
             Ok(inst) => write_instruction(&inst, pc, symbols, Syntax::Listing, out)?,
-            Err(_) => write!(out, ".long {word:#010x}")?,
+            // objdump's text, which GNU `as` reads back too.
+            Err(_) => write!(out, ".long {word:#x}")?,
         }
         out.write_char('\n')?;
     }

@@ -340,7 +340,7 @@ const fn syn(name: &'static str, base: Mnemonic, feature: u8, forms: Forms) -> V
 
 /// Feature-bit variants (binutils `APUOPFB`) and synonyms ("required by the AS manual").
 #[rustfmt::skip]
-pub static VARIANTS: [Variant; 31] = [
+pub static VARIANTS: [Variant; 32] = [
     var("bid", M::Bi, FEATURE_D, F_RA),
     var("bie", M::Bi, FEATURE_E, F_RA),
     var("bisld", M::Bisl, FEATURE_D, F_RA_T),
@@ -373,6 +373,9 @@ pub static VARIANTS: [Variant; 31] = [
     syn("bite", M::Binz, FEATURE_E, F_RA_T),
     syn("bifd", M::Biz, FEATURE_D, F_RA_T),
     syn("bife", M::Biz, FEATURE_E, F_RA_T),
+    // binutils: "for system function call, this uses op-code of mtspr": RI7 fields RT, RA and
+    // a 7-bit immediate where mtspr has RB.
+    syn("syscall", M::Mtspr, 0, &[&[Rt, Ra, S7N]]),
 ];
 
 impl Variant {

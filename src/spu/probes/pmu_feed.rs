@@ -1,7 +1,8 @@
 //! The SPU's events straight into its emulated PMU: an observer with no listener list.
 #![forbid(unsafe_code)]
 
-use super::{SpuObserver, StallReason, completed_one_by_one};
+use super::observer::{SpuObserver, completed_one_by_one};
+use super::stall::StallReason;
 use crate::pmu::{EmulatedPmu, Event, EventInput, EventInputsFull};
 use crate::probe::listeners::AccessKind;
 use crate::spu::exec::{COMPLETED_BATCH, CompletedBatch, Executed};

@@ -1,7 +1,7 @@
 //! The SPU's stall classes in the four categories of top-down level 1.
 #![forbid(unsafe_code)]
 
-use super::StallReason;
+use super::stall::StallReason;
 use crate::pmu::topdown::Category;
 
 impl StallReason {

@@ -46,19 +46,20 @@ impl RuntimeKind {
         }
     }
 
-    /// The runtime an executable was built for, as far as the file says: the PS3 SDK's
-    /// `SPUNAME` note means lv2 (a raw SPU image looks the same: say `raw` to run one), newlib's
-    /// call into the PPE (`__send_to_ppe`) or its EA-space symbol means libspe2; otherwise
-    /// none.
+    /// The runtime an executable was built for, as far as the file says: newlib's call into
+    /// the PPE (`__send_to_ppe`) or its EA-space symbol means libspe2; the PS3 SDK's own
+    /// sections or parameter block ([`SpuElf::is_ps3_sdk_build`]) mean lv2 (a raw SPU image
+    /// looks the same: say `raw` to run one); otherwise none. The `SPUNAME` note says nothing
+    /// here: every spu-ld writes it.
     pub fn detect(elf: &SpuElf<'_>) -> Self {
-        if elf.has_spu_name_note() {
-            return RuntimeKind::Lv2;
-        }
         let symbols = elf.symbols();
         if symbols.address_of("__send_to_ppe").is_some()
             || symbols.address_of("__ea_local_store").is_some()
         {
             return RuntimeKind::Libspe;
+        }
+        if elf.is_ps3_sdk_build() {
+            return RuntimeKind::Lv2;
         }
         RuntimeKind::None
     }

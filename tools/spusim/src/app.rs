@@ -45,6 +45,9 @@ where
 /// Assembles (or reads, for an ELF file) and runs the program `options` name; returns the
 /// exit status.
 pub fn simulate(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if options.link.objdump {
+        return crate::objdump_output::print(options, out, err);
+    }
     let err = RefCell::new(err);
     let result = try_simulate(options, out, &err);
     exit_status(result, *err.borrow_mut())
@@ -78,6 +81,7 @@ fn exit_status(result: Result<Summary, Failure>, err: &mut dyn Write) -> u8 {
 /// Runs the program. Without a runtime everything spusim prints goes to `out`; with one, the
 /// program's text goes to `out` unchanged and spusim's own lines (checkpoints, mailboxes,
 /// listings, statistics, the final line) go to `err`, with the program's standard error.
+/// Warnings (a `_start` that is not where the program starts) always go to `err`.
 fn try_simulate(
     options: &Options,
     program_out: &mut dyn Write,
@@ -86,10 +90,14 @@ fn try_simulate(
     // Before anything is read or created: an output must never replace the program.
     outputs::refuse_overwriting_inputs(options)?;
     let path = options.program.display();
-    let bytes = source::read_program(&options.program, options.read_timeout)?;
-    let program = Loaded::from_bytes(&options.program, &bytes)?;
+    let files = source::read_programs(options)?;
+    let paths = source::program_files(options);
+    let program = Loaded::from_files(&paths, &files, &options.link.definitions)?;
+    for warning in &program.warnings {
+        let _ = writeln!(err.borrow_mut(), "spusim: {warning}");
+    }
     if let Some(elf_path) = &options.elf_output {
-        elf_output::write(elf_path, &program)?;
+        elf_output::write(elf_path, &program, &paths)?;
     }
     let mut engine = engine_for(options)?;
     let kind = options

@@ -44,6 +44,11 @@ pub struct ExpandedSource {
 
 impl ExpandedSource {
     /// `file:line` of the expanded text's line `line` (from 1), as the user wrote it.
+    /// The file the source was read from (its includes aside).
+    pub fn path(&self) -> Option<&Path> {
+        self.files.first().map(PathBuf::as_path)
+    }
+
     pub fn locate(&self, line: u32) -> String {
         let origin = (line as usize)
             .checked_sub(1)

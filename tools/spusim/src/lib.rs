@@ -1,7 +1,7 @@
-//! spusim: assemble an SPU assembly file (or read an SPU ELF executable) and run it on the
-//! pmprobe SPU model.
+//! spusim: assemble and link SPU assembly files (or read an SPU ELF executable) and run the
+//! program on the pmprobe SPU model.
 //!
-//! `cargo spusim -- [options] prog.s|prog.elf`; see `--help` ([`usage::USAGE`]). The binary is a thin
+//! `cargo spusim -- [options] prog.s [more.s ...]|prog.elf`; see `--help` ([`usage::USAGE`]). The binary is a thin
 //! `main` over [`app::run`]; the library form lets tests and the fuzz targets call the option
 //! parser ([`options::parse`]) and whole runs in-process.
 //!
@@ -15,12 +15,16 @@
 //!   through the runtime first), the DMA figures;
 //! - [`engine`]: a run's summary, the [`engine::Engine`] trait and `fmt::Write` over
 //!   `io::Write`;
-//! - [`usage`], [`pmu_option`], [`options`]: the help text, `--pmu`'s list and the
-//!   command-line parser;
-//! - [`source`]: reading the program (size cap, read timeout);
-//! - [`program`]: the program to run, assembled or read from an SPU ELF file;
+//! - [`link_options`]: more sources, `--defsym`, `--objdump`;
+//! - [`usage`], [`option_words`], [`pmu_option`], [`options`]: the help text, how a word
+//!   reads, `--pmu`'s list, the command-line parser;
+//! - [`source`]: reading the program files (size cap, read timeout);
+//! - [`expand_source`], [`link_sources`]: includes and cpp; the link, its errors reported;
+//! - [`elf_file`]: an ELF file's section headers and whole symbol table;
+//! - [`program`]: the program to run, linked or read from an SPU ELF file;
 //! - [`outputs`]: the refusal to let an output file replace an input;
-//! - [`elf_output`]: `--elf`, the assembled program as an SPU ELF executable;
+//! - [`elf_output`]: `--elf`, the linked program as the SPU ELF executable spu-ld writes;
+//! - [`objdump`], [`objdump_output`]: `--objdump`, spu-objdump -d's text;
 //! - [`listing`]: `--disasm`, `--timing`, `--regs`;
 //! - [`instruction_engine`], [`pipeline_engine`]: the two engines;
 //! - [`attach`]: the probe listeners (`--pmu`, `--stack-distance`, `--din`);
@@ -30,6 +34,7 @@
 
 pub mod app;
 pub mod attach;
+pub mod elf_file;
 pub mod elf_output;
 pub mod end;
 pub mod engine;
@@ -39,7 +44,12 @@ pub mod group;
 pub mod host;
 pub mod host_options;
 pub mod instruction_engine;
+pub mod link_options;
+pub mod link_sources;
 pub mod listing;
+pub mod objdump;
+pub mod objdump_output;
+pub mod option_words;
 pub mod options;
 pub mod outputs;
 pub mod pipeline_engine;

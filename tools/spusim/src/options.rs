@@ -1,7 +1,7 @@
 //! Command-line options of spusim, parsed from `OsString`s: file names need not be UTF-8;
 //! option names and the values that are words or numbers must be.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -11,6 +11,8 @@ use pmprobe::pmu::Event;
 pub use crate::pmu_option::{PMU_EVENT_COUNTERS, parse_pmu_events};
 
 pub use crate::host_options::HostOptions;
+pub use crate::link_options::LinkOptions;
+use crate::option_words::{is_option, split_option};
 pub use crate::runtime_options::RuntimeOptions;
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::FetchKind;
@@ -58,6 +60,8 @@ pub struct Options {
     pub host: HostOptions,
     /// The runtime that answers the program's calls, and its start.
     pub runtime: RuntimeOptions,
+    /// More source files, `--defsym`, `--objdump`.
+    pub link: LinkOptions,
 }
 
 /// Options of the pipeline mode.
@@ -141,7 +145,8 @@ impl fmt::Display for UsageError {
 }
 
 /// Flags: options without a value.
-const FLAGS: [&str; 10] = [
+const FLAGS: [&str; 11] = [
+    "--objdump",
     "-h",
     "--help",
     "--stack-distance",
@@ -193,49 +198,6 @@ impl<I: Iterator<Item = OsString>> Args<I> {
     }
 }
 
-/// Whether `arg` is an option (starts with `-`, and is not `-` alone).
-fn is_option(arg: &OsStr) -> bool {
-    let bytes = arg.as_encoded_bytes();
-    bytes.first() == Some(&b'-') && bytes.len() > 1
-}
-
-/// Splits `--name=value` into the name and the value; other options are all name. The name
-/// must be UTF-8 (every option is); the value may be any bytes on Unix.
-fn split_option(arg: &OsStr) -> Result<(String, Option<OsString>), UsageError> {
-    if let Some(text) = arg.to_str() {
-        return Ok(match text.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => {
-                (name.to_string(), Some(OsString::from(value)))
-            }
-            _ => (text.to_string(), None),
-        });
-    }
-    let bytes = arg.as_encoded_bytes();
-    let unknown = || UsageError(format!("unknown option `{}`", arg.to_string_lossy()));
-    let equals = bytes.iter().position(|&b| b == b'=').ok_or_else(unknown)?;
-    let name = bytes
-        .get(..equals)
-        .and_then(|name| std::str::from_utf8(name).ok())
-        .filter(|name| name.starts_with("--"))
-        .ok_or_else(unknown)?;
-    let value = bytes.get(equals + 1..).unwrap_or_default();
-    Ok((name.to_string(), Some(os_string_from_bytes(name, value)?)))
-}
-
-#[cfg(unix)]
-fn os_string_from_bytes(_name: &str, bytes: &[u8]) -> Result<OsString, UsageError> {
-    use std::os::unix::ffi::OsStrExt;
-    Ok(OsStr::from_bytes(bytes).to_os_string())
-}
-
-/// Elsewhere an `OsStr` cannot be cut safely at the `=`; the value as its own argument works.
-#[cfg(not(unix))]
-fn os_string_from_bytes(name: &str, _bytes: &[u8]) -> Result<OsString, UsageError> {
-    Err(UsageError(format!(
-        "{name}=VALUE: the value is not UTF-8 text; give it as a separate argument: {name} VALUE"
-    )))
-}
-
 /// Parses the arguments after the program name. Never panics, whatever the arguments.
 pub fn parse<I>(args: I) -> Result<Command, UsageError>
 where
@@ -254,6 +216,7 @@ where
     let mut elf_output = None;
     let mut host = HostOptions::default();
     let mut runtime = RuntimeOptions::default();
+    let mut link = LinkOptions::default();
     let mut program = None;
     let mut options_ended = false;
     let mut args = Args {
@@ -261,12 +224,14 @@ where
     };
     while let Some(arg) = args.rest.next() {
         if options_ended || !is_option(&arg) {
-            if program.replace(PathBuf::from(&arg)).is_some() {
-                return Err(UsageError("more than one program file given".into()));
+            // The first file is the program; more are sources linked with it.
+            match program {
+                None => program = Some(PathBuf::from(&arg)),
+                Some(_) => link.more_sources.push(PathBuf::from(&arg)),
             }
             continue;
         }
-        let (name, inline) = split_option(&arg)?;
+        let (name, inline) = split_option(&arg).map_err(UsageError)?;
         if let Some(value) = &inline
             && FLAGS.contains(&name.as_str())
         {
@@ -348,10 +313,11 @@ where
                 let text = args.text(&name, inline)?;
                 runtime.take(&name, &text).map_err(UsageError)?;
             }
+            _ if link.take_flag(&name) => {}
             _ => {
-                let taken = host
-                    .take(&name, || args.text(&name, inline).map_err(|e| e.0))
-                    .map_err(UsageError)?;
+                let mut value = || args.text(&name, inline.clone()).map_err(|e| e.0);
+                let taken = link.take(&name, &mut value).map_err(UsageError)?
+                    || host.take(&name, &mut value).map_err(UsageError)?;
                 if !taken {
                     return Err(UsageError(format!("unknown option `{name}`")));
                 }
@@ -383,6 +349,7 @@ where
         elf_output,
         host,
         runtime,
+        link,
     }))
 }
 
@@ -437,6 +404,7 @@ mod tests {
                 elf_output: Some(PathBuf::from("p.elf")),
                 host: HostOptions::default(),
                 runtime: RuntimeOptions::default(),
+                link: LinkOptions::default(),
             }))
         );
     }
@@ -448,7 +416,14 @@ mod tests {
         assert!(parse(args(&["--read-timeout", "0", "p.s"])).is_err());
         assert!(parse(args(&["--frobnicate", "p.s"])).is_err());
         assert!(parse(args(&[])).is_err());
-        assert!(parse(args(&["a.s", "b.s"])).is_err());
+        let linked = run_options(&["a.s", "b.s", "--defsym", "x=1", "c.S"]).link;
+        assert_eq!(
+            linked.more_sources,
+            [PathBuf::from("b.s"), PathBuf::from("c.S")]
+        );
+        assert_eq!(linked.definitions, ["x=1"]);
+        assert!(parse(args(&["--defsym", "x", "a.s"])).is_err());
+        assert!(parse(args(&["--objdump=yes", "a.s"])).is_err());
         assert_eq!(parse(args(&["--help"])), Ok(Command::Help));
         assert!(parse(args(&["--fetch", "fast", "p.s"])).is_err());
         assert!(parse(args(&["--preset", "ps3", "p.s"])).is_err());
@@ -493,7 +468,12 @@ mod tests {
             PathBuf::from("-odd-name.s")
         );
         assert_eq!(run_options(&["-"]).program, PathBuf::from("-"));
-        assert!(parse(args(&["--", "a.s", "--stats"])).is_err(), "two files");
+        let linked = run_options(&["--", "a.s", "--stats"]);
+        assert_eq!(
+            linked.link.more_sources,
+            [PathBuf::from("--stats")],
+            "a source file"
+        );
     }
 
     #[cfg(unix)]

@@ -12,7 +12,16 @@ use crate::options::Options;
 
 /// Refuses the run when an output file is an input file, or when two outputs are one file.
 pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
-    let inputs = [("the program file", options.program.as_path())];
+    let inputs: Vec<(&str, &Path)> =
+        std::iter::once(("the program file", options.program.as_path()))
+            .chain(
+                options
+                    .link
+                    .more_sources
+                    .iter()
+                    .map(|path| ("a source file", path.as_path())),
+            )
+            .collect();
     let outputs: Vec<(&str, &Path)> = [
         ("--din", options.attachments.din.as_deref()),
         ("--konata", options.pipeline.konata.as_deref()),
@@ -22,7 +31,7 @@ pub fn refuse_overwriting_inputs(options: &Options) -> Result<(), Failure> {
     .filter_map(|(option, path)| path.map(|path| (option, path)))
     .collect();
     for (index, &(option, output)) in outputs.iter().enumerate() {
-        for (what, input) in inputs {
+        for &(what, input) in &inputs {
             if same_file(output, input) {
                 return Err(Failure::Io(format!(
                     "{option} `{}` is {what} `{}`: refusing to overwrite an input (nothing \

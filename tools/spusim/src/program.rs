@@ -1,22 +1,21 @@
-//! The program to run: an assembly source, assembled, or an SPU ELF executable, read by the
-//! library's reader (told apart by the ELF magic). Either way the run sees the same things: the
-//! local store image, the entry point, the code and data regions, and the symbols that name
-//! addresses in listings.
+//! The program to run: assembly sources, assembled and linked, or an SPU ELF executable, read
+//! by the library's reader (told apart by the ELF magic). Either way the run sees the same
+//! things: the local store image, the entry point, the code and data regions, and the symbols
+//! that name addresses in listings.
 
 use std::ops::Range;
 use std::path::Path;
 
-use pmprobe::spu::elf::{ELF_MAGIC, SpuElf};
+use pmprobe::spu::elf::{ELF_MAGIC, ElfWriteError, SpuElf, check_entry_point};
 use pmprobe::spu::exec::{LS_SIZE, SpuState};
 use pmprobe::spu::isa::SymbolLookup;
-use pmprobe::spu::isa::asm::{Program, assemble};
+use pmprobe::spu::isa::asm::{Binding, Program};
 use pmprobe::spu::runtime::RuntimeKind;
 
 use crate::exit::Failure;
 use crate::expand_source;
-
-/// Labels an assembled program may define.
-pub const SYMBOL_CAPACITY: usize = 4096;
+pub use crate::link_sources::SYMBOL_CAPACITY;
+use crate::link_sources::link_reporting;
 
 /// A region of the local store the program occupies.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,26 +40,54 @@ pub struct Loaded<'a> {
     pub entry: u32,
     /// The regions, in address order.
     pub regions: Vec<Region>,
+    /// What spu-ld would warn about (a `_start` that is not global).
+    pub warnings: Vec<String>,
     origin: Origin<'a>,
 }
 
 impl<'a> Loaded<'a> {
-    /// The program in `bytes`, read from `path`: an ELF file when it starts with the ELF
-    /// magic, else an assembly source.
-    pub fn from_bytes(path: &Path, bytes: &'a [u8]) -> Result<Self, Failure> {
-        if bytes.starts_with(&ELF_MAGIC) {
-            Self::elf(path, bytes)
-        } else {
-            let source = crate::source::as_text(path, bytes)?;
-            Self::assembly(path, source)
+    /// The program in `files` (each file's bytes), read from `paths`: an ELF file when it
+    /// is one file that starts with the ELF magic, else assembly sources linked in this order
+    /// with the link `definitions` (`--defsym`).
+    pub fn from_files(
+        paths: &[&Path],
+        files: &'a [Vec<u8>],
+        definitions: &[String],
+    ) -> Result<Self, Failure> {
+        let elf = paths
+            .iter()
+            .zip(files)
+            .find(|(_, bytes)| bytes.starts_with(&ELF_MAGIC));
+        match (elf, paths, files) {
+            (Some((path, bytes)), [_], [_]) if definitions.is_empty() => Self::elf(path, bytes),
+            (Some((path, _)), [_], _) => Err(Failure::Program(format!(
+                "{}: --defsym applies to assembly sources; this is an ELF file, linked already",
+                path.display()
+            ))),
+            (Some((path, _)), ..) => Err(Failure::Program(format!(
+                "{}: an ELF executable cannot be linked with other files; give assembly \
+                 sources",
+                path.display()
+            ))),
+            (None, ..) => Self::assembly(paths, files, definitions),
         }
     }
 
-    fn assembly(path: &Path, source: &'a str) -> Result<Self, Failure> {
-        let shown = path.display();
+    fn assembly(
+        paths: &[&Path],
+        files: &'a [Vec<u8>],
+        definitions: &[String],
+    ) -> Result<Self, Failure> {
+        let mut expanded = Vec::with_capacity(paths.len());
+        for (path, bytes) in paths.iter().zip(files) {
+            let source = crate::source::as_text(path, bytes)?;
+            expanded.push(expand_source::expand(path, source)?);
+        }
+        let shown = paths
+            .first()
+            .map_or_else(String::new, |p| p.display().to_string());
         let mut image = vec![0u8; LS_SIZE as usize];
-        let expanded = expand_source::expand(path, source)?;
-        let program = assemble_reporting(&expanded, &mut image)?;
+        let program = link_reporting(&expanded, definitions, &mut image)?;
         if program.text_len == 0 {
             // Running it would execute whatever the zeroed local store holds (`stop 0`) and
             // look like success.
@@ -68,11 +95,14 @@ impl<'a> Loaded<'a> {
                 "{shown}: no instructions to run (the file is empty or has no code)"
             )));
         }
+        check_entry(&program, &shown)?;
         let regions = section_regions(&program);
+        let warnings = entry_warning(&program).into_iter().collect();
         Ok(Loaded {
             image,
             entry: program.entry,
             regions,
+            warnings,
             origin: Origin::Assembly(program),
         })
     }
@@ -92,11 +122,25 @@ impl<'a> Loaded<'a> {
                 code: segment.is_executable(),
             });
         }
+        // The sections say where the code and data end (ld rounds segments up to 16 bytes).
+        let (sections, _) = crate::elf_file::read(bytes).unwrap_or_default();
+        let by_section: Vec<Region> = sections
+            .iter()
+            .filter(|s| s.is_loaded_bytes() && s.size > 0)
+            .map(|s| Region {
+                range: s.address as usize..(s.address + s.size) as usize,
+                code: s.is_code(),
+            })
+            .collect();
+        if !by_section.is_empty() {
+            regions = merge_adjacent(by_section);
+        }
         regions.sort_by_key(|region| region.range.start);
         Ok(Loaded {
             image,
             entry: elf.entry(),
             regions,
+            warnings: Vec::new(),
             origin: Origin::Elf(Box::new(elf)),
         })
     }
@@ -166,121 +210,67 @@ impl SymbolLookup for Loaded<'_> {
     }
 }
 
-/// The code and data regions of an assembled program: its sections with bytes, in address
-/// order, adjacent ones of one kind together (read-only data in the text segment is data).
+/// The code and data regions of an assembled program: its output sections with bytes (as
+/// its ELF file has them), in address order, adjacent ones of one kind together (read-only
+/// data in the text segment is data).
 fn section_regions(program: &Program<SYMBOL_CAPACITY>) -> Vec<Region> {
     use pmprobe::spu::isa::asm::SectionKind;
-    let mut sections: Vec<_> = program
-        .sections
+    let regions = program
+        .output_sections
         .iter()
-        .filter(|s| matches!(s.kind, SectionKind::Code | SectionKind::Data) && s.size > 0)
-        .map(|s| {
-            let start = s.address as usize;
-            (start..start + s.size as usize, s.kind == SectionKind::Code)
+        .filter(|s| s.kind != SectionKind::Bss && s.size > 0)
+        .map(|s| Region {
+            range: s.address as usize..(s.address + s.size) as usize,
+            code: s.kind == SectionKind::Code,
         })
         .collect();
-    sections.sort_by_key(|(range, _)| range.start);
+    merge_adjacent(regions)
+}
+
+/// `regions` in address order, adjacent ones of one kind together.
+fn merge_adjacent(mut list: Vec<Region>) -> Vec<Region> {
+    list.sort_by_key(|region| region.range.start);
     let mut regions: Vec<Region> = Vec::new();
-    for (range, code) in sections {
+    for region in list {
         match regions.last_mut() {
-            Some(last) if last.code == code && last.range.end == range.start => {
-                last.range.end = range.end;
+            Some(last) if last.code == region.code && last.range.end == region.range.start => {
+                last.range.end = region.range.end;
             }
-            _ => regions.push(Region { range, code }),
+            _ => regions.push(region),
         }
     }
     regions
 }
 
-/// Most errors reported for one source (gas reports every error it meets; after one, later
-/// statements may fail only because the first did).
-const MAX_REPORTED_ERRORS: usize = 20;
-
-/// Assembles `expanded`; on errors, reports up to [`MAX_REPORTED_ERRORS`] of them, in the
-/// order they are met (the first pass's, in source order, then the second's): after each
-/// error the assembler stops, so its line is blanked and the text assembled again, as gas
-/// goes on with the next statement. An error that is not one statement's (a limit, the end of
-/// the source) ends the report.
-fn assemble_reporting(
-    expanded: &expand_source::ExpandedSource,
-    image: &mut [u8],
-) -> Result<Box<Program<SYMBOL_CAPACITY>>, Failure> {
-    use pmprobe::spu::isa::asm::AsmErrorKind;
-    let mut text = expanded.text.clone();
-    let mut errors = Vec::new();
-    loop {
-        let error = match assemble_on_big_stack(&text, image)? {
-            Ok(program) if errors.is_empty() => return Ok(program),
-            Ok(_) => break,
-            Err(error) => error,
-        };
-        let last_statement = !matches!(
-            error.kind,
-            AsmErrorKind::ImageOverflow { .. }
-                | AsmErrorKind::UnterminatedComment
-                | AsmErrorKind::MissingEnd { .. }
-                | AsmErrorKind::UnmatchedEnd(_)
-                | AsmErrorKind::ExpansionLimit { .. }
-                | AsmErrorKind::NestingLimit { .. }
-                | AsmErrorKind::ArgumentSpace { .. }
-                | AsmErrorKind::TooManySymbols { .. }
-                | AsmErrorKind::TooManySections { .. }
-                | AsmErrorKind::TooManyMacros { .. }
-                | AsmErrorKind::NeedsFileAccess(_)
-        );
-        let repeated = errors
-            .iter()
-            .any(|e: &pmprobe::spu::isa::asm::AsmError| e.line == error.line);
-        errors.push(error);
-        if !last_statement || repeated || errors.len() >= MAX_REPORTED_ERRORS {
-            break;
-        }
-        if !blank_line(&mut text, error.line) {
-            break;
-        }
+/// spu-ld's default script starts the program at the global `_start` (`ENTRY(_start)`), else
+/// at the start of `.text` with a warning; a `_start` a source defines without `.global` is
+/// not the entry. That is worth a warning where it changes where the program starts.
+fn entry_warning(program: &Program<SYMBOL_CAPACITY>) -> Option<String> {
+    if program.entry_defined {
+        return None;
     }
-    let report: Vec<String> = errors.iter().map(|e| expanded.describe(e)).collect();
-    Err(Failure::Program(report.join("\n")))
-}
-
-/// Replaces line `line` (from 1) of `text` with an empty one; false if there is none.
-fn blank_line(text: &mut String, line: u32) -> bool {
-    let Some(index) = (line as usize).checked_sub(1) else {
-        return false;
-    };
-    let start = if index == 0 {
-        Some(0)
-    } else {
-        text.match_indices('\n').nth(index - 1).map(|(i, _)| i + 1)
-    };
-    let Some(start) = start else {
-        return false;
-    };
-    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    text.replace_range(start..end, "");
-    true
-}
-
-/// Stack for the assembler's thread. The heap-free assembler keeps its symbol table (with
-/// names inline), sections and line buffers in its frame: over 2 MiB for
-/// [`SYMBOL_CAPACITY`] symbols, more than a spawned thread's default stack (a test harness
-/// calling spusim in-process overflowed it).
-const ASSEMBLER_STACK_BYTES: usize = 64 << 20;
-
-/// [`assemble`] on a thread of its own with [`ASSEMBLER_STACK_BYTES`] of stack.
-fn assemble_on_big_stack(
-    source: &str,
-    image: &mut [u8],
-) -> Result<Result<Box<Program<SYMBOL_CAPACITY>>, pmprobe::spu::isa::asm::AsmError>, Failure> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("spusim-assemble".into())
-            .stack_size(ASSEMBLER_STACK_BYTES)
-            .spawn_scoped(scope, || {
-                assemble::<SYMBOL_CAPACITY>(source, image).map(Box::new)
-            })
-            .map_err(|error| Failure::Io(format!("cannot start the assembler thread: {error}")))?
-            .join()
-            .map_err(|_| Failure::Io("the assembler thread panicked".into()))
+    let local = program
+        .symbols
+        .iter()
+        .find(|s| s.name == "_start" && s.is_defined() && s.attributes.binding == Binding::Local)?;
+    (local.address != program.entry).then(|| {
+        format!(
+            "warning: `_start` (at {:#x}) is not global: the program starts at {:#x}, the \
+             start of .text, as spu-ld does (\"cannot find entry symbol _start\"); declare it \
+             with `.global _start`",
+            local.address, program.entry
+        )
     })
+}
+
+/// The entry point must be an instruction of the program, as the ELF file spu-ld would write
+/// needs it inside a segment: a global `_start` after the last instruction would run the
+/// zeros past the code, and its ELF file could not be read.
+fn check_entry(program: &Program<SYMBOL_CAPACITY>, shown: &str) -> Result<(), Failure> {
+    match check_entry_point(program) {
+        Err(error @ ElfWriteError::EntryOutsideSegments { .. }) => {
+            Err(Failure::Program(format!("{shown}: {error}")))
+        }
+        _ => Ok(()),
+    }
 }

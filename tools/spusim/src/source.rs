@@ -15,6 +15,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::exit::Failure;
+use crate::options::Options;
 
 /// The largest program source spusim reads: 16 MiB (the local store holds 256 KiB of code;
 /// generous room for comments and data directives).
@@ -32,6 +33,21 @@ pub fn as_text<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, Failure> {
             error.valid_up_to()
         ))
     })
+}
+
+/// The program's files: the program, then the sources linked with it, in order.
+pub fn program_files(options: &Options) -> Vec<&Path> {
+    std::iter::once(options.program.as_path())
+        .chain(options.link.more_sources.iter().map(|p| p.as_path()))
+        .collect()
+}
+
+/// Reads every file of the program ([`program_files`]), each as [`read_program`] does.
+pub fn read_programs(options: &Options) -> Result<Vec<Vec<u8>>, Failure> {
+    program_files(options)
+        .into_iter()
+        .map(|path| read_program(path, options.read_timeout))
+        .collect()
 }
 
 /// Reads the program at `path` as bytes (an assembly source or an ELF file); `timeout`: the

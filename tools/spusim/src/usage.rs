@@ -2,11 +2,12 @@
 
 /// What `spusim --help` prints (and a usage error repeats).
 pub const USAGE: &str = "\
-usage: spusim [options] prog.s|prog.elf
-       cargo spusim -- [options] prog.s|prog.elf
+usage: spusim [options] prog.s [more.s ...]|prog.elf
+       cargo spusim -- [options] prog.s [more.s ...]|prog.elf
 
-Assembles an SPU assembly file, loads it at local-store address 0, runs it from
-`_start` (or 0) and prints the profiling checkpoint lines (prof_cpN, written as
+Assembles SPU assembly files and links them as spu-as + spu-ld do, loads the
+program at local-store address 0, runs it from the global `_start` (else the
+start of .text) and prints the profiling checkpoint lines (prof_cpN, written as
 `and $N,$N,$N`) and a final line with the stop reason, PC, instruction count and
 cycle count. A file that starts with the ELF magic is an SPU ELF executable
 instead: its PT_LOAD segments are loaded, it runs from e_entry, and its .symtab
@@ -57,8 +58,13 @@ options:
   --read-timeout S             give up reading the program after S seconds
                                without data (a pipe whose writer never closes;
                                default: 10)
-  --elf FILE                   write the assembled program to FILE as an SPU ELF
-                               executable (with a .symtab of its labels), then run
+  --elf FILE                   write the linked program to FILE as the SPU ELF
+                               executable spu-ld writes, then run
+  --defsym NAME=VALUE          define a global symbol for the link, as ld's
+                               --defsym (a number, or global symbols and numbers)
+  --objdump                    print what spu-objdump -d prints for the program's
+                               ELF file (of the sources: the file --elf would
+                               write, else a.out) and stop without running
   --ea-size BYTES              main memory the SPU's DMA reaches (default 16 MiB,
                                at most 1 GiB)
   --ea-load FILE@ADDR          copy FILE into main memory at ADDR before the run
@@ -75,9 +81,9 @@ options:
   --timebase-ratio N           SPU cycles per decrementer tick (default 40)
   --runtime lv2|raw|libspe|none
                                the runtime that answers the program's calls
-                               (default: lv2 for an ELF with the PS3 SDK's
-                               SPUNAME note, libspe for one with newlib's
-                               __send_to_ppe, else none)
+                               (default: libspe for an ELF with newlib's
+                               __send_to_ppe, lv2 for one the PS3 SDK
+                               linked (.sceversion), else none)
   --spu-arg [T:]N=VALUE        the program's start argument N (1 to 4, 64-bit):
                                $2+N in its preferred doubleword (lv2: the
                                thread's arguments; libspe: speid, argp, envp,
@@ -93,20 +99,20 @@ options:
   --regs                       print the non-zero registers at the end
   --disasm                     print the assembled listing before running
   -h, --help                   print this help
-  --                           end of options: what follows is the program file
+  --                           end of options: what follows are program files
 
 A value goes after the option or after `=` (`--mode=instruction`); flags take no
 value (`--stats=false` is an error: leave the flag out); numbers may be decimal
-or 0x hex. The program is at most
-16 MiB (UTF-8 text, or an ELF file). Output files (--din, --konata, --elf) are
-never the program file: spusim refuses before it opens anything.
+or 0x hex. Each program file is at most 16 MiB (UTF-8 text, or an ELF file).
+Output files (--din, --konata, --elf) are never a program file: spusim refuses
+before it opens anything.
 
 exit status: under a runtime, the program's exit status (lv2's thread or group
 exit status, libspe2's exit(); a stop code's low byte for a raw SPU or a
 stop-and-signal); otherwise 0 when the program executes `stop`/`stopd`; 1 for a halt
 instruction; 2 for a usage error, an unreadable or refused file, an output that
-cannot be written, an assembly error (`file:line:col: message`), a file
-without instructions or a bad ELF file (`file: message`); 3 for a fault
+cannot be written, an assembly or link error (`file:line:col: message`), a
+program without instructions or a bad ELF file (`file: message`); 3 for a fault
 (illegal instruction, unsupported channel, a DMA command the MFC refuses, named
 with its command, tag, LSA, EA and size), a blocked channel, --max-cycles
 exceeded, a model error, or a call the runtime refuses (named with its class

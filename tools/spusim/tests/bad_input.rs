@@ -186,6 +186,9 @@ fn table(dir: &Path) -> Vec<Case> {
     let oversized = write(dir, "oversized.s", &oversized);
     let forever = write(dir, "forever.s", b"loop: br loop\n");
     let good = write(dir, "good.s", b"il $3,1\nstop\n");
+    let defines_x = write(dir, "defines-x.s", b".global x\nx: stop\n");
+    let also_x = write(dir, "also-x.s", b"nop\n.global x\nx: nop\n");
+    let needs_main = write(dir, "needs-main.s", b"brsl $lr, main\nstop\n");
     let deep_minus = write(
         dir,
         "deep-minus.s",
@@ -329,10 +332,31 @@ fn table(dir: &Path) -> Vec<Case> {
             &["no program file given"],
         ),
         case(
-            "two program files",
-            &[&good, &good],
+            "a global symbol two sources define",
+            &[&defines_x, &also_x],
             EXIT_USAGE,
-            &["more than one program file"],
+            &[
+                "also-x.s:3:1: multiple definition of `x` (first defined in",
+                "defines-x.s)",
+            ],
+        ),
+        case(
+            "a symbol no source defines",
+            &[&good, &needs_main],
+            EXIT_USAGE,
+            &["needs-main.s:1:11: undefined label `main`"],
+        ),
+        case(
+            "a --defsym that is no definition",
+            &["--defsym", "x", &good],
+            EXIT_USAGE,
+            &["--defsym expects NAME=VALUE"],
+        ),
+        case(
+            "a --defsym of an unknown symbol",
+            &["--defsym", "x=nowhere+4", &good],
+            EXIT_USAGE,
+            &["--defsym `x=nowhere+4`:3: undefined label `nowhere`"],
         ),
         case(
             "listeners with --trace",

@@ -6,7 +6,7 @@
 mod common;
 
 #[allow(dead_code)] // the firmware's reference: this test uses part of it
-#[path = "../../../src/demo/mfc_kernels.rs"]
+#[path = "../../../src/demo/mfc/kernels.rs"]
 mod mfc_kernels;
 
 use std::path::PathBuf;

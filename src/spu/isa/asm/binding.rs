@@ -9,8 +9,9 @@
 use super::error::{AsmErrorKind, Name};
 use super::expr::{Resolver, Value, expression};
 use super::pass::{MAX_LOCAL_NUMBERS, Pass};
-use super::symbols::{Definition, Symbol, SymbolName, SymbolValue};
+use super::symbols::{Binding, Definition, Symbol, SymbolName, SymbolType, SymbolValue};
 use super::text::{Located, PResult, Span, err, ident_len};
+use super::value::EXTERNAL_SECTION;
 
 fn local_name(number: u32, instance: u32) -> Result<SymbolName, AsmErrorKind> {
     let mut text = heapless::String::<32>::new();
@@ -43,9 +44,44 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                 section: Some(section),
                 early,
             }),
+            // Only declared or used here (`.global printf`): the link resolves it.
+            _ if self.final_pass && !symbol.defined_here => {
+                self.external(&symbol.name, symbol.attributes.binding == Binding::Weak)
+            }
             _ if self.final_pass => Err(AsmErrorKind::UnknownLabel(Name::new(&symbol.name))),
             _ => Ok(Value::UNKNOWN),
         }
+    }
+
+    /// The value of `name`, which this source does not define, as ld resolves it: what the
+    /// link itself assigns (`--defsym`, the script's `_end`), else another source's global
+    /// definition, else what the script provides for a name no source defines (`__stack`);
+    /// 0 for a weak name nobody defines. It is an address in no section of this source, as
+    /// gas leaves an undefined symbol to a relocation: never a constant where it is read.
+    fn external(&self, name: &str, weak: bool) -> Result<Value, AsmErrorKind> {
+        let found = |value: i64| Value {
+            value,
+            resolved: true,
+            section: Some(EXTERNAL_SECTION),
+            early: false,
+        };
+        let linker = self.linker;
+        if let Some(value) = linker.and_then(|l| l.assigned(name)) {
+            return Ok(found(i64::from(value)));
+        }
+        if let Some(symbol) = self.symbols.global(name) {
+            return Ok(found(match symbol.value {
+                SymbolValue::Absolute(value) => value,
+                _ => i64::from(symbol.address),
+            }));
+        }
+        if let Some(value) = linker.and_then(|l| l.provided(name)) {
+            return Ok(found(i64::from(value)));
+        }
+        if weak {
+            return Ok(found(0));
+        }
+        Err(AsmErrorKind::UnknownLabel(Name::new(name)))
     }
 
     /// The address of the next statement in its section, as a label there would have.
@@ -105,6 +141,10 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             _ => 0,
         };
         let first_pass = !self.final_pass;
+        let line = self.expander.line;
+        if !first_pass && let Some(index) = self.symbols.position(name.as_str()) {
+            self.symbols.touch(index);
+        }
         match self.symbols.find_mut(name.as_str()) {
             Some(symbol) => {
                 if symbol.defined {
@@ -116,8 +156,10 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                         Definition::Label => {}
                         _ => return err(at, AsmErrorKind::AlreadyDefined(Name::new(&name))),
                     }
-                } else if first_pass {
+                } else if first_pass && !symbol.defined_here {
                     symbol.first = value;
+                    symbol.defined_here = true;
+                    symbol.line = line;
                 }
                 symbol.defined = true;
                 symbol.variable = how == Definition::Set;
@@ -126,18 +168,20 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                 symbol.address = address;
                 Ok(())
             }
-            None => self
-                .symbols
-                .insert(Symbol {
-                    name,
+            None => {
+                let symbol = Symbol {
                     address,
                     value,
                     defined: true,
                     variable: how == Definition::Set,
                     late,
                     first: value,
-                })
-                .map_err(located),
+                    defined_here: true,
+                    line,
+                    ..Symbol::declared(name, self.file)
+                };
+                self.symbols.insert(symbol).map(|_| ()).map_err(located)
+            }
         }
     }
 
@@ -174,7 +218,37 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             None if value.resolved => SymbolValue::Absolute(value.value),
             _ => SymbolValue::Unresolved,
         };
-        self.define(name, stored, how, !value.early, at)
+        self.define(name, stored, how, !value.early, at)?;
+        self.copy_attributes(target, expr);
+        Ok(())
+    }
+
+    /// `x = y` or `x = y + 4` with `y` a symbol: gas copies `y`'s function or object type,
+    /// and its size when `x` has none (`copy_symbol_attributes`).
+    fn copy_attributes(&mut self, target: &str, expr: Span<'_>) {
+        let text = expr.text.trim();
+        let len = ident_len(text);
+        let rest = text.get(len..).unwrap_or("").trim_start();
+        let offset_only = rest.is_empty()
+            || (rest.starts_with(['+', '-'])
+                && rest.get(1..).is_some_and(|n| {
+                    !n.trim().is_empty() && n.trim().bytes().all(|c| c.is_ascii_alphanumeric())
+                }));
+        let Some(source) = text.get(..len).filter(|_| len > 0 && offset_only) else {
+            return;
+        };
+        let Some(from) = self.symbols.find(source).map(|s| s.attributes) else {
+            return;
+        };
+        if let Some(symbol) = self.symbols.find_mut(target) {
+            let to = &mut symbol.attributes;
+            if matches!(from.kind, SymbolType::Function | SymbolType::Object) {
+                to.kind = from.kind;
+            }
+            if to.size == 0 {
+                to.size = from.size;
+            }
+        }
     }
 }
 
@@ -189,9 +263,15 @@ impl<const SYMS: usize> Resolver for Pass<'_, '_, SYMS> {
     }
 
     fn symbol(&self, name: &str) -> Result<Value, AsmErrorKind> {
-        match self.symbols.find(name) {
-            Some(symbol) => self.value_of(symbol),
-            None if self.final_pass => Err(AsmErrorKind::UnknownLabel(Name::new(name))),
+        let index = self.symbols.position(name);
+        match index.and_then(|i| self.symbols.entries.get(i)) {
+            Some(symbol) => {
+                if self.final_pass {
+                    self.symbols.touch(index.unwrap_or(usize::MAX));
+                }
+                self.value_of(symbol)
+            }
+            None if self.final_pass => self.external(name, false),
             None => Ok(Value::UNKNOWN),
         }
     }

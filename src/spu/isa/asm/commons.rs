@@ -17,12 +17,20 @@
 
 use super::error::AsmErrorKind;
 use super::pass::Pass;
-use super::section::Attributes;
-use super::symbols::{Common, Definition, MAX_COMMONS, SymbolName, SymbolValue};
+use super::section::{Attributes, SectionInfo};
+use super::symbols::{
+    Binding, Common, Definition, MAX_COMMONS, SymbolName, SymbolTable, SymbolType, SymbolValue,
+};
 use super::text::{Located, PResult, Span, err, ident_len, operands};
 
 /// ld's hash table size for the global symbols (`bfd/hash.c` `DEFAULT_SIZE`).
 const LD_HASH_BUCKETS: u64 = 4051;
+
+/// The bucket of `name` in ld's global symbol hash table, whose traversal orders the `COMMON`
+/// symbols and the global symbols of the linked file's `.symtab`.
+pub fn ld_hash_bucket(name: &str) -> u64 {
+    ld_hash(name) % LD_HASH_BUCKETS
+}
 
 /// `bfd_hash_hash` (`bfd/hash.c`), in a 64-bit `unsigned long` as on the hosts spu-ld runs on.
 fn ld_hash(name: &str) -> u64 {
@@ -185,8 +193,20 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             false,
             sym.offset,
         )?;
+        if let Some(symbol) = self.symbols.find_mut(sym.text) {
+            // gas makes them objects of their size; `.comm` ones global and common.
+            let attributes = &mut symbol.attributes;
+            attributes.kind = SymbolType::Object;
+            attributes.size = attributes.size.max(size);
+            if !local {
+                attributes.common = true;
+                if attributes.binding == Binding::Local {
+                    attributes.binding = Binding::Global;
+                }
+            }
+        }
         if !self.final_pass {
-            let symbol = self.symbols.position(sym.text).unwrap_or(0);
+            let symbol = self.symbols.position(sym.text).unwrap_or(0) as u32;
             self.commons
                 .push(Common {
                     symbol,
@@ -204,9 +224,10 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
         Ok(())
     }
 
-    /// After the first pass: `.lcomm` room after `.bss`'s own bytes, then `COMMON` in ld's
-    /// order; every symbol gets its offset.
-    pub(super) fn place_commons(&mut self) {
+    /// After the first pass: `.lcomm` room after `.bss`'s own bytes; every `.lcomm` symbol
+    /// gets its offset. (The `.comm` symbols are placed by the link, see
+    /// [`place_global_commons`].)
+    pub(super) fn place_local_commons(&mut self) {
         if let Some(bss) = self.sections.list.iter().position(|s| s.name == ".bss") {
             let mut end = self.offsets.get(bss).copied().unwrap_or(0);
             let mut align = 1;
@@ -223,36 +244,9 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                 section.align = section.align.max(align);
             }
         }
-        // ld's hash traversal: by bucket, and within a bucket the last inserted first.
-        let symbols = &self.symbols;
-        let key = |c: &Common| {
-            let name = symbols.name_at(c.symbol).unwrap_or("");
-            (ld_hash(name) % LD_HASH_BUCKETS, usize::MAX - c.symbol)
-        };
-        let mut order: heapless::Vec<(u64, usize, usize), MAX_COMMONS> = heapless::Vec::new();
-        for (i, common) in self.commons.iter().enumerate().filter(|(_, c)| !c.local) {
-            let (bucket, tie) = key(common);
-            // Capacity: one entry per record.
-            let _ = order.push((bucket, tie, i));
-        }
-        order.sort_unstable();
-        let mut end: u32 = 0;
-        let mut align = 1;
-        for &(.., i) in &order {
-            if let Some(common) = self.commons.get_mut(i) {
-                align = align.max(common.align);
-                end = end.next_multiple_of(common.align);
-                common.offset = end;
-                end = end.saturating_add(common.size);
-            }
-        }
-        if let Some(section) = self.sections.list.iter_mut().find(|s| s.name == "COMMON") {
-            section.size = end;
-            section.align = align;
-        }
-        // The first pass defined each symbol at offset 0: give it its place.
-        for common in &self.commons {
-            if let Some(symbol) = self.symbols.entries.get_mut(common.symbol)
+        let commons = &self.commons;
+        for common in commons.iter().filter(|c| c.local) {
+            if let Some(symbol) = self.symbols.entries.get_mut(common.symbol as usize)
                 && let SymbolValue::Label { section, .. } = symbol.value
             {
                 symbol.value = SymbolValue::Label {
@@ -263,4 +257,101 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             }
         }
     }
+}
+
+/// The `.comm` symbols of every source (`records`, with their symbols in `table`), merged and
+/// placed as ld does: a name some source defines as a global symbol is that definition (its
+/// records get `definition`); the others are one common symbol per name, of the largest size
+/// and alignment asked for. Each goes into the `COMMON` section of the source whose record set
+/// its size (the first of the largest), and each source's `COMMON` takes its symbols in the
+/// order of ld's global symbol hash table (by bucket, and within a bucket the later symbol
+/// first), each at its alignment; `sections` get their `COMMON` sizes and alignments, and
+/// every record its `placed` source and offset.
+// Not inlined: its locals stay off the stack the passes run on.
+#[inline(never)]
+pub(super) fn place_global_commons<const SYMS: usize>(
+    records: &mut [LinkCommon],
+    table: &SymbolTable<SYMS>,
+    sections: &mut [SectionInfo],
+) {
+    let name = |index: u32| {
+        table
+            .entries
+            .get(index as usize)
+            .map_or("", |s| s.name.as_str())
+    };
+    let mut records: heapless::Vec<&mut LinkCommon, MAX_LINK_COMMONS> =
+        records.iter_mut().filter(|r| !r.common.local).collect();
+    for record in records.iter_mut() {
+        let wanted = name(record.common.symbol);
+        record.definition = table
+            .entries
+            .iter()
+            .position(|s| {
+                s.name == wanted
+                    && s.is_defined()
+                    && s.attributes.binding == Binding::Global
+                    && !s.attributes.common
+            })
+            .and_then(|i| u32::try_from(i).ok());
+    }
+    // One entry per name: (bucket, its earliest symbol, size, alignment, owner source).
+    let mut merged: heapless::Vec<(u64, u32, u32, u32, u16), MAX_LINK_COMMONS> =
+        heapless::Vec::new();
+    for record in records.iter().filter(|r| r.definition.is_none()) {
+        let symbol = record.common.symbol;
+        let (size, align) = (record.common.size, record.common.align);
+        match merged.iter_mut().find(|m| name(m.1) == name(symbol)) {
+            Some(entry) => {
+                entry.1 = entry.1.min(symbol);
+                if size > entry.2 {
+                    // bfd takes the section of the larger symbol.
+                    entry.2 = size;
+                    entry.4 = record.file;
+                }
+                entry.3 = entry.3.max(align);
+            }
+            None => {
+                // Capacity: one entry per record at most.
+                let _ = merged.push((0, symbol, size, align, record.file));
+            }
+        }
+    }
+    for entry in merged.iter_mut() {
+        entry.0 = ld_hash_bucket(name(entry.1));
+    }
+    // ld's hash traversal: by bucket, and within a bucket the last inserted first.
+    merged.sort_unstable_by_key(|&(bucket, symbol, ..)| (bucket, u32::MAX - symbol));
+    for &(_, symbol, size, align, owner) in &merged {
+        let Some(common) = sections
+            .iter_mut()
+            .find(|s| s.file == owner && s.name == "COMMON")
+        else {
+            continue;
+        };
+        let offset = common.size.next_multiple_of(align);
+        common.size = offset.saturating_add(size);
+        common.align = common.align.max(align);
+        for record in records.iter_mut().filter(|r| r.definition.is_none()) {
+            if name(record.common.symbol) == name(symbol) {
+                record.placed = (owner, offset);
+            }
+        }
+    }
+}
+
+/// Most `.lcomm`, `.bss` and `.comm` records of all the sources of a link together.
+pub const MAX_LINK_COMMONS: usize = MAX_COMMONS;
+
+/// A `.comm` record of one source, in the link.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LinkCommon {
+    /// The source.
+    pub file: u16,
+    /// The record (its symbol an index into the whole table); the offset in `COMMON`.
+    pub common: Common,
+    /// The global symbol some source defines under its name, which it is (its index).
+    pub definition: Option<u32>,
+    /// Otherwise: the source whose `COMMON` holds it, and its offset there.
+    pub placed: (u16, u32),
 }

@@ -9,11 +9,12 @@ use super::expr::expression;
 use super::pass::{MAX_SECTION_STACK, Pass, name};
 use super::section::Attributes;
 use super::symbols::Definition;
-use super::text::{Located, PResult, Span, err, ident_len, operands};
+use super::text::{Located, PResult, Span, err, operands};
 
 /// Directives read and checked that leave no bytes in a local-store image: symbol binding
-/// and visibility, ELF symbol types and sizes, listing control, debug line info, and the
-/// ones gas ignores (`.extern`: every undefined symbol is external to gas).
+/// and visibility, ELF symbol types and sizes (recorded for the ELF file, see
+/// `symbol_attributes`), listing control, debug line info, and the ones gas ignores
+/// (`.extern`: every undefined symbol is external to gas).
 const NO_BYTES: [&str; 34] = [
     "global",
     "globl",
@@ -171,7 +172,11 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             }
             // Messages GNU `as` prints, and a syntax switch back to the default one.
             "warning" | "print" | "version" | "noaltmacro" => Ok(()),
-            _ if NO_BYTES.contains(&d) => self.symbol_names(d, args),
+            "global" | "globl" | "xdef" | "local" | "weak" | "hidden" | "protected"
+            | "internal" | "extern" | "xref" | "type" | "size" | "file" => {
+                self.symbol_attribute(d, args)
+            }
+            _ if NO_BYTES.contains(&d) => Ok(()),
             _ => Err(Located {
                 offset: at,
                 kind: match unsupported(d) {
@@ -183,37 +188,6 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
                 },
             }),
         }
-    }
-
-    /// Checks the symbol names of `.global`-like directives (names only, or a name first).
-    fn symbol_names(&self, d: &str, args: Span<'_>) -> PResult<()> {
-        let first_only = matches!(d, "type" | "size");
-        let names_only = matches!(
-            d,
-            "global"
-                | "globl"
-                | "xdef"
-                | "local"
-                | "weak"
-                | "hidden"
-                | "protected"
-                | "internal"
-                | "extern"
-                | "xref"
-        );
-        if !(first_only || names_only) {
-            return Ok(());
-        }
-        for (i, span) in operands(args).enumerate() {
-            if first_only && i > 0 {
-                break;
-            }
-            let s = span.trim();
-            if s.text.is_empty() || ident_len(s.text) != s.text.len() {
-                return s.err(AsmErrorKind::ExpectedExpression);
-            }
-        }
-        Ok(())
     }
 
     /// Makes `section` (opened with its name's attributes) the current one.

@@ -259,12 +259,33 @@ pub enum AsmErrorKind {
         /// The operator as written.
         operator: &'static str,
     },
+    /// `.type` with a type GNU `as` does not know (gas: "unrecognized symbol type").
+    UnknownSymbolType(Name),
+    /// A global symbol two sources define (ld: "multiple definition"); the error is at the
+    /// later definition.
+    MultipleDefinition {
+        /// The symbol.
+        name: Name,
+        /// The source that defined it first.
+        first_file: u16,
+    },
+    /// More sources, or more link definitions, than the link takes.
+    TooManySources {
+        /// The limit.
+        limit: usize,
+    },
+    /// A link definition that is not `NAME=EXPRESSION` (ld's `--defsym`).
+    BadDefinition,
 }
 
 /// An assembler error at a source position (1-based line and byte column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AsmError {
+    /// The source it is in: its index among the sources given to
+    /// [`link`](super::link) (0 for [`assemble`](super::assemble)); for an error in the
+    /// `i`-th link definition, the number of sources plus `i`.
+    pub file: u16,
     /// Line number, from 1.
     pub line: u32,
     /// Column (byte offset in the line), from 1.
@@ -446,6 +467,16 @@ impl fmt::Display for AsmErrorKind {
                 f,
                 "expression nested too deeply: more than {limit} prefix operators and parentheses"
             ),
+            UnknownSymbolType(name) => write!(
+                f,
+                "unknown symbol type `{name}` (`@function`, `@object`, `@tls_object`, `@notype`)"
+            ),
+            MultipleDefinition { name, first_file } => write!(
+                f,
+                "multiple definition of `{name}` (source {first_file} defines it first)"
+            ),
+            TooManySources { limit } => write!(f, "more than {limit} sources to link"),
+            BadDefinition => f.write_str("expected `NAME=EXPRESSION`"),
         }
     }
 }

@@ -20,6 +20,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
     /// An error at byte `e.offset` of the current line (of `len` bytes).
     fn at_line(&self, e: Located, len: usize) -> AsmError {
         AsmError {
+            file: self.file,
             line: self.expander.line.max(1),
             column: u32::try_from(e.offset.min(len) + 1).unwrap_or(u32::MAX),
             kind: e.kind,
@@ -88,6 +89,7 @@ impl<'src, const SYMS: usize> Pass<'src, '_, SYMS> {
             }
         }
         let end = |kind| AsmError {
+            file: self.file,
             line: self.expander.line.max(1),
             column: 1,
             kind,

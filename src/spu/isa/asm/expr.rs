@@ -3,8 +3,8 @@
 //! then the prefix operators `- ~ ! +`. Operators of one rank group left to right. Values
 //! and gas's section rules are in [`value`](super::value).
 //!
-//! Operands: numbers (`12`, `0x1f`, `0b101`, octal `017`), character constants (`'a`: the
-//! value of the next character, no escapes, as GNU `as`), symbols (a name may start with
+//! Operands: numbers (`12`, `0x1f`, `0b101`, octal `017`), character constants (`'a'` or
+//! `'a`, with gas's escapes `'\n'`; see [`char_constant`]), symbols (a name may start with
 //! `$`, as in gas), `.` (the current address), numeric local label references (`1b`, `2f`)
 //! and parenthesised expressions. A final `@h` (bits 16-31) or `@l` (bits 0-15), or the old
 //! `%hi(...)`/`%lo(...)` form, selects half of the value for an instruction operand.
@@ -16,7 +16,7 @@
 //! expression within the limit is read.
 
 use super::error::AsmErrorKind;
-use super::text::{Located, PResult, Span, err, ident_len, is_ident_char};
+use super::text::{Located, PResult, Span, char_constant, err, ident_len, is_ident_char};
 pub(super) use super::value::Value;
 use super::value::{Op, prefix};
 
@@ -298,11 +298,11 @@ impl<'s> Parser<'s, '_> {
         let at = self.offset();
         match self.peek() {
             Some(b'\'') => {
-                let Some(c) = self.rest().get(1..).and_then(|s| s.chars().next()) else {
+                let Some((value, len)) = char_constant(self.text.as_bytes(), self.pos) else {
                     return err(at, AsmErrorKind::ExpectedExpression);
                 };
-                self.pos += 1 + c.len_utf8();
-                Ok(Value::known(i64::from(u32::from(c))))
+                self.pos += len;
+                Ok(Value::known(i64::from(value)))
             }
             Some(c) if c.is_ascii_digit() => self.number(),
             Some(b'.') if !self.peek_at(1).is_some_and(is_ident_char) => {

@@ -103,12 +103,14 @@ fn any_string_end(bytes: &[u8], mut i: usize) -> usize {
         match c {
             b' ' | b'\t' if depth == 0 => break,
             b',' => break,
-            b'"' | b'\'' => {
+            b'"' => {
                 i += 1;
                 while bytes.get(i).is_some_and(|&d| d != c) {
                     i += 1;
                 }
             }
+            // A character constant is one token (`','`, `' '`).
+            b'\'' => i += super::text::char_constant(bytes, i).map_or(1, |(_, len)| len) - 1,
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth = depth.saturating_sub(1),
             _ => {}

@@ -1,7 +1,9 @@
-//! Two-pass, heap-free SPU assembler for the GNU `as` SPU syntax.
+//! Two-pass, heap-free SPU assembler for the GNU `as` SPU syntax, with the link of several
+//! sources.
 //!
 //! [`assemble`] reads source text and writes a flat local-store image into a caller-provided
-//! byte slice, returning a [`Program`] (image length, entry point, sections, symbol table).
+//! byte slice, returning a [`Program`] (image length, entry point, sections, symbol table);
+//! [`link`] does so for several sources, as `spu-ld` links their objects (`link`).
 //! The aim is GNU `as` 2.40 compatibility (binutils `gas/config/tc-spu.c` plus generic gas):
 //! a source GNU `as` accepts assembles to the bytes spu-ld's default link of its object puts
 //! in local store, and anything else is an [`AsmError`] with a line, a column and what is
@@ -19,7 +21,10 @@
 //! - `pass`: statements and byte output; `binding`: symbols and their (re)definitions;
 //!   `encode`/`instruction`: operand encoding;
 //! - `directive`, `data`, `space`, `align`, `commons`: directives; `section`: sections and
-//!   their attributes; `layout`: where spu-ld puts them; `symbols`: the symbol table.
+//!   their attributes; `layout`: where spu-ld puts them; `symbols`: the symbol table;
+//!   `symbol_attributes`: binding, type, size, visibility;
+//! - `link`: several sources into one program; `linker_symbols`: the symbols ld's script
+//!   and `--defsym` define.
 //!
 //! `.include` and `.incbin` need files: the library reads one text and reports them as
 //! [`AsmErrorKind::NeedsFileAccess`] where it reaches them; `tools/spusim` inlines included
@@ -46,65 +51,44 @@ mod expand;
 mod expr;
 mod instruction;
 mod layout;
+mod link;
+mod linker_symbols;
 pub mod macros;
 mod pass;
+mod program;
 mod pseudo_op;
 mod reader;
 mod register;
 mod reloc;
 mod section;
 mod space;
+mod symbol_attributes;
+mod symbol_directives;
 mod symbols;
 mod text;
 mod value;
 
+pub use commons::MAX_LINK_COMMONS;
+pub(crate) use commons::ld_hash_bucket;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use expr::MAX_NESTING;
+pub use layout::OutputSection;
+pub use link::{MAX_SOURCES, link};
+pub use linker_symbols::{LinkerDefinition, LinkerSymbol, MAX_DEFINITIONS, MAX_LINKER_SYMBOLS};
 pub use pass::MAX_LOCAL_NUMBERS;
+pub use pass::MAX_PIC_PATCHES;
+pub use program::{MAX_OUTPUT_SECTIONS, MAX_PROGRAM_SECTIONS, Program};
 pub use reader::{MAX_CONDITIONALS, MAX_EXPANSION_DEPTH, MAX_LINES_PER_PASS, MAX_REPEAT};
 pub use section::{MAX_SECTIONS, SectionInfo, SectionKind};
 pub use symbols::MAX_COMMONS;
-pub use symbols::{MAX_NAME, Symbol, SymbolName, SymbolTable, SymbolValue};
+pub use symbols::{
+    Binding, FILE_SYMBOL_MARK, MAX_NAME, Symbol, SymbolAttributes, SymbolName, SymbolTable,
+    SymbolType, SymbolValue, Visibility,
+};
 pub use text::MAX_LINE;
 
-use pass::Pass;
-
-/// The result of [`assemble`].
-#[derive(Clone, Debug)]
-pub struct Program<const SYMS: usize> {
-    /// Bytes of the image used: `image[..len]` is the program, up to the end of the last
-    /// section with bytes (zero-initialised sections have none).
-    pub len: usize,
-    /// End of the text segment, from address 0: the code sections and the read-only data
-    /// ld puts with them (`.rodata`).
-    pub text_len: usize,
-    /// Start of the data segment: where ld puts the first data section, at or after
-    /// `ALIGN(0x80)` past the text; that address when there is none.
-    pub data_start: usize,
-    /// Bytes from `data_start` to the end of the image (0 without data).
-    pub data_len: usize,
-    /// Entry point: the `_start` label, else 0.
-    pub entry: u32,
-    /// Every section with its place in local store (see `layout` for where ld puts each), in
-    /// the order they first appear.
-    pub sections: heapless::Vec<SectionInfo, MAX_SECTIONS>,
-    /// Every symbol with its address or value.
-    pub symbols: SymbolTable<SYMS>,
-}
-
-impl<const SYMS: usize> Program<SYMS> {
-    /// Address of the symbol `name` (e.g. to set a breakpoint).
-    pub fn symbol(&self, name: &str) -> Option<u32> {
-        self.symbols.get(name)
-    }
-
-    /// The section called `name`.
-    pub fn section(&self, name: &str) -> Option<&SectionInfo> {
-        self.sections.iter().find(|s| s.name == name)
-    }
-}
-
-/// Assembles `source` into `image` (big-endian words, loadable at local-store address 0).
+/// Assembles `source` into `image` (big-endian words, loadable at local-store address 0), as
+/// `spu-as` and `spu-ld`'s default link of its object do: [`link`] of one source.
 ///
 /// Bytes of `image` outside the program are left untouched, except the gaps between
 /// sections, which are zeroed. `image.len()` is also the local-store size the program and
@@ -123,103 +107,5 @@ pub fn assemble<const SYMS: usize>(
     source: &str,
     image: &mut [u8],
 ) -> Result<Program<SYMS>, AsmError> {
-    let mut expander = reader::Expander::new();
-    let mut pass = Pass::<SYMS>::new(source, image.len(), &mut expander);
-    let start = |pass: &mut Pass<'_, '_, SYMS>| {
-        pass.offsets = [0; MAX_SECTIONS];
-        pass.current = 0;
-        pass.previous = 0;
-        pass.section_stack.clear();
-        pass.locals.clear();
-        pass.ended = false;
-        pass.next_common = 0;
-        for symbol in pass.symbols.entries.iter_mut() {
-            symbol.defined = false;
-        }
-    };
-    // `.text` is always section 0 (gas creates it first).
-    let _ = pass.sections.open(".text", None, None);
-    start(&mut pass);
-    pass.run()?;
-    pass.place_commons();
-    pass.finish()?;
-    let layout = layout::place(&mut pass.sections.list);
-    for symbol in pass.symbols.entries.iter_mut() {
-        // A use before any definition takes the first one, as gas's fixup does.
-        if symbol.first != SymbolValue::Unresolved {
-            symbol.value = symbol.first;
-        }
-        symbol.address = match symbol.value {
-            SymbolValue::Label { section, offset } => pass
-                .sections
-                .get(section)
-                .map_or(0, |s| s.address)
-                .saturating_add(offset),
-            SymbolValue::Absolute(v) => v as u32,
-            SymbolValue::Unresolved => symbol.address,
-        };
-    }
-    let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
-    let len = to_usize(layout.image_end);
-    let data_start = to_usize(layout.data_start);
-    // Zero the gaps between sections (the second pass writes everything else).
-    let mut previous_end = 0u64;
-    let mut placed: heapless::Vec<(u64, u64), MAX_SECTIONS> = pass
-        .sections
-        .list
-        .iter()
-        .filter(|s| matches!(s.kind, SectionKind::Code | SectionKind::Data))
-        .map(|s| {
-            (
-                u64::from(s.address),
-                u64::from(s.address) + u64::from(s.size),
-            )
-        })
-        .collect();
-    placed.sort_unstable();
-    for (begin, end) in placed {
-        if let Some(gap) = image.get_mut(to_usize(previous_end)..to_usize(begin).min(image.len())) {
-            gap.fill(0);
-        }
-        previous_end = previous_end.max(end);
-    }
-    pass.final_pass = true;
-    pass.image = Some(image);
-    start(&mut pass);
-    // The second pass reports bytes past the image at their statement; zero-initialised
-    // sections past it have no statement to blame.
-    pass.run()?;
-    pass.finish()?;
-    if layout.end > pass.capacity as u64 {
-        return Err(AsmError {
-            line: 1,
-            column: 1,
-            kind: AsmErrorKind::ImageOverflow {
-                capacity: pass.capacity,
-            },
-            invoked_at: None,
-        });
-    }
-    let entry = pass.symbols.get("_start").unwrap_or(0);
-    Ok(Program {
-        len,
-        text_len: to_usize(layout.text_end),
-        data_start,
-        data_len: len.saturating_sub(data_start),
-        entry,
-        sections: pass.sections.list.clone(),
-        symbols: pass.symbols,
-    })
-}
-
-impl<const SYMS: usize> Pass<'_, '_, SYMS> {
-    /// The end of a pass: every section's size rounded to its alignment, as gas does.
-    fn finish(&mut self) -> Result<(), AsmError> {
-        self.round_sections().map_err(|e| AsmError {
-            line: self.expander.line.max(1),
-            column: 1,
-            kind: e.kind,
-            invoked_at: None,
-        })
-    }
+    link(&[source], &[], image)
 }

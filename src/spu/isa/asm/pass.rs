@@ -1,8 +1,9 @@
 //! One pass over the source: the assembler state, symbol resolution, statements (labels,
 //! assignments, instructions) and byte output into the current section.
 
-use super::error::{AsmErrorKind, Name};
+use super::error::{AsmError, AsmErrorKind, Name};
 use super::expr::Value;
+use super::linker_symbols::LinkerSymbols;
 use super::pseudo_op::{Word, classify};
 use super::reader::Expander;
 use super::section::{MAX_SECTIONS, SectionKind, Sections};
@@ -13,15 +14,24 @@ use super::{encode, instruction};
 /// Most numeric local label numbers (`0:`..`N:`) one source may use.
 pub const MAX_LOCAL_NUMBERS: usize = 32;
 
+/// Most `SPU_ADD_PIC` rewrites one source may need (see `reloc`).
+pub const MAX_PIC_PATCHES: usize = 32;
+
 /// Deepest `.pushsection` nesting.
 pub(super) const MAX_SECTION_STACK: usize = 8;
 
 pub(super) struct Pass<'src, 'img, const SYMS: usize> {
     pub final_pass: bool,
     pub source: &'src str,
+    /// The source's index among the link's sources.
+    pub file: u16,
     pub image: Option<&'img mut [u8]>,
     pub capacity: usize,
-    pub symbols: SymbolTable<SYMS>,
+    /// Every source's symbols; this source's are those in the table's view.
+    pub symbols: &'img mut SymbolTable<SYMS>,
+    /// What the link defines besides the sources (`--defsym`, the linker script's `_end`...),
+    /// once the sections are placed (the second pass).
+    pub linker: Option<&'img LinkerSymbols>,
     pub sections: Sections,
     /// Offset reached in each section in this pass.
     pub offsets: [u32; MAX_SECTIONS],
@@ -41,6 +51,8 @@ pub(super) struct Pass<'src, 'img, const SYMS: usize> {
     pub commons: heapless::Vec<Common, MAX_COMMONS>,
     /// The next record of `commons` the second pass reaches.
     pub next_common: usize,
+    /// Instructions the link rewrites for `.reloc SPU_ADD_PIC` (see `reloc`), by address.
+    pub pic_patches: heapless::Vec<u32, MAX_PIC_PATCHES>,
 }
 
 /// `name` as an error payload.
@@ -53,13 +65,20 @@ impl<'src, 'img, const SYMS: usize> Pass<'src, 'img, SYMS> {
     // Not inlined, so the temporaries its fields are built in are not a second copy in the
     // caller's frame for the whole assembly.
     #[inline(never)]
-    pub fn new(source: &'src str, capacity: usize, expander: &'img mut Expander<'src>) -> Self {
+    pub fn new(
+        (source, file): (&'src str, u16),
+        capacity: usize,
+        expander: &'img mut Expander<'src>,
+        symbols: &'img mut SymbolTable<SYMS>,
+    ) -> Self {
         Pass {
             final_pass: false,
             source,
+            file,
             image: None,
             capacity,
-            symbols: SymbolTable::new(),
+            symbols,
+            linker: None,
             sections: Sections::new(),
             offsets: [0; MAX_SECTIONS],
             current: 0,
@@ -71,7 +90,34 @@ impl<'src, 'img, const SYMS: usize> Pass<'src, 'img, SYMS> {
             ended: false,
             commons: heapless::Vec::new(),
             next_common: 0,
+            pic_patches: heapless::Vec::new(),
         }
+    }
+
+    /// The state at the start of a pass (the symbols keep their values, not being defined).
+    pub fn reset(&mut self) {
+        self.offsets = [0; MAX_SECTIONS];
+        self.current = 0;
+        self.previous = 0;
+        self.section_stack.clear();
+        self.locals.clear();
+        self.ended = false;
+        self.next_common = 0;
+        self.pic_patches.clear();
+        for symbol in self.symbols.view_mut() {
+            symbol.defined = false;
+        }
+    }
+
+    /// The end of a pass: every section's size rounded to its alignment, as gas does.
+    pub fn finish(&mut self) -> Result<(), AsmError> {
+        self.round_sections().map_err(|e| AsmError {
+            file: self.file,
+            line: self.expander.line.max(1),
+            column: 1,
+            kind: e.kind,
+            invoked_at: None,
+        })
     }
 
     pub fn kind(&self) -> SectionKind {

@@ -1,11 +1,12 @@
 //! `.reloc OFFSET, NAME[, EXPRESSION]`: a relocation gas records in the object for ld.
 //!
-//! This assembler writes the linked image, so a relocation is taken only where ld, linking
-//! that image, leaves the bytes as they are:
+//! This assembler writes the linked image, so a relocation is taken only where ld's change
+//! to the bytes does not depend on an address it alone knows:
 //! - `SPU_NONE` (also `BFD_RELOC_NONE`): ld does nothing with it;
-//! - `SPU_ADD_PIC`: ld rewrites the instruction at OFFSET into an `ai` only when its symbol is
-//!   defined in no object (`elf32-spu.c`, `spu_elf_relocate_section`), and here every symbol
-//!   is defined (an undefined one is an error).
+//! - `SPU_ADD_PIC`: ld rewrites the instruction at OFFSET (an `a rt,ra,rb`) into
+//!   `ai rt,ra,0` when its symbol is a global one no object defines, a weak name nobody
+//!   defines (`elf32-spu.c`, `spu_elf_relocate_section`: bytes 0x1c, 0x00, byte 2 `& 0x3f`);
+//!   the link does the same once every source is assembled.
 //!
 //! Any other SPU relocation would have ld write an address into the bytes: it is refused,
 //! naming it. The offset must lie inside its section or at its end, as gas requires ("reloc
@@ -14,8 +15,8 @@
 
 use super::error::AsmErrorKind;
 use super::expr::expression;
-use super::pass::{Pass, name};
-use super::text::{PResult, Span, err, operands};
+use super::pass::{MAX_PIC_PATCHES, Pass, name};
+use super::text::{Located, PResult, Span, err, ident_len, operands};
 
 /// The relocations of `elf32-spu.c`'s howto table, by the names `.reloc` takes.
 const SPU_RELOCATIONS: [&str; 18] = [
@@ -86,7 +87,8 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
             }
             Kind::Unknown => return reloc.err(AsmErrorKind::UnknownRelocation(name(reloc.text))),
         }
-        if let Some(symbol) = parts.next() {
+        let symbol = parts.next();
+        if let Some(symbol) = symbol {
             expression(symbol, self)?;
         }
         if let Some(extra) = parts.next() {
@@ -113,6 +115,40 @@ impl<const SYMS: usize> Pass<'_, '_, SYMS> {
         if within < 0 || within > i64::from(info.size) {
             return offset.trim().err(AsmErrorKind::RelocationOutsideSection);
         }
+        if reloc.text.eq_ignore_ascii_case("SPU_ADD_PIC")
+            && symbol.is_some_and(|s| self.defined_by_nobody(s.trim().text))
+        {
+            let address = u32::try_from(i64::from(info.address) + within).unwrap_or(u32::MAX);
+            self.pic_patches.push(address).map_err(|_| Located {
+                offset: reloc.offset,
+                kind: AsmErrorKind::TooManySymbols {
+                    capacity: MAX_PIC_PATCHES,
+                },
+            })?;
+        }
         Ok(())
+    }
+
+    /// Whether the symbol an expression starts with is global and defined by no source and
+    /// not by the link (a weak name nobody defines).
+    fn defined_by_nobody(&self, expression: &str) -> bool {
+        let name = expression.get(..ident_len(expression)).unwrap_or("");
+        if name.is_empty() || self.symbols.find(name).is_some_and(|s| s.defined_here) {
+            return false;
+        }
+        let linker = self.linker;
+        self.symbols.global(name).is_none()
+            && linker.and_then(|l| l.assigned(name)).is_none()
+            && linker.and_then(|l| l.provided(name)).is_none()
+    }
+}
+
+/// `SPU_ADD_PIC`'s rewrite of the instruction at `address`: `a rt,ra,rb` into `ai rt,ra,0`.
+pub(super) fn add_pic(image: &mut [u8], address: u32) {
+    let address = address as usize;
+    if let Some([op, high, middle, _]) = image.get_mut(address..address + 4) {
+        *op = 0x1c;
+        *high = 0x00;
+        *middle &= 0x3f;
     }
 }

@@ -186,8 +186,26 @@ pub struct SectionInfo {
     pub size: u32,
     /// Largest alignment asked for in it (1 if none, as gas records it).
     pub align: u32,
+    /// The source it is in: its index among the sources given to
+    /// [`link`](super::link) (0 for [`assemble`](super::assemble)).
+    pub file: u16,
     /// Its ELF attributes.
     pub(super) attributes: Attributes,
+    /// The output section it went into (an index into the program's output sections), or
+    /// [`NO_OUTPUT`] (not allocated, or empty with every section of its output).
+    pub(super) output: u8,
+}
+
+/// [`SectionInfo`]'s output index when it is in no output section.
+pub(super) const NO_OUTPUT: u8 = u8::MAX;
+
+impl SectionInfo {
+    /// The index of the output section it is in, among
+    /// [`Program::output_sections`](super::Program::output_sections); `None` when it is in
+    /// none (not allocated, or empty like every section ld would have put with it).
+    pub fn output_section(&self) -> Option<usize> {
+        (self.output != NO_OUTPUT).then_some(usize::from(self.output))
+    }
 }
 
 /// The section table while assembling: sizes grow as statements are read.
@@ -222,7 +240,9 @@ impl Sections {
             address: 0,
             size: 0,
             align: 1,
+            file: 0,
             attributes,
+            output: NO_OUTPUT,
         };
         self.list
             .push(info)

@@ -3,6 +3,9 @@
 //! zero-initialised ones (`.lcomm`, `.comm`) with their places.
 
 use super::error::AsmErrorKind;
+pub use super::symbol_attributes::{
+    Binding, FILE_SYMBOL_MARK, SymbolAttributes, SymbolType, Visibility,
+};
 use crate::spu::isa::disasm::SymbolLookup;
 
 /// Longest symbol or section name in bytes; longer names are an error, never truncated (two
@@ -17,6 +20,12 @@ pub struct SymbolName {
 }
 
 impl SymbolName {
+    /// The empty name.
+    pub const EMPTY: SymbolName = SymbolName {
+        bytes: [0; MAX_NAME],
+        len: 0,
+    };
+
     /// Copies `text`, or fails with [`AsmErrorKind::NameTooLong`].
     pub fn new(text: &str) -> Result<SymbolName, AsmErrorKind> {
         if text.len() > MAX_NAME {
@@ -96,8 +105,15 @@ pub struct Symbol {
     pub name: SymbolName,
     /// Local-store address (labels) or the value truncated to 32 bits (absolute symbols).
     pub address: u32,
-    /// Label or absolute value.
+    /// Label or absolute value ([`SymbolValue::Unresolved`] for a name the source only
+    /// declares, such as `.global printf` without a definition).
     pub value: SymbolValue,
+    /// The source it belongs to: its index in the sources given to
+    /// [`link`](super::link) (0 for [`assemble`](super::assemble)).
+    pub file: u16,
+    /// Its binding, its ELF type and size, its visibility: what `.global`, `.weak`, `.type`,
+    /// `.size`, `.hidden`... said of it.
+    pub attributes: SymbolAttributes,
     /// Defined in the current pass (for `.ifdef`, `.equiv` and redefinition checks).
     pub(super) defined: bool,
     /// Assigned with `.set`, `.equ` or `=`: another assignment or a label may redefine it
@@ -109,6 +125,14 @@ pub struct Symbol {
     /// The value of the first definition of the first pass: the value a use before any
     /// definition takes in the second pass, as gas's fixups refer to the first definition.
     pub(super) first: SymbolValue,
+    /// The source defines it somewhere (seen in the first pass): a name it only uses or
+    /// declares is resolved by the link, against the other sources' global symbols.
+    pub(super) defined_here: bool,
+    /// The source line of its first definition, for errors the link finds.
+    pub(super) line: u32,
+    /// The link chose this entry as the definition of its global name (see
+    /// [`Symbol::is_link_definition`]).
+    pub(super) chosen: bool,
 }
 
 impl Symbol {
@@ -124,12 +148,53 @@ impl Symbol {
     pub fn is_label(&self) -> bool {
         matches!(self.value, SymbolValue::Label { .. })
     }
+
+    /// Whether this is the definition the link chose for a global name: a global definition,
+    /// else a weak one, else the first of the merged common symbols, unless the link assigns
+    /// the name itself (`--defsym`, the script's `_end`). Each global name has at most one.
+    pub fn is_link_definition(&self) -> bool {
+        self.chosen
+    }
+
+    /// Whether the source defines it (a label or a value), rather than only naming it.
+    pub fn is_defined(&self) -> bool {
+        self.defined_here && self.value != SymbolValue::Unresolved
+    }
+
+    /// A symbol as the first pass meets it: named, not defined yet.
+    pub(super) fn declared(name: SymbolName, file: u16) -> Symbol {
+        Symbol {
+            name,
+            address: 0,
+            value: SymbolValue::Unresolved,
+            file,
+            attributes: SymbolAttributes::LOCAL,
+            defined: false,
+            variable: false,
+            late: false,
+            first: SymbolValue::Unresolved,
+            defined_here: false,
+            line: 0,
+            chosen: false,
+        }
+    }
 }
 
-/// Fixed-capacity symbol table (`N` symbols at most).
+/// Fixed-capacity symbol table (`N` symbols at most), holding the symbols of every source of
+/// a link, each source's together in its order.
 #[derive(Clone, Debug)]
 pub struct SymbolTable<const N: usize> {
     pub(super) entries: heapless::Vec<Symbol, N>,
+    /// The entries of the source being assembled: names are looked up among these (a
+    /// source's local symbols are its own). Past the last entry when the view is open, so
+    /// new symbols join it.
+    pub(super) view: core::ops::Range<usize>,
+    /// When each symbol was first named in its source's second pass (0: never), in one
+    /// count across the sources: the order GNU `as` creates symbols in, which is the order of
+    /// its object's symbol table.
+    created: [core::cell::Cell<u32>; N],
+    /// The last value of `created` given.
+    creations: core::cell::Cell<u32>,
 }
 
 impl<const N: usize> SymbolTable<N> {
@@ -137,41 +202,114 @@ impl<const N: usize> SymbolTable<N> {
     pub const fn new() -> Self {
         SymbolTable {
             entries: heapless::Vec::new(),
+            view: 0..usize::MAX,
+            created: [const { core::cell::Cell::new(0) }; N],
+            creations: core::cell::Cell::new(0),
         }
     }
 
-    /// Address of the symbol `name` (labels: their local-store address).
+    /// Records that the symbol at `index` was named (first time only).
+    pub(super) fn touch(&self, index: usize) {
+        if let Some(created) = self.created.get(index)
+            && created.get() == 0
+        {
+            let next = self.creations.get().saturating_add(1);
+            self.creations.set(next);
+            created.set(next);
+        }
+    }
+
+    /// When the symbol at `index` was first named in its source (the order of GNU `as`'s
+    /// symbol table); 0 when it never was in a second pass.
+    pub fn creation(&self, index: usize) -> u32 {
+        self.created.get(index).map_or(0, core::cell::Cell::get)
+    }
+
+    /// Address of the symbol `name` (labels: their local-store address): the global
+    /// definition when there is one, else the first source's that defines it.
     pub fn get(&self, name: &str) -> Option<u32> {
-        self.find(name).map(|s| s.address)
+        let mut defined = self
+            .entries
+            .iter()
+            .filter(|s| s.name == name && s.is_defined());
+        let first = defined.clone().next();
+        defined
+            .find(|s| s.attributes.binding != Binding::Local)
+            .or(first)
+            .map(|s| s.address)
+    }
+
+    /// The symbols of the source in view.
+    fn in_view(&self) -> &[Symbol] {
+        let end = self.view.end.min(self.entries.len());
+        self.entries.get(self.view.start..end).unwrap_or(&[])
     }
 
     pub(super) fn find(&self, name: &str) -> Option<&Symbol> {
-        self.entries.iter().find(|s| s.name == name)
+        self.in_view().iter().find(|s| s.name == name)
     }
 
     pub(super) fn find_mut(&mut self, name: &str) -> Option<&mut Symbol> {
-        self.entries.iter_mut().find(|s| s.name == name)
+        let index = self.position(name)?;
+        self.entries.get_mut(index)
     }
 
-    /// The index of `name` in definition order.
+    /// The index of `name` (in the whole table) among the source's symbols.
     pub(super) fn position(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|s| s.name == name)
+        self.in_view()
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i + self.view.start)
     }
 
-    /// The name of the symbol at `index`.
-    pub(super) fn name_at(&self, index: usize) -> Option<&str> {
-        self.entries.get(index).map(|s| s.name.as_str())
+    /// The source's symbols.
+    pub(super) fn view_mut(&mut self) -> &mut [Symbol] {
+        let end = self.view.end.min(self.entries.len());
+        self.entries
+            .get_mut(self.view.start..end)
+            .unwrap_or(&mut [])
     }
 
-    /// Adds a symbol; the table must not hold `name` yet.
-    pub(super) fn insert(&mut self, symbol: Symbol) -> Result<(), AsmErrorKind> {
+    /// The definition other sources see of `name`: a global symbol of another source that
+    /// defines it, else a weak one, else a common one (ld's precedence).
+    pub(super) fn global(&self, name: &str) -> Option<&Symbol> {
+        let mut best: Option<(u8, &Symbol)> = None;
+        for (index, symbol) in self.entries.iter().enumerate() {
+            if self.view.contains(&index) || symbol.name != name || !symbol.is_defined() {
+                continue;
+            }
+            let rank = match (symbol.attributes.binding, symbol.attributes.common) {
+                (Binding::Local, _) => continue,
+                (_, true) => 2,
+                (Binding::Weak, false) => 1,
+                (Binding::Global, false) => 0,
+            };
+            if best.is_none_or(|(known, _)| rank < known) {
+                best = Some((rank, symbol));
+            }
+        }
+        best.map(|(_, symbol)| symbol)
+    }
+
+    /// Adds a symbol to the source in view; the source must not hold `name` yet. Only the
+    /// last source's view takes new symbols (the link's second pass defines no new ones).
+    pub(super) fn insert(&mut self, symbol: Symbol) -> Result<usize, AsmErrorKind> {
+        if self.view.end < self.entries.len() {
+            return Err(AsmErrorKind::TooManySymbols { capacity: N });
+        }
         self.entries
             .push(symbol)
-            .map_err(|_| AsmErrorKind::TooManySymbols { capacity: N })
+            .map_err(|_| AsmErrorKind::TooManySymbols { capacity: N })?;
+        Ok(self.entries.len() - 1)
+    }
+
+    /// The symbol at `index` (of [`SymbolTable::iter`]'s order).
+    pub fn entry(&self, index: usize) -> Option<&Symbol> {
+        self.entries.get(index)
     }
 
     /// All symbols in definition order.
-    pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
+    pub fn iter(&self) -> core::slice::Iter<'_, Symbol> {
         self.entries.iter()
     }
 
@@ -233,7 +371,7 @@ pub const MAX_COMMONS: usize = 64;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Common {
     /// Its symbol's index in the symbol table.
-    pub symbol: usize,
+    pub symbol: u32,
     /// Bytes.
     pub size: u32,
     /// Bytes, a power of two.

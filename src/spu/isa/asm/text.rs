@@ -80,6 +80,40 @@ pub(super) fn ident_len(text: &str) -> usize {
     }
 }
 
+/// gas's escapes in a character constant (`app.c` `process_escape`): `\b` `\f` `\n` `\r`
+/// `\t`, and any other character stands for itself (`\'`, `\"`, `\\`, and `\0` is `0`).
+fn escape(byte: u8) -> u8 {
+    match byte {
+        b'b' => 8,
+        b'f' => 12,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        other => other,
+    }
+}
+
+/// The character constant starting at `bytes[start]` (a `'`), as gas's input scrubber reads
+/// one before anything else sees the line (`app.c`): the next byte, or `\` and an escape,
+/// then a closing `'` if there is one (`'A'` and `'A` are both 65; `';'`, `'#'` and `','` are
+/// characters, not a separator or a comment). Its value and its length in bytes; `None` at
+/// the end of the line.
+pub(super) fn char_constant(bytes: &[u8], start: usize) -> Option<(u8, usize)> {
+    let mut next = start + 1;
+    let first = *bytes.get(next)?;
+    let value = if first == b'\\' {
+        next += 1;
+        escape(*bytes.get(next)?)
+    } else {
+        first
+    };
+    next += 1;
+    if bytes.get(next) == Some(&b'\'') {
+        next += 1;
+    }
+    Some((value, next - start))
+}
+
 /// True when `line` may hold a comment (`#` or `/*`, possibly inside a string: the check is
 /// conservative, a false positive only costs a copy).
 pub(super) fn has_comment_marker(line: &str) -> bool {
@@ -117,9 +151,9 @@ pub(super) fn strip_comments(line: &str, in_block: &mut bool, out: &mut LineBuf)
                     quoted = true;
                     true
                 }
-                // A character constant: the next character is taken as it is, even `#`.
+                // A character constant: its character is taken as it is, even `#`.
                 b'\'' => {
-                    width = if next.is_some() { 2 } else { 1 };
+                    width = char_constant(bytes, i).map_or(1, |(_, len)| len);
                     true
                 }
                 b'#' => break,
@@ -163,7 +197,7 @@ pub(super) fn find_top_level(text: &str, stop: u8, depth_aware: bool) -> usize {
         } else if c == b'"' {
             quoted = true;
         } else if c == b'\'' {
-            i += 1;
+            i += char_constant(bytes, i).map_or(1, |(_, len)| len) - 1;
         } else if depth_aware && c == b'(' {
             depth += 1;
         } else if depth_aware && c == b')' {

@@ -9,6 +9,11 @@
 
 use super::error::AsmErrorKind;
 
+/// The section of a value that is an address another source (or the link) defines: gas
+/// leaves such a symbol to a relocation, so it is in none of this source's sections and
+/// combines with nothing but a number added or subtracted.
+pub(super) const EXTERNAL_SECTION: u8 = 0xfe;
+
 /// A value of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Value {
@@ -177,7 +182,9 @@ impl Op {
         let section = match (self, a.section, b.section) {
             (_, None, None) => None,
             (Add, Some(s), None) | (Add, None, Some(s)) | (Sub, Some(s), None) => Some(s),
-            (Sub | Eq | Ne | Lt | Le | Gt | Ge, Some(s), Some(t)) if s == t => {
+            (Sub | Eq | Ne | Lt | Le | Gt | Ge, Some(s), Some(t))
+                if s == t && s != EXTERNAL_SECTION =>
+            {
                 // Offsets in one section differ as the addresses do, in either pass.
                 return Ok(Value {
                     value,

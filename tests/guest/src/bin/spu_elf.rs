@@ -134,9 +134,10 @@ fn main() -> i32 {
         "cut_elf_refused",
         SpuElf::parse(cut).err(),
         Some(ElfError::Truncated {
-            // Two Elf32_Phdr of 32 bytes after the 52-byte Elf32_Ehdr.
+            // Three Elf32_Phdr of 32 bytes (the code, the data, spu-ld's PT_NOTE) after the
+            // 52-byte Elf32_Ehdr.
             part: ElfPart::ProgramHeaders,
-            needs_end: 52 + 2 * 32,
+            needs_end: 52 + 3 * 32,
             file_len: 100,
         }),
     );

@@ -1,0 +1,7 @@
+//! The PMU driver, probe points and listeners, one SPU in instruction mode.
+#![no_std]
+#![no_main]
+
+use pmprobe_embed_size::{pmu, probes, spu_instruction};
+
+pmprobe_embed_size::firmware!(pmu() ^ probes() ^ spu_instruction());
