@@ -1,7 +1,7 @@
 //! The local store's code, decoded once: the ops the interpreter runs from.
 //!
-//! By default it is a decoded copy of the whole local store, one [`Op`] (8 bytes) per word,
-//! 512 KiB per SPU: an instruction is decoded the first time it runs and its op is kept until
+//! With the feature `spu-decode-once` (on by default, and in `spusim`) it is a decoded copy of
+//! the whole local store, one [`Op`] (8 bytes) per word, 512 KiB per SPU: an instruction is decoded the first time it runs and its op is kept until
 //! its word is written (a store, DMA, a loader: the local store notes writes to decoded
 //! quadwords, `local_store.rs`, and `SpuState::catch_up_code` in `code_run.rs` forgets their
 //! ops before the next one runs). Straight-line code of any length decodes once, and
@@ -11,30 +11,31 @@
 //! `stop` out of line, and there `SpuState::decode_missing` tells a real `stop 0` (the word
 //! is zero) from a word to decode. The hot path has no test for it.
 //!
-//! The lean configuration (feature `spu-lean`) keeps 512 ops instead (8 KiB: loops up to 2 KiB
-//! of code decode once), direct-mapped by address with the address beside each; an op of
-//! another address reads as [`Op::ZERO`], and is decoded again.
+//! Without that feature, and in the lean configuration (feature `spu-lean`, which wins over
+//! it), it keeps 512 ops instead (8 KiB: loops up to 2 KiB of code decode once), direct-mapped
+//! by address with the address beside each; an op of another address reads as [`Op::ZERO`],
+//! and is decoded again. That is what a firmware built with `default-features = false` gets
+//! unless it asks for `spu-decode-once` (`docs/spu-footprint.md`).
 
 use super::op::Op;
 
 /// Words in the local store.
-#[cfg(not(feature = "spu-lean"))]
+#[cfg(all(feature = "spu-decode-once", not(feature = "spu-lean")))]
 const SLOTS: usize = (super::LS_SIZE / 4) as usize;
-/// Ops the lean configuration keeps.
-#[cfg(feature = "spu-lean")]
+/// Ops the cache keeps (lean configuration, or no `spu-decode-once`).
+#[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
 const SLOTS: usize = 512;
 
-/// One decoded word: in the lean configuration with its address, complemented (zero bits:
-/// no address).
+/// One decoded word: in the cache with its address, complemented (zero bits: no address).
 #[derive(Clone, Copy)]
 struct Slot {
-    #[cfg(feature = "spu-lean")]
+    #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
     not_pc: u32,
     op: Op,
 }
 
 const EMPTY: Slot = Slot {
-    #[cfg(feature = "spu-lean")]
+    #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
     not_pc: 0,
     op: Op::ZERO,
 };
@@ -51,8 +52,8 @@ pub trait CodeStore: sealed::Sealed + Clone {
 }
 
 /// The local store's code, decoded once, as one SPU keeps it (see
-/// [`SpuState`](super::SpuState)): 512 KiB, or 8 KiB in the lean configuration
-/// (`docs/spu-footprint.md`). All-zero bits when new.
+/// [`SpuState`](super::SpuState)): 512 KiB with `spu-decode-once`, else (and in the lean
+/// configuration) a cache of 8 KiB (`docs/spu-footprint.md`). All-zero bits when new.
 #[derive(Clone)]
 pub struct DecodedCode {
     slots: [Slot; SLOTS],
@@ -94,7 +95,7 @@ impl CodeStore for DecodedCode {
     fn op(&self, pc: u32) -> Op {
         // SLOTS is a power of two: the mask keeps the index in bounds.
         let slot = &self.slots[(pc >> 2) as usize & (SLOTS - 1)];
-        #[cfg(feature = "spu-lean")]
+        #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
         if slot.not_pc != !pc {
             return Op::ZERO;
         }
@@ -104,7 +105,7 @@ impl CodeStore for DecodedCode {
     fn remember(&mut self, pc: u32, op: Op) {
         let slot = &mut self.slots[(pc >> 2) as usize & (SLOTS - 1)];
         *slot = Slot {
-            #[cfg(feature = "spu-lean")]
+            #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
             not_pc: !pc,
             op,
         };
@@ -118,7 +119,7 @@ impl CodeStore for DecodedCode {
         for word in 0..4 {
             let pc = ((index * 4 + word) * 4) as u32;
             let slot = &mut self.slots[(pc >> 2) as usize & (SLOTS - 1)];
-            #[cfg(feature = "spu-lean")]
+            #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
             if slot.not_pc != !pc {
                 continue;
             }
