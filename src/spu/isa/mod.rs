@@ -26,6 +26,7 @@ mod opcodes;
 mod operand_kind;
 mod printed_forms;
 
+pub(crate) use decode::decode_inlined;
 pub use decode::{IllegalInstruction, Instruction, decode};
 pub use disasm::{
     DisplayAt, NoSymbols, SymbolLookup, Syntax, disassemble, disassemble_word, write_instruction,
