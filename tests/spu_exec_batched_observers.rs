@@ -111,9 +111,10 @@ fn checkpoints_mailboxes_halts_and_faults_are_heard_as_stepped() {
 
 #[test]
 fn instructions_sharing_a_decode_cache_slot_within_a_batch_are_heard_as_stepped() {
-    // The loop jumps between two blocks 1 KiB apart (the decode cache holds 256 words), so
-    // consecutive instructions of one batch evict each other's decodes: the replay must
-    // still name each instruction right.
+    // The loop jumps between two places 1 KiB apart (in a direct-mapped cache of 256
+    // decodes, as `step` once kept, they share slots, so consecutive instructions of one
+    // batch would evict each other's decodes): the replay must still name each instruction
+    // right.
     let source = "il $30,50
 loop: ai $3,$3,1
 br far

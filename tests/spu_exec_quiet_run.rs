@@ -8,9 +8,10 @@
 //! and must agree after every slice on the outcome, the `prof_cp` lines and the whole
 //! architectural state (registers, PC, status, counters, profile counters, channels, the
 //! local store). The programs cover checkpoints, stops, channel waits, faults, illegal words
-//! and stores into the code being run. The quiet loop runs decoded blocks (`block_cache.rs`),
-//! so rewritten code (by a store of the program or by the host between runs) must be decoded
-//! again: the last two tests fail if either way of noticing it goes.
+//! and stores into the code being run. Both loops run the local store's code decoded once
+//! (`src/spu/exec/code.rs`), so rewritten code (by a store of the program or by the host
+//! between runs, a few quadwords or more than the local store notes one by one) must be
+//! decoded again: the last three tests fail if a way of noticing it goes.
 
 mod spu_pipeline_support;
 
@@ -219,4 +220,38 @@ fn code_the_host_rewrites_between_runs_is_run_new() {
     let eleven = quiet.arch().register(11).preferred_word();
     assert_eq!(eleven, 1000);
     assert!(ten > 3 * eleven, "the patched instruction ran: $10 = {ten}");
+}
+
+#[test]
+fn a_rewrite_of_more_code_than_the_local_store_notes_is_run_new() {
+    // 160 straight-line `ai $10,$10,1` (40 quadwords, more than the eight written quadwords
+    // the local store notes one by one) looping 20 times; after 1,003 instructions (`il`,
+    // six passes and 30 more `ai`: 990 of them) the host makes every one `ai $10,$10,2`.
+    let body = "ai $10,$10,1\n".repeat(160);
+    let source = format!("il $30,20\nloop:\n{body}ai $30,$30,-1\nbrnz $30,loop\nstop\n");
+    let mut quiet = unit_with(&source, Config::cell(), Mode::Instruction);
+    let mut reporting = unit_with(&source, Config::cell(), Mode::Instruction);
+    quiet.run(1_003, &NoProbes, &mut String::new()).unwrap();
+    reporting
+        .run(1_003, &Listening, &mut String::new())
+        .unwrap();
+    for unit in [&mut quiet, &mut reporting] {
+        let store = unit.arch_mut().local_store_mut();
+        for index in 0..160 {
+            let address = 4 + 4 * index;
+            let word = store.load_word(address);
+            assert_eq!(word >> 24, 0x1c, "ai at {address:#x}: {word:#x}");
+            store.store_word(address, (word & !(0x3ff << 14)) | (2 << 14));
+        }
+    }
+    quiet.run(100_000, &NoProbes, &mut String::new()).unwrap();
+    reporting
+        .run(100_000, &Listening, &mut String::new())
+        .unwrap();
+    assert_same(&quiet, &reporting, "after the rewrite");
+    // 990 additions of 1, then the other 3,200 - 990 of 2.
+    assert_eq!(
+        quiet.arch().register(10).preferred_word(),
+        990 + 2 * (3_200 - 990)
+    );
 }

@@ -9,8 +9,8 @@
 use core::fmt;
 
 use super::exec::{
-    BATCH_RECORDS_BYTES, BatchEnd, BatchRecords, ImageTooLarge, LocalStore, MailboxFull,
-    STEP_DECODE_CACHE_BYTES, SpuState, Status,
+    BATCH_RECORDS_BYTES, BatchEnd, BatchRecords, DECODED_CODE_BYTES, ImageTooLarge, LocalStore,
+    MailboxFull, SpuState, Status,
 };
 use super::main_memory::{SharedMemory, SignalRegister};
 use super::pipeline::{
@@ -232,11 +232,11 @@ impl SpuUnit {
 pub struct Footprint {
     /// The 256 KiB local store.
     pub local_store: usize,
-    /// Registers, channels, status and counters: the rest of the [`SpuState`] but its decode
-    /// cache.
+    /// Registers, channels, status and counters: the rest of the [`SpuState`] but its
+    /// decoded code.
     pub architectural_state: usize,
-    /// The decodes instruction mode's [`step`](SpuState::step) reuses.
-    pub step_decode_cache: usize,
+    /// The local store's code decoded once, which both modes' interpreter runs from.
+    pub decoded_code: usize,
     /// Instruction mode's batch of completed instructions, for observers.
     pub instruction_batch: usize,
     /// The pipeline's record of every instruction in flight.
@@ -262,7 +262,7 @@ impl Footprint {
         [
             ("local store", self.local_store),
             ("architectural state", self.architectural_state),
-            ("step decode cache", self.step_decode_cache),
+            ("decoded code", self.decoded_code),
             ("instruction-mode batch", self.instruction_batch),
             ("instruction window", self.instruction_window),
             ("execution pipes", self.execution_pipes),
@@ -279,12 +279,12 @@ impl SpuUnit {
     /// The bytes one SPU takes, by part.
     pub const fn footprint() -> Footprint {
         let local_store = size_of::<LocalStore>();
-        let step_decode_cache = STEP_DECODE_CACHE_BYTES;
-        let architectural_state = size_of::<SpuState>() - local_store - step_decode_cache;
+        let decoded_code = DECODED_CODE_BYTES;
+        let architectural_state = size_of::<SpuState>() - local_store - decoded_code;
         let total = size_of::<SpuUnit>();
         let parts = local_store
             + architectural_state
-            + step_decode_cache
+            + decoded_code
             + BATCH_RECORDS_BYTES
             + part_bytes::WINDOW
             + part_bytes::EXEC_PIPES
@@ -294,7 +294,7 @@ impl SpuUnit {
         Footprint {
             local_store,
             architectural_state,
-            step_decode_cache,
+            decoded_code,
             instruction_batch: BATCH_RECORDS_BYTES,
             instruction_window: part_bytes::WINDOW,
             execution_pipes: part_bytes::EXEC_PIPES,

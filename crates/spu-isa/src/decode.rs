@@ -66,6 +66,14 @@ const fn field(word: u32, shift: u32, bits: u32) -> u32 {
 /// assert!(decode(0x0080_0000).is_err()); // RR opcode 0x004 does not exist
 /// ```
 pub fn decode(word: u32) -> Result<Instruction, IllegalInstruction> {
+    decode_inlined(word)
+}
+
+/// [`decode`], inlined where it is called: for a decode cache whose refill would otherwise
+/// read the result back from memory as wide loads of what `decode` stored field by field
+/// (the host cannot forward that; pmprobe's pipeline model refills its cache this way).
+#[inline(always)]
+pub fn decode_inlined(word: u32) -> Result<Instruction, IllegalInstruction> {
     // `word >> 21` < 2048 always hits the table; ILLEGAL_INDEX is past the end of OPCODES.
     let index = DECODE_TABLE
         .get((word >> 21) as usize)
@@ -78,7 +86,8 @@ pub fn decode(word: u32) -> Result<Instruction, IllegalInstruction> {
 }
 
 /// Splits `word` into fields according to `info.format` (no opcode check).
-pub(crate) fn fields(word: u32, info: &OpcodeInfo) -> Instruction {
+#[inline(always)]
+fn fields(word: u32, info: &OpcodeInfo) -> Instruction {
     let reg = |shift: u32| field(word, shift, 7) as u8;
     let mut inst = Instruction {
         word,

@@ -46,7 +46,7 @@ mod opcodes;
 mod operand_kind;
 mod printed_forms;
 
-pub use decode::{IllegalInstruction, Instruction, decode};
+pub use decode::{IllegalInstruction, Instruction, decode, decode_inlined};
 pub use disasm::{
     DisplayAt, NoSymbols, SymbolLookup, Syntax, disassemble, disassemble_word, write_instruction,
 };

@@ -1,7 +1,7 @@
 //! The base mnemonics of the SPU instruction set, one enum variant each.
 
 macro_rules! mnemonics {
-    ($($variant:ident),* $(,)?) => {
+    ($d:tt; $($variant:ident),* $(,)?) => {
         /// One variant per binutils base mnemonic (199), named by the mnemonic with its first
         /// letter upper-cased. Feature-bit variants and aliases are not variants: they decode to
         /// their base mnemonic (see [`VARIANTS`](crate::VARIANTS)).
@@ -16,10 +16,19 @@ macro_rules! mnemonics {
             /// Every mnemonic, in table order (`ALL[m as usize] == m`).
             pub const ALL: [Mnemonic; [$(Mnemonic::$variant),*].len()] = [$(Mnemonic::$variant),*];
         }
+
+        /// `with_mnemonics!(callback)` expands to `callback!(Stop, Il, ...)`, every mnemonic in
+        /// table order: for tables indexed by mnemonic (an interpreter's handlers), built with
+        /// the enum so that they cannot fall out of step with it.
+        #[macro_export]
+        macro_rules! with_mnemonics {
+            ($d callback:ident) => { $d callback!($($variant),*) };
+        }
     };
 }
 
-mnemonics! {
+// `$` for the macro the list defines (`with_mnemonics`), then the list.
+mnemonics! { $;
     // BR, first: `stop 0` is the all-zero word, so a zeroed `Instruction` (mnemonic 0, every
     // field 0) is exactly its decode.
     Stop,

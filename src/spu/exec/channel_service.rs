@@ -9,6 +9,7 @@
 //! the next instruction, interrupts are disabled, and execution continues at LS address 0.
 
 use super::channels::{ChannelAccess, ChannelContext};
+use super::code::CodeStore;
 use super::flow::{ChannelInstruction, Flow};
 use super::local_store::LocalStore;
 use super::outcome::{ChannelOperation, Fault, FaultKind, Status, StopReason};
@@ -46,7 +47,7 @@ impl LocalStoreBytes for Mirrored<'_> {
     }
 }
 
-impl SpuState {
+impl<C: CodeStore> SpuState<C> {
     /// Attaches the main memory this SPU's DMA reaches (until then every DMA is outside
     /// main memory and stops the SPU). Several SPUs attach to one memory; a reset keeps it.
     pub fn attach_main_memory(&mut self, memory: &'static dyn SharedMemory) {

@@ -11,13 +11,13 @@
 //! to it), so telling them a few instructions late changes nothing they see.
 
 use super::AccessKind;
-use super::block_run::{BlockRun, BlockSink, Retired};
-use super::decode_cache::DecodeCache;
-use super::flow::{Flow, instruction_address};
+use super::code_run::{CodeRun, CodeSink, Retired};
+use super::flow::instruction_address;
+use super::instructions::Retirement;
 use super::outcome::{Executed, LsAccess, Status};
 use super::state::SpuState;
 use crate::probe::listeners::MemAccess;
-use crate::spu::isa::Instruction;
+use crate::spu::isa::{Instruction, decode};
 
 /// Instructions instruction mode runs at most before its observers hear of them (one
 /// [`CompletedBatch`]).
@@ -116,7 +116,6 @@ pub struct CompletedBatch<'a> {
     records: &'a [Completed],
     len: usize,
     accesses: &'a [MemAccess],
-    decodes: &'a DecodeCache,
     cycle_before: u64,
     loads: u32,
     stores: u32,
@@ -163,7 +162,7 @@ impl<'a> CompletedBatch<'a> {
     /// The decoded instruction of `record` (`None` cannot happen for a record of a batch).
     #[inline(always)]
     pub fn instruction(&self, record: &Completed) -> Option<Instruction> {
-        self.decodes.lookup(record.pc, record.word)
+        decode(record.word).ok()
     }
 
     /// How many of the instructions are loads.
@@ -250,38 +249,41 @@ impl BatchCounts {
     }
 }
 
-/// The batch loop's [`BlockSink`]: an access for each load and store, and a record for each
-/// instruction when the observer wants records. (The instruction count and the branches
-/// come from the block run as a whole.)
+/// The batch loop's [`CodeSink`]: an access for each load and store, and a record for each
+/// instruction when the observer wants records. (The instruction count comes from the run
+/// as a whole.)
 struct BatchSink<'b, const RECORDS: bool> {
     batch: &'b mut BatchRecords,
-    /// Instructions in the batch before this block run.
-    base: usize,
     cycle_before: u64,
-    /// Loads and stores, as in [`BatchCounts::packed`].
+    /// Loads, stores and branches, as in [`BatchCounts::packed`].
     packed: u32,
 }
 
 /// Two loops, with and without records, each without a test per instruction.
-impl<const RECORDS: bool> BlockSink for BatchSink<'_, RECORDS> {
+impl<const RECORDS: bool> CodeSink for BatchSink<'_, RECORDS> {
     const EVERY_INSTRUCTION: bool = RECORDS;
+    const OBSERVING: bool = true;
     #[inline(always)]
-    fn retired(&mut self, decodes: &mut DecodeCache, retired: Retired<'_>) {
+    fn retired(&mut self, retired: Retired) {
         let Retired {
             index,
             pc,
-            instruction,
-            flow,
-            is_branch,
+            word,
+            retirement,
+            access,
         } = retired;
-        let position = self.base + index as usize;
-        let (address, flags) = match flow {
-            Flow::Load(address) => (address, READ),
-            Flow::Store(address) => (address, WRITE),
-            Flow::Nop => (0, NOP),
-            Flow::Branch(target) => (target, TAKEN),
-            // `Next` (a block run reports nothing else).
-            _ => (0, 0),
+        let is_branch = retirement.has(Retirement::BRANCH);
+        let position = index as usize;
+        let (address, flags) = if retirement.has(Retirement::LOAD) {
+            (access, READ)
+        } else if retirement.has(Retirement::STORE) {
+            (access, WRITE)
+        } else if retirement.has(Retirement::TAKEN) {
+            (retirement.pc(), TAKEN)
+        } else if retirement.has(Retirement::NOP) {
+            (0, NOP)
+        } else {
+            (0, 0)
         };
         if flags & (READ | WRITE) != 0 {
             self.packed += if flags & READ != 0 {
@@ -305,17 +307,14 @@ impl<const RECORDS: bool> BlockSink for BatchSink<'_, RECORDS> {
                 };
             }
         }
-        if RECORDS {
-            // Observers look records up there (`CompletedBatch::instruction`).
-            decodes.remember(pc, instruction);
-            if let Some(slot) = self.batch.records.get_mut(position) {
-                *slot = Completed {
-                    pc,
-                    word: instruction.word,
-                    address,
-                    flags: flags | if is_branch { BRANCH } else { 0 },
-                };
-            }
+        self.packed += if is_branch { ONE_BRANCH } else { 0 };
+        if RECORDS && let Some(slot) = self.batch.records.get_mut(position) {
+            *slot = Completed {
+                pc,
+                word,
+                address,
+                flags: flags | if is_branch { BRANCH } else { 0 },
+            };
         }
     }
 }
@@ -323,9 +322,9 @@ impl<const RECORDS: bool> BlockSink for BatchSink<'_, RECORDS> {
 impl SpuState {
     /// Steps like [`step`](Self::step) up to `records.len()` times (at most `max`), writing a
     /// [`Completed`] record for each instruction that retires and leaves the SPU running
-    /// without a checkpoint. It runs the decoded blocks of `block_cache.rs`, whole: a batch
-    /// may end sooner, before a block that does not fit. The first step that is anything else (a checkpoint, stop, halt,
-    /// channel wait, fault, illegal word, a stopped SPU) ends the batch and comes back as its
+    /// without a checkpoint, from the decoded code (`code.rs`). The first step that is
+    /// anything else (a checkpoint, stop, halt, channel wait, fault, illegal word, a stopped
+    /// SPU) ends the batch and comes back as its
     /// report. The effect on the SPU is that of as many `step`s; the clock advances by one
     /// per retired instruction.
     #[inline(always)]
@@ -358,68 +357,51 @@ impl SpuState {
             ..BatchCounts::default()
         };
         let max = max.min(COMPLETED_BATCH);
-        let mut nops = 0u64;
-        while counts.written < max {
-            let budget = (max - counts.written) as u64;
-            // Whole blocks only, once the batch holds some: starting the next batch inside a
-            // block would decode a block from there (and batch ends move on every pass of a
-            // loop).
-            let whole = counts.written > 0;
-            let mut sink = BatchSink::<RECORDS> {
-                batch: &mut *batch,
-                base: counts.written,
-                cycle_before: counts.cycle_before,
-                packed: counts.packed,
-            };
-            let run = self.run_block(budget, whole, &mut sink);
-            counts.packed = sink.packed;
-            match run {
-                BlockRun::Retired {
-                    instructions,
-                    nops: more,
-                    branch,
-                } => {
-                    counts.written += instructions as usize;
-                    counts.packed += if branch { ONE_BRANCH } else { 0 };
-                    nops += more;
-                }
-                BlockRun::DoesNotFit => break,
-                BlockRun::Unusual {
-                    retired,
-                    nops: more,
-                    flow,
-                    pc,
-                    instruction,
-                } => {
-                    counts.written += retired as usize;
-                    nops += more;
-                    self.count_retired(counts.written as u64, nops);
-                    let executed = self.finish_unusual::<false>(flow, pc, instruction.word, 0);
-                    let end = BatchEnd {
-                        executed,
-                        instruction: Some(instruction),
-                    };
-                    return (counts, Some(end));
-                }
-                BlockRun::None => {
-                    // A stopped SPU or an illegal word: `step`'s report.
-                    self.count_retired(counts.written as u64, nops);
-                    let pc = self.pc;
-                    let word = self.local_store.load_word(pc);
-                    let executed = if let Status::Stopped(_) = self.status {
-                        self.not_executed(pc, word)
-                    } else {
-                        self.illegal_instruction(pc, word)
-                    };
-                    let end = BatchEnd {
-                        executed,
-                        instruction: None,
-                    };
-                    return (counts, Some(end));
-                }
+        let mut sink = BatchSink::<RECORDS> {
+            batch: &mut *batch,
+            cycle_before: counts.cycle_before,
+            packed: 0,
+        };
+        let run = self.run_code(max as u64, &mut sink);
+        counts.packed = sink.packed;
+        let (retired, nops) = match run {
+            CodeRun::Retired { instructions, nops } => (instructions, nops),
+            CodeRun::Unusual {
+                retired,
+                nops,
+                flow,
+                pc,
+            } => {
+                counts.written = retired as usize;
+                self.count_retired(retired, nops);
+                let word = self.local_store.load_word(pc);
+                let executed = self.finish_unusual::<false>(flow, pc, word, 0);
+                let end = BatchEnd {
+                    executed,
+                    instruction: decode(word).ok(),
+                };
+                return (counts, Some(end));
             }
-        }
-        self.count_retired(counts.written as u64, nops);
+            CodeRun::Step { retired, nops } => {
+                // A stopped SPU or an illegal word: `step`'s report.
+                counts.written = retired as usize;
+                self.count_retired(retired, nops);
+                let pc = self.pc;
+                let word = self.local_store.load_word(pc);
+                let executed = if let Status::Stopped(_) = self.status {
+                    self.not_executed(pc, word)
+                } else {
+                    self.illegal_instruction(pc, word)
+                };
+                let end = BatchEnd {
+                    executed,
+                    instruction: None,
+                };
+                return (counts, Some(end));
+            }
+        };
+        counts.written = retired as usize;
+        self.count_retired(retired, nops);
         (counts, None)
     }
 
@@ -435,7 +417,6 @@ impl SpuState {
             records: batch.records.get(..recorded).unwrap_or(&[]),
             len: counts.written,
             accesses: batch.accesses.get(..counts.accesses()).unwrap_or(&[]),
-            decodes: &self.decode_cache,
             cycle_before: counts.cycle_before,
             loads: counts.packed & 0xff,
             stores: (counts.packed >> 8) & 0xff,

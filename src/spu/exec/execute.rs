@@ -2,8 +2,10 @@
 //! decoded instruction (what each instruction does is in [`instructions`](super::instructions),
 //! one file per family) and retire it: counters, clock, PC and the [`Executed`] report.
 
+use super::code::CodeStore;
 use super::flow::{Flow, instruction_address};
 use super::instructions::apply;
+use super::op::Op;
 use super::outcome::{Executed, Fault, LsAccess, Status, StopReason};
 use super::profile::ProfileCheckpoint;
 use super::state::SpuState;
@@ -39,7 +41,7 @@ impl Ordinary {
     };
 }
 
-impl SpuState {
+impl<C: CodeStore> SpuState<C> {
     /// Executes one decoded instruction at the current PC, in instruction mode (every
     /// retired instruction takes one cycle for the profiling counters), and reports its
     /// effect. A stopped SPU does nothing and reports `retired: false`.
@@ -50,13 +52,13 @@ impl SpuState {
     // and the pipeline's stage o do.
     #[inline]
     pub fn execute(&mut self, insn: &Instruction) -> Executed {
-        self.execute_inner::<false>(insn, 0)
+        self.execute_inner::<false>(&Op::of(insn), insn.word, 0)
     }
 
     /// Like [`execute`](Self::execute) for a timing model: `cycle` is the current cycle
     /// count, used by the profiling counters instead of one cycle per instruction.
     pub fn execute_at_cycle(&mut self, insn: &Instruction, cycle: u64) -> Executed {
-        self.execute_inner::<true>(insn, cycle)
+        self.execute_inner::<true>(&Op::of(insn), insn.word, cycle)
     }
 
     /// The shared body of `execute` (`AT_CYCLE` false: the clock advances by one per retired
@@ -72,38 +74,39 @@ impl SpuState {
     #[inline(always)]
     pub(super) fn execute_inner<const AT_CYCLE: bool>(
         &mut self,
-        insn: &Instruction,
+        insn: &Op,
+        word: u32,
         cycle: u64,
     ) -> Executed {
         let pc = self.pc;
         if let Status::Stopped(_) = self.status {
-            return self.not_executed(pc, insn.word);
+            return self.not_executed(pc, word);
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
         match apply::<false>(self, insn, pc) {
             Flow::Next => {
                 self.retire::<AT_CYCLE>(cycle, false);
-                self.report(pc, insn.word, fall_through, false, None, false)
+                self.report(pc, word, fall_through, false, None, false)
             }
             Flow::Load(address) => {
                 self.retire::<AT_CYCLE>(cycle, false);
                 let access = quadword_access(address, AccessKind::Read);
-                self.report(pc, insn.word, fall_through, false, Some(access), false)
+                self.report(pc, word, fall_through, false, Some(access), false)
             }
             Flow::Store(address) => {
                 self.retire::<AT_CYCLE>(cycle, false);
                 let access = quadword_access(address, AccessKind::Write);
-                self.report(pc, insn.word, fall_through, false, Some(access), false)
+                self.report(pc, word, fall_through, false, Some(access), false)
             }
             Flow::Branch(target) => {
                 self.retire::<AT_CYCLE>(cycle, false);
-                self.report(pc, insn.word, target, true, None, false)
+                self.report(pc, word, target, true, None, false)
             }
             Flow::Nop => {
                 self.retire::<AT_CYCLE>(cycle, true);
-                self.report(pc, insn.word, fall_through, false, None, true)
+                self.report(pc, word, fall_through, false, None, true)
             }
-            unusual => self.finish_unusual::<AT_CYCLE>(unusual, pc, insn.word, cycle),
+            unusual => self.finish_unusual::<AT_CYCLE>(unusual, pc, word, cycle),
         }
     }
 
@@ -132,7 +135,7 @@ impl SpuState {
     /// finish the step, since checkpoints read the counters. The caller has checked that the
     /// SPU is not stopped.
     #[inline(always)]
-    pub(super) fn execute_uncounted(&mut self, insn: &Instruction) -> Result<Ordinary, Flow> {
+    pub(super) fn execute_uncounted(&mut self, insn: &Op) -> Result<Ordinary, Flow> {
         let pc = self.pc;
         let fall_through = instruction_address(pc.wrapping_add(4));
         // One match that gives everything at once: the compiler threads it into each

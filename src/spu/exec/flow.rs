@@ -5,6 +5,7 @@ use super::local_store::LS_ADDRESS_MASK;
 use super::outcome::{ChannelOperation, FaultKind};
 
 /// Control-flow effect of one instruction, and how it counts for the statistics.
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Flow {
     /// Fall through to the next instruction.
     Next,

@@ -35,46 +35,85 @@ impl core::fmt::Display for ImageTooLarge {
 
 impl core::error::Error for ImageTooLarge {}
 
+/// Quadwords of decoded code a [`LocalStore`] notes as written before the decoded copy must
+/// catch up (more: everything is decoded again).
+const WRITTEN_LOG: usize = 8;
+/// [`LocalStore::written_count`] when more quadwords of decoded code were written than the
+/// log holds.
+const WRITTEN_EVERYTHING: u8 = WRITTEN_LOG as u8 + 1;
+
 /// The SPU local store: 256 KiB, addressed modulo its size.
 ///
-/// It also keeps track of writes to code that instruction mode decoded ahead (its blocks,
-/// `block_cache.rs`): quadwords holding such code are marked, and writing one of them (or
-/// loading, clearing or copying the store) moves the *code generation* on, which
-/// invalidates every block decoded before.
+/// It also keeps track of writes to code that instruction mode holds decoded (`code.rs`):
+/// quadwords holding such code are marked, and writing one of them notes it (loading, clearing
+/// or copying the store notes everything), so the decoded copy forgets those words before it
+/// runs from them again. A program that rewrites its code (or has code brought in by DMA)
+/// runs the new code.
 #[derive(Clone)]
 pub struct LocalStore {
     quadwords: [Quadword; QUADWORDS],
-    /// One bit per quadword holding decoded code (of the current generation).
-    code: [u64; QUADWORDS / 64],
-    code_generation: u64,
+    /// One bit per quadword with decoded words.
+    decoded: [u64; QUADWORDS / 64],
+    /// The decoded quadwords written since the decoded copy last caught up (the first
+    /// `written_count`; [`WRITTEN_EVERYTHING`]: more than fit, or the whole store changed).
+    written: [u16; WRITTEN_LOG],
+    written_count: u8,
 }
 
 impl LocalStore {
     /// Copies `other` into `self` in place (a whole-value clone builds a 256 KiB temporary).
     pub(super) fn copy_from(&mut self, other: &LocalStore) {
         self.quadwords = other.quadwords;
-        self.code_written();
+        self.everything_written();
     }
 
-    /// The code generation: blocks decoded under another one are stale.
+    /// Whether decoded code was written since [`take_written`](Self::take_written).
     #[inline(always)]
-    pub(super) fn code_generation(&self) -> u64 {
-        self.code_generation
+    pub(super) fn code_written(&self) -> bool {
+        self.written_count != 0
     }
 
-    /// Marks the quadword at `address` as holding decoded code.
+    /// Hands each decoded quadword written since the last call to `forget` (its index:
+    /// address / 16), or `None` once for "every quadword", and forgets them.
+    pub(super) fn take_written(&mut self, mut forget: impl FnMut(Option<usize>)) {
+        if self.written_count == WRITTEN_EVERYTHING {
+            forget(None);
+        } else {
+            for &index in self.written.iter().take(usize::from(self.written_count)) {
+                forget(Some(usize::from(index)));
+            }
+        }
+        self.written_count = 0;
+    }
+
+    /// Marks the quadword at `address` as holding decoded words.
     #[inline]
-    pub(super) fn mark_code(&mut self, address: u32) {
+    pub(super) fn mark_decoded(&mut self, address: u32) {
         let index = Self::index(address);
-        self.code[index / 64] |= 1 << (index % 64);
+        self.decoded[index / 64] |= 1 << (index % 64);
     }
 
-    /// Code may have changed: every decode so far is stale.
+    /// A decoded quadword, `index`, was written.
     #[cold]
     #[inline(never)]
-    fn code_written(&mut self) {
-        self.code_generation = self.code_generation.wrapping_add(1);
-        self.code = [0; QUADWORDS / 64];
+    fn decoded_written(&mut self, index: usize) {
+        self.decoded[index / 64] &= !(1 << (index % 64));
+        // A full log (and WRITTEN_EVERYTHING) is past the end of `written`.
+        if let Some(slot) = self.written.get_mut(usize::from(self.written_count)) {
+            // QUADWORDS is 2^14: the index fits.
+            *slot = index as u16;
+            self.written_count += 1;
+        } else {
+            self.everything_written();
+        }
+    }
+
+    /// The whole store may have changed: every decode so far is stale.
+    #[cold]
+    #[inline(never)]
+    fn everything_written(&mut self) {
+        self.written_count = WRITTEN_EVERYTHING;
+        self.decoded = [0; QUADWORDS / 64];
     }
 }
 
@@ -95,15 +134,16 @@ impl LocalStore {
     pub const fn new() -> Self {
         LocalStore {
             quadwords: [Quadword::ZERO; QUADWORDS],
-            code: [0; QUADWORDS / 64],
-            code_generation: 0,
+            decoded: [0; QUADWORDS / 64],
+            written: [0; WRITTEN_LOG],
+            written_count: 0,
         }
     }
 
     /// Zeroes the whole local store.
     pub fn clear(&mut self) {
-        self.quadwords = [Quadword::ZERO; QUADWORDS];
-        self.code_written();
+        self.quadwords.fill(Quadword::ZERO);
+        self.everything_written();
     }
 
     #[inline]
@@ -123,8 +163,8 @@ impl LocalStore {
     pub fn store_quadword(&mut self, address: u32, value: Quadword) {
         let index = Self::index(address);
         self.quadwords[index] = value;
-        if self.code[index / 64] & (1 << (index % 64)) != 0 {
-            self.code_written();
+        if self.decoded[index / 64] & (1 << (index % 64)) != 0 {
+            self.decoded_written(index);
         }
     }
 

@@ -4,10 +4,11 @@
 //! architectural state and keeps its own stores aside.
 
 use super::channels::{ChannelContext, Channels};
+use super::code::CodeStore;
 use super::flow::Flow;
+use super::op::Op;
 use super::quadword::Quadword;
 use super::state::SpuState;
-use crate::spu::isa::Instruction;
 
 /// The state an SPU instruction reads and writes (besides the PC and the retirement counters,
 /// which the caller of the interpreter keeps).
@@ -40,31 +41,31 @@ pub(crate) trait Machine {
 
     /// The value of the instruction's RA register.
     #[inline(always)]
-    fn ra(&self, insn: &Instruction) -> Quadword {
-        self.register(insn.ra)
+    fn ra(&self, insn: &Op) -> Quadword {
+        self.register(insn.ra())
     }
 
     /// The value of the instruction's RB register.
     #[inline(always)]
-    fn rb(&self, insn: &Instruction) -> Quadword {
-        self.register(insn.rb)
+    fn rb(&self, insn: &Op) -> Quadword {
+        self.register(insn.rb())
     }
 
     /// The value of the instruction's RC register.
     #[inline(always)]
-    fn rc(&self, insn: &Instruction) -> Quadword {
-        self.register(insn.rc)
+    fn rc(&self, insn: &Op) -> Quadword {
+        self.register(insn.rc())
     }
 
     /// The value of the instruction's RT register (read by stores, conditional branches,
     /// `iohl`, the extended and accumulating arithmetic).
     #[inline(always)]
-    fn rt(&self, insn: &Instruction) -> Quadword {
-        self.register(insn.rt)
+    fn rt(&self, insn: &Op) -> Quadword {
+        self.register(insn.rt())
     }
 }
 
-impl Machine for SpuState {
+impl<C: CodeStore> Machine for SpuState<C> {
     #[inline(always)]
     fn register(&self, index: u8) -> Quadword {
         SpuState::register(self, index)

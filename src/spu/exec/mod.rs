@@ -17,10 +17,10 @@
 //! - `state.rs` the state, `local_store.rs` the local store, `channels.rs` the mailboxes,
 //!   `quadword.rs` the 128-bit register value, `outcome.rs` the reports and stop reasons;
 //! - `execute.rs` the entry points and retirement, `stepping.rs` the fetch-decode-execute
-//!   loops, `decode_cache.rs` the decodes `step` reuses, `block_cache.rs` the straight-line
-//!   blocks the run loops execute without fetching and decoding each instruction again (a
-//!   write to their code, which `local_store.rs` notices, makes them stale), `completed.rs`
-//!   the loop that runs batches for observers;
+//!   loops, `op.rs` an instruction as the interpreter runs it (8 bytes), `code.rs` the local
+//!   store's code decoded once (a write to it, which `local_store.rs` notices, makes its
+//!   words decode again), `code_run.rs` the inner loop that runs from it, `completed.rs` the
+//!   loop that runs batches for observers;
 //! - `trial.rs`: running instructions with a journal that can take them back (the pipeline's
 //!   fast-forward under the real fetch unit);
 //! - `instructions/`: what each instruction does, one function per instruction, one file per
@@ -44,12 +44,11 @@
 //! the ISA text.) The counting rules of the profiling checkpoints are on
 //! [`ProfileCounters`]; the modelled channels are listed on [`Channels`].
 
-mod block_cache;
-mod block_run;
 mod channel_service;
 mod channels;
+mod code;
+mod code_run;
 mod completed;
-mod decode_cache;
 mod execute;
 mod float_double;
 mod float_estimate;
@@ -61,6 +60,7 @@ mod instructions;
 mod local_store;
 mod machine;
 mod mailbox;
+mod op;
 mod ops_integer;
 mod ops_shift;
 mod outcome;
@@ -89,6 +89,9 @@ pub use channels::{
     SPU_WR_EVENT_ACK, SPU_WR_EVENT_MASK, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SPU_WR_SRR0,
     SRR0_MASK, channel_can_wait, channel_name,
 };
+#[cfg(not(feature = "spu-lean"))]
+pub(crate) use code::NoCode;
+pub use code::{CodeStore, DecodedCode};
 pub(crate) use completed::{BatchEnd, BatchRecords};
 pub use completed::{COMPLETED_BATCH, Completed, CompletedBatch};
 pub(crate) use execute::Ordinary;
@@ -110,7 +113,5 @@ pub(crate) use trial::{Journal, Trial};
 
 /// Bytes of instruction mode's batch of completed instructions (for the footprint table).
 pub(crate) const BATCH_RECORDS_BYTES: usize = size_of::<completed::BatchRecords>();
-/// Bytes of instruction mode's decodes: the cache [`SpuState::step`] keeps and the blocks of
-/// the quiet runs (for the footprint table).
-pub(crate) const STEP_DECODE_CACHE_BYTES: usize =
-    size_of::<decode_cache::DecodeCache>() + size_of::<block_cache::BlockCache>();
+/// Bytes of the local store's decoded code (for the footprint table).
+pub(crate) use code::DECODED_CODE_BYTES;

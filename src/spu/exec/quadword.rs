@@ -127,19 +127,27 @@ impl Quadword {
         Quadword::from_bytes([byte; 16])
     }
 
-    /// Applies `f` to every word.
+    /// Applies `f` to every word. (Lane-wise operations take the lanes in the host's order,
+    /// [`words_in_host_order`](Self::words_in_host_order): the compiler keeps the value in a
+    /// vector register, where shifting words out and in split it into halves, whose two
+    /// stores the next instruction's vector load of the register then waited for.)
     #[inline]
     pub fn map_words(self, mut f: impl FnMut(u32) -> u32) -> Self {
-        let w = self.words();
-        Quadword::from_words([f(w[0]), f(w[1]), f(w[2]), f(w[3])])
+        let w = self.words_in_host_order();
+        Quadword::from_words_in_host_order([f(w[0]), f(w[1]), f(w[2]), f(w[3])])
     }
 
     /// Applies `f` to every pair of corresponding words.
     #[inline]
     pub fn zip_words(self, other: Quadword, mut f: impl FnMut(u32, u32) -> u32) -> Self {
-        let a = self.words();
-        let b = other.words();
-        Quadword::from_words([f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])])
+        let a = self.words_in_host_order();
+        let b = other.words_in_host_order();
+        Quadword::from_words_in_host_order([
+            f(a[0], b[0]),
+            f(a[1], b[1]),
+            f(a[2], b[2]),
+            f(a[3], b[3]),
+        ])
     }
 
     /// Applies `f` to every triple of corresponding words.
@@ -150,10 +158,10 @@ impl Quadword {
         third: Quadword,
         mut f: impl FnMut(u32, u32, u32) -> u32,
     ) -> Self {
-        let a = self.words();
-        let b = second.words();
-        let c = third.words();
-        Quadword::from_words([
+        let a = self.words_in_host_order();
+        let b = second.words_in_host_order();
+        let c = third.words_in_host_order();
+        Quadword::from_words_in_host_order([
             f(a[0], b[0], c[0]),
             f(a[1], b[1], c[1]),
             f(a[2], b[2], c[2]),
@@ -161,46 +169,63 @@ impl Quadword {
         ])
     }
 
+    /// The eight halfwords in the host's order (see [`map_words`](Self::map_words)).
+    #[inline(always)]
+    fn halfwords_in_host_order(self) -> [u16; 8] {
+        let bytes = self.0.to_ne_bytes();
+        core::array::from_fn(|lane| u16::from_ne_bytes([bytes[2 * lane], bytes[2 * lane + 1]]))
+    }
+
+    /// The inverse of [`halfwords_in_host_order`](Self::halfwords_in_host_order).
+    #[inline(always)]
+    fn from_halfwords_in_host_order(halfwords: [u16; 8]) -> Self {
+        let mut bytes = [0u8; 16];
+        for (halfword, chunk) in halfwords.iter().zip(bytes.chunks_exact_mut(2)) {
+            chunk.copy_from_slice(&halfword.to_ne_bytes());
+        }
+        Quadword(u128::from_ne_bytes(bytes))
+    }
+
     /// Applies `f` to every halfword.
     #[inline]
     pub fn map_halfwords(self, mut f: impl FnMut(u16) -> u16) -> Self {
-        let mut h = self.halfwords();
+        let mut h = self.halfwords_in_host_order();
         for lane in h.iter_mut() {
             *lane = f(*lane);
         }
-        Quadword::from_halfwords(h)
+        Quadword::from_halfwords_in_host_order(h)
     }
 
     /// Applies `f` to every pair of corresponding halfwords.
     #[inline]
     pub fn zip_halfwords(self, other: Quadword, mut f: impl FnMut(u16, u16) -> u16) -> Self {
-        let mut a = self.halfwords();
-        let b = other.halfwords();
+        let mut a = self.halfwords_in_host_order();
+        let b = other.halfwords_in_host_order();
         for (lane, rhs) in a.iter_mut().zip(b) {
             *lane = f(*lane, rhs);
         }
-        Quadword::from_halfwords(a)
+        Quadword::from_halfwords_in_host_order(a)
     }
 
     /// Applies `f` to every byte.
     #[inline]
     pub fn map_bytes(self, mut f: impl FnMut(u8) -> u8) -> Self {
-        let mut b = self.bytes();
+        let mut b = self.0.to_ne_bytes();
         for lane in b.iter_mut() {
             *lane = f(*lane);
         }
-        Quadword::from_bytes(b)
+        Quadword(u128::from_ne_bytes(b))
     }
 
     /// Applies `f` to every pair of corresponding bytes.
     #[inline]
     pub fn zip_bytes(self, other: Quadword, mut f: impl FnMut(u8, u8) -> u8) -> Self {
-        let mut a = self.bytes();
-        let b = other.bytes();
+        let mut a = self.0.to_ne_bytes();
+        let b = other.0.to_ne_bytes();
         for (lane, rhs) in a.iter_mut().zip(b) {
             *lane = f(*lane, rhs);
         }
-        Quadword::from_bytes(a)
+        Quadword(u128::from_ne_bytes(a))
     }
 
     /// Applies `f` to every pair of corresponding doublewords.

@@ -7,6 +7,7 @@
 //! applies that effect and does the retirement bookkeeping exactly as
 //! [`SpuState::execute_at_cycle`] would.
 
+use super::code::CodeStore;
 use super::outcome::Status;
 use super::quadword::Quadword;
 use super::state::SpuState;
@@ -22,7 +23,7 @@ pub(crate) enum StateWrite {
     Store(u32),
 }
 
-impl SpuState {
+impl<C: CodeStore> SpuState<C> {
     /// Retires the instruction at the PC as if [`execute_at_cycle`](Self::execute_at_cycle)
     /// had run it at `cycle`, for an instruction whose whole effect is `write` with `value`,
     /// continuing at `next_pc` (no channel, stop, halt, fault, checkpoint, FPSCR or interrupt

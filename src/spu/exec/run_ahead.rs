@@ -6,8 +6,10 @@
 //! counters (stage o counts on the real state), so [`SpuState::run_ahead`] skips both on the
 //! everyday paths.
 
+use super::code::CodeStore;
 use super::flow::{Flow, instruction_address};
 use super::instructions::apply;
+use super::op::Op;
 use super::outcome::Status;
 use super::state::SpuState;
 use crate::spu::isa::Instruction;
@@ -32,7 +34,7 @@ pub(crate) enum RunAhead {
     Unusual,
 }
 
-impl SpuState {
+impl<C: CodeStore> SpuState<C> {
     /// Executes `insn` at the PC like [`execute`](Self::execute), without advancing the
     /// retirement counters and the clock on the everyday paths (fall-through, load, store,
     /// taken branch, NOP).
@@ -44,7 +46,7 @@ impl SpuState {
             return RunAhead::Unusual;
         }
         let fall_through = instruction_address(pc.wrapping_add(4));
-        let (ahead, next_pc) = match apply::<false>(self, insn, pc) {
+        let (ahead, next_pc) = match apply::<false>(self, &Op::of(insn), pc) {
             Flow::Next => (RunAhead::Next, fall_through),
             Flow::Nop => (RunAhead::Nop, fall_through),
             Flow::Load(address) => (RunAhead::Load(address), fall_through),

@@ -15,6 +15,7 @@ use super::flow::{Flow, instruction_address};
 use super::instructions::apply;
 use super::local_store::{LS_ADDRESS_MASK, LocalStore};
 use super::machine::Machine;
+use super::op::Op;
 use super::outcome::{Fault, Status, StopReason};
 use super::quadword::Quadword;
 use super::run_ahead::RunAhead;
@@ -168,7 +169,7 @@ impl ShadowState {
                 base,
                 seq,
             },
-            insn,
+            &Op::of(insn),
             pc,
         );
         let (ahead, next_pc) = match flow {

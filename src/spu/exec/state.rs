@@ -2,9 +2,9 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::block_cache::BlockCache;
 use super::channels::Channels;
-use super::decode_cache::DecodeCache;
+use super::code::{CodeStore, DecodedCode};
+use super::flow::Flow;
 use super::local_store::{ImageTooLarge, LS_ADDRESS_MASK, LS_SIZE, LocalStore};
 use super::outcome::Status;
 use super::profile::ProfileCounters;
@@ -48,8 +48,9 @@ impl Clone for SpuNumber {
 /// The architectural state of one SPU: registers, local store, channels, execution status
 /// and the counters that retirement advances.
 ///
-/// The value is large (about 262 KiB: the local store, plus 4 KiB of decode cache for
-/// [`step`](Self::step)) and never allocates; build it with the `const fn` [`SpuState::new`]
+/// The value is large (about 774 KiB: the local store, and its code decoded once, 512 KiB;
+/// lean configuration: 270 KiB, see `docs/spu-footprint.md`) and never allocates; build it
+/// with the `const fn` [`SpuState::new`]
 /// inside a `static` or another caller-owned place. A new state is all-zero bits but for the
 /// SPU number, so a static one costs no bytes in a firmware image (it lands in `.bss`).
 ///
@@ -62,7 +63,10 @@ impl Clone for SpuNumber {
 /// assert_eq!(spu.register(1).preferred_word(), INITIAL_STACK_POINTER);
 /// assert_eq!(spu.pc(), 0);
 /// ```
-pub struct SpuState {
+///
+/// `C` is where its code is kept decoded: [`DecodedCode`], the whole local store's, for
+/// every state a user builds; the pipeline's run-ahead copy of a state keeps none.
+pub struct SpuState<C = DecodedCode> {
     pub(super) id: SpuNumber,
     pub(super) pc: u32,
     pub(super) registers: [Quadword; REGISTER_COUNT],
@@ -75,14 +79,18 @@ pub struct SpuState {
     pub(super) retired_non_nop: u64,
     pub(super) cycles: u64,
     pub(super) profile: ProfileCounters,
-    /// Decodes for `step`; not architectural state (every slot is valid for any program).
-    pub(super) decode_cache: DecodeCache,
-    /// Instruction mode's decoded blocks; not architectural state (each is checked against
-    /// the local store's code generation).
-    pub(super) blocks: BlockCache,
+    /// The local store's code, decoded once (`code.rs`); not architectural state (it
+    /// follows the local store).
+    pub(super) code: C,
+    /// The run loops' handlers (`instructions/handlers.rs`) leave here the quadword address
+    /// of the last load or store, and the flow of an instruction that was not ordinary.
+    pub(super) access: u32,
+    pub(super) unusual: Flow,
+    /// NOP-class instructions the run loops' handlers retired and the loop has not counted.
+    pub(super) nops: u64,
 }
 
-impl Clone for SpuState {
+impl<C: CodeStore> Clone for SpuState<C> {
     fn clone(&self) -> Self {
         SpuState {
             id: self.id.clone(),
@@ -97,15 +105,24 @@ impl Clone for SpuState {
             retired_non_nop: self.retired_non_nop,
             cycles: self.cycles,
             profile: self.profile,
-            decode_cache: self.decode_cache.clone(),
-            blocks: self.blocks.clone(),
+            code: self.code.clone(),
+            access: self.access,
+            unusual: self.unusual,
+            nops: self.nops,
         }
     }
 
-    /// Field by field, in place: a whole-value clone would build the 262 KiB state on the
-    /// stack first (and every caller of ideal fetch's resync would pay the stack probes of
-    /// that frame on every call).
     fn clone_from(&mut self, source: &Self) {
+        self.copy_state_from(source);
+    }
+}
+
+impl<C: CodeStore> SpuState<C> {
+    /// Becomes a copy of `source` but for the decoded code (which the copied local store
+    /// makes forget everything). Field by field, in place: a whole-value clone would build the
+    /// whole state on the stack first (and every caller of ideal fetch's resync would pay the
+    /// stack probes of that frame on every call).
+    pub(crate) fn copy_state_from<D>(&mut self, source: &SpuState<D>) {
         let SpuState {
             id,
             pc,
@@ -119,9 +136,11 @@ impl Clone for SpuState {
             retired_non_nop,
             cycles,
             profile,
-            decode_cache,
-            // The blocks stay: copying the local store moves its code generation on.
-            blocks: _,
+            // The ops stay: copying the local store makes them forget everything.
+            code: _,
+            access: _,
+            unusual: _,
+            nops: _,
         } = source;
         self.id.set(id.get());
         self.pc = *pc;
@@ -135,11 +154,10 @@ impl Clone for SpuState {
         self.retired_non_nop = *retired_non_nop;
         self.cycles = *cycles;
         self.profile = *profile;
-        self.decode_cache.copy_from(decode_cache);
     }
 }
 
-impl core::fmt::Debug for SpuState {
+impl<C> core::fmt::Debug for SpuState<C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SpuState")
             .field("id", &self.id.get())
@@ -162,6 +180,13 @@ impl SpuState {
     /// ([`load_program`](Self::load_program), [`reset`](Self::reset)) sets up what the SPU ABI
     /// gives a program at its start (the stack pointer).
     pub const fn new(id: u8) -> Self {
+        Self::with_code(id, DecodedCode::new())
+    }
+}
+
+impl<C: CodeStore> SpuState<C> {
+    /// [`new`](SpuState::new) keeping its decoded code in `code`.
+    pub(crate) const fn with_code(id: u8, code: C) -> Self {
         SpuState {
             id: SpuNumber::new(id),
             pc: 0,
@@ -175,8 +200,10 @@ impl SpuState {
             retired_non_nop: 0,
             cycles: 0,
             profile: ProfileCounters::new(),
-            decode_cache: DecodeCache::new(),
-            blocks: BlockCache::new(),
+            code,
+            access: 0,
+            unusual: Flow::Next,
+            nops: 0,
         }
     }
 

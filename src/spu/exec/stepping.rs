@@ -1,6 +1,6 @@
 //! Fetch, decode and execute loops: [`SpuState::step`] and [`SpuState::run`].
 
-use super::block_run::BlockRun;
+use super::code_run::CodeRun;
 use super::flow::Flow;
 use super::outcome::{Executed, Fault, FaultKind, RunEnd, RunOutcome, Status, StopReason};
 use super::profile::ProfileCheckpoint;
@@ -20,17 +20,17 @@ impl SpuState {
     /// Fetches the word at the PC, decodes and executes it. An illegal word stops the SPU
     /// with a [`FaultKind::IllegalInstruction`] fault carrying the PC and the word.
     ///
-    /// Decodes come from a small cache keyed by address and word, so rewritten code is
-    /// always decoded afresh.
+    /// The instruction runs from the local store's decoded code (decoded the first time and
+    /// whenever its word changed).
     pub fn step(&mut self) -> Executed {
         let pc = self.pc;
         let word = self.local_store.load_word(pc);
         if let Status::Stopped(_) = self.status {
             return self.not_executed(pc, word);
         }
-        let executed = match self.decode_cache.decode(pc, word) {
-            // Copied out of the cache: executing needs the whole SPU mutably.
-            Some(&insn) => self.execute_inner::<false>(&insn, 0),
+        self.catch_up_code();
+        let executed = match self.op_at(pc) {
+            Some(op) => self.execute_inner::<false>(&op, word, 0),
             None => self.illegal_instruction(pc, word),
         };
         if self.channels_need_service() {
@@ -53,9 +53,9 @@ impl SpuState {
         if let Status::Stopped(_) = self.status {
             return Quiet::Report(self.not_executed(pc, word));
         }
-        match self.decode_cache.decode(pc, word) {
-            // Copied out of the cache: executing needs the whole SPU mutably.
-            Some(&insn) => match self.execute_uncounted(&insn) {
+        self.catch_up_code();
+        match self.op_at(pc) {
+            Some(op) => match self.execute_uncounted(&op) {
                 Ok(ordinary) => Quiet::Retired {
                     is_nop: ordinary.is_nop,
                 },
@@ -183,29 +183,32 @@ impl SpuState {
         // `held_nops` of them NOP-class.
         let (mut counted_to, mut held_nops) = (0u64, 0u64);
         while attempts < max_instructions {
-            let executed = match self.run_block(max_instructions - attempts, false, &mut ()) {
-                BlockRun::Retired {
-                    instructions, nops, ..
-                } => {
+            let executed = match self.run_code(max_instructions - attempts, &mut ()) {
+                CodeRun::Retired { instructions, nops } => {
                     attempts += instructions;
                     held_nops += nops;
                     continue;
                 }
-                BlockRun::Unusual {
+                CodeRun::Unusual {
                     retired,
                     nops,
                     flow,
                     pc,
-                    instruction,
                 } => {
                     attempts += retired + 1;
                     held_nops += nops;
                     // The last attempt is not one of the ordinary retirements.
                     self.count_retired(attempts - 1 - counted_to, held_nops);
                     (counted_to, held_nops) = (attempts, 0);
-                    self.finish_unusual::<false>(flow, pc, instruction.word, 0)
+                    let word = self.local_store.load_word(pc);
+                    self.finish_unusual::<false>(flow, pc, word, 0)
                 }
-                BlockRun::None | BlockRun::DoesNotFit => {
+                CodeRun::Step { retired, nops } => {
+                    attempts += retired;
+                    held_nops += nops;
+                    if attempts >= max_instructions {
+                        break;
+                    }
                     attempts += 1;
                     match self.step_quietly() {
                         Quiet::Retired { is_nop } => {

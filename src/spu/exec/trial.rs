@@ -18,6 +18,7 @@
 
 use super::execute::Ordinary;
 use super::instructions::store_address;
+use super::op::Op;
 use super::outcome::Status;
 use super::quadword::Quadword;
 use super::state::SpuState;
@@ -145,13 +146,14 @@ impl SpuState {
             insn.rt,
             insn.mnemonic
         );
-        let stored = store_address(self, insn, self.pc);
+        let op = Op::of(insn);
+        let stored = store_address(self, &op, self.pc);
         if let Some(address) = stored
             && !journal.note_store(address, self.local_store.load_quadword(address))
         {
             return None;
         }
-        let ordinary = self.execute_uncounted(insn).ok()?;
+        let ordinary = self.execute_uncounted(&op).ok()?;
         Some(Trial { ordinary, stored })
     }
 

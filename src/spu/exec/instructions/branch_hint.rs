@@ -12,70 +12,74 @@
 //! and only the pipeline's real fetch unit acts on them.
 
 use super::super::channels::SPU_RD_EVENT_STAT;
+use super::super::flow::{Flow, instruction_address};
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::outcome::FaultKind;
 use super::super::quadword::Quadword;
 use super::immediate::word_offset;
-use super::{Flow, instruction_address};
-use crate::spu::isa::Instruction;
 use crate::spu::isa::{FEATURE_D, FEATURE_E};
 
 #[inline(always)]
-pub(super) fn br(insn: &Instruction, pc: u32) -> Flow {
-    Flow::Branch(instruction_address(pc.wrapping_add(word_offset(insn.imm))))
+pub(super) fn br(insn: &Op, pc: u32) -> Flow {
+    Flow::Branch(instruction_address(
+        pc.wrapping_add(word_offset(insn.imm())),
+    ))
 }
 
 #[inline(always)]
-pub(super) fn bra(insn: &Instruction) -> Flow {
-    Flow::Branch(instruction_address(word_offset(insn.imm)))
+pub(super) fn bra(insn: &Op) -> Flow {
+    Flow::Branch(instruction_address(word_offset(insn.imm())))
 }
 
 #[inline(always)]
-pub(super) fn brsl(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    spu.set_register(insn.rt, link_value(pc));
-    Flow::Branch(instruction_address(pc.wrapping_add(word_offset(insn.imm))))
+pub(super) fn brsl(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    spu.set_register(insn.rt(), link_value(pc));
+    Flow::Branch(instruction_address(
+        pc.wrapping_add(word_offset(insn.imm())),
+    ))
 }
 
 #[inline(always)]
-pub(super) fn brasl(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    spu.set_register(insn.rt, link_value(pc));
-    Flow::Branch(instruction_address(word_offset(insn.imm)))
+pub(super) fn brasl(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    spu.set_register(insn.rt(), link_value(pc));
+    Flow::Branch(instruction_address(word_offset(insn.imm())))
 }
 
 #[inline(always)]
-pub(super) fn brz(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brz(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_word() == 0,
-        pc.wrapping_add(word_offset(insn.imm)),
+        pc.wrapping_add(word_offset(insn.imm())),
     )
 }
 
 #[inline(always)]
-pub(super) fn brnz(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brnz(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_word() != 0,
-        pc.wrapping_add(word_offset(insn.imm)),
+        pc.wrapping_add(word_offset(insn.imm())),
     )
 }
 
 #[inline(always)]
-pub(super) fn brhz(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brhz(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_halfword() == 0,
-        pc.wrapping_add(word_offset(insn.imm)),
+        pc.wrapping_add(word_offset(insn.imm())),
     )
 }
 
 #[inline(always)]
-pub(super) fn brhnz(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn brhnz(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
     conditional(
         spu.rt(insn).preferred_halfword() != 0,
-        pc.wrapping_add(word_offset(insn.imm)),
+        pc.wrapping_add(word_offset(insn.imm())),
     )
 }
 
 #[inline(always)]
-pub(super) fn bi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn bi(spu: &mut impl Machine, insn: &Op) -> Flow {
     branch_indirect(
         spu,
         insn.feature_bits(),
@@ -85,8 +89,8 @@ pub(super) fn bi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bisl(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    // The target is read before the link register is written (insn.rt may equal ra).
+pub(super) fn bisl(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    // The target is read before the link register is written (insn.rt() may equal ra).
     let flow = branch_indirect(
         spu,
         insn.feature_bits(),
@@ -94,13 +98,13 @@ pub(super) fn bisl(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow 
         spu.ra(insn).preferred_word(),
     );
     if let Flow::Branch(_) = flow {
-        spu.set_register(insn.rt, link_value(pc));
+        spu.set_register(insn.rt(), link_value(pc));
     }
     flow
 }
 
 #[inline(always)]
-pub(super) fn iret(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn iret(spu: &mut impl Machine, insn: &Op) -> Flow {
     let srr0 = spu.channels().srr0;
     match branch_indirect(spu, insn.feature_bits(), true, srr0) {
         Flow::Branch(target) => Flow::InterruptBranch(target),
@@ -111,7 +115,7 @@ pub(super) fn iret(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 /// `bisled`: links, then branches if an enabled event is pending (the `SPU_RdEventStat`
 /// count is 1), applying the E/D bits as a taken indirect branch does.
 #[inline(always)]
-pub(super) fn bisled(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
+pub(super) fn bisled(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
     let target = spu.ra(insn).preferred_word();
     let context = spu.channel_context();
     let pending = spu
@@ -120,13 +124,13 @@ pub(super) fn bisled(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flo
         .is_some_and(|count| count != 0);
     let flow = branch_indirect(spu, insn.feature_bits(), pending, target);
     if !matches!(flow, Flow::Fault(_)) {
-        spu.set_register(insn.rt, link_value(pc));
+        spu.set_register(insn.rt(), link_value(pc));
     }
     flow
 }
 
 #[inline(always)]
-pub(super) fn biz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn biz(spu: &mut impl Machine, insn: &Op) -> Flow {
     branch_indirect(
         spu,
         insn.feature_bits(),
@@ -136,7 +140,7 @@ pub(super) fn biz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn binz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn binz(spu: &mut impl Machine, insn: &Op) -> Flow {
     branch_indirect(
         spu,
         insn.feature_bits(),
@@ -146,7 +150,7 @@ pub(super) fn binz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bihz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn bihz(spu: &mut impl Machine, insn: &Op) -> Flow {
     branch_indirect(
         spu,
         insn.feature_bits(),
@@ -156,7 +160,7 @@ pub(super) fn bihz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn bihnz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn bihnz(spu: &mut impl Machine, insn: &Op) -> Flow {
     branch_indirect(
         spu,
         insn.feature_bits(),

@@ -2,117 +2,117 @@
 //! halfwords and words, against a register or a sign-extended immediate. Each element of the
 //! result is all ones where the comparison holds and zero elsewhere.
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::ops_integer::{self as int, Compare, Width};
 use super::super::quadword::Quadword;
-use super::Flow;
-use crate::spu::isa::Instruction;
 
 // compares with immediates
 
 #[inline(always)]
-pub(super) fn cgtbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgtbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Byte,
         Compare::Greater,
     )
 }
 
 #[inline(always)]
-pub(super) fn cgthi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgthi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Halfword,
         Compare::Greater,
     )
 }
 
 #[inline(always)]
-pub(super) fn cgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgti(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Word,
         Compare::Greater,
     )
 }
 
 #[inline(always)]
-pub(super) fn clgtbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgtbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Byte,
         Compare::LogicalGreater,
     )
 }
 
 #[inline(always)]
-pub(super) fn clgthi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgthi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Halfword,
         Compare::LogicalGreater,
     )
 }
 
 #[inline(always)]
-pub(super) fn clgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgti(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Word,
         Compare::LogicalGreater,
     )
 }
 
 #[inline(always)]
-pub(super) fn ceqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceqbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Byte,
         Compare::Equal,
     )
 }
 
 #[inline(always)]
-pub(super) fn ceqhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceqhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Halfword,
         Compare::Equal,
     )
 }
 
 #[inline(always)]
-pub(super) fn ceqi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceqi(spu: &mut impl Machine, insn: &Op) -> Flow {
     compare_immediate(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn),
-        insn.imm,
+        insn.imm(),
         Width::Word,
         Compare::Equal,
     )
@@ -121,25 +121,25 @@ pub(super) fn ceqi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // register compares
 
 #[inline(always)]
-pub(super) fn cgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Greater),
     )
 }
 
 #[inline(always)]
-pub(super) fn cgtb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgtb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Greater),
     )
 }
 
 #[inline(always)]
-pub(super) fn cgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgth(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(
             spu.ra(insn),
             spu.rb(insn),
@@ -150,9 +150,9 @@ pub(super) fn cgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(
             spu.ra(insn),
             spu.rb(insn),
@@ -163,9 +163,9 @@ pub(super) fn clgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgtb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgtb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(
             spu.ra(insn),
             spu.rb(insn),
@@ -176,9 +176,9 @@ pub(super) fn clgtb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn clgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn clgth(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(
             spu.ra(insn),
             spu.rb(insn),
@@ -189,25 +189,25 @@ pub(super) fn clgth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn ceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceq(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(spu.ra(insn), spu.rb(insn), Width::Word, Compare::Equal),
     )
 }
 
 #[inline(always)]
-pub(super) fn ceqb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceqb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(spu.ra(insn), spu.rb(insn), Width::Byte, Compare::Equal),
     )
 }
 
 #[inline(always)]
-pub(super) fn ceqh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ceqh(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::compare(spu.ra(insn), spu.rb(insn), Width::Halfword, Compare::Equal),
     )
 }

@@ -8,11 +8,11 @@
 //! [`Channels`](super::super::Channels) once its clock is up to date.
 
 use super::super::flow::ChannelInstruction;
+use super::super::flow::Flow;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::outcome::ChannelOperation;
 use super::super::quadword::Quadword;
-use super::Flow;
-use crate::spu::isa::Instruction;
 
 #[inline(always)]
 pub(super) fn nop() -> Flow {
@@ -27,47 +27,47 @@ pub(super) fn sync() -> Flow {
 // stop
 
 #[inline(always)]
-pub(super) fn stop(insn: &Instruction) -> Flow {
+pub(super) fn stop(insn: &Op) -> Flow {
     Flow::Stop(insn.stop_signal())
 }
 
 // halts
 
 #[inline(always)]
-pub(super) fn hgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    halt_if((spu.ra(insn).preferred_word() as i32) > insn.imm)
+pub(super) fn hgti(spu: &mut impl Machine, insn: &Op) -> Flow {
+    halt_if((spu.ra(insn).preferred_word() as i32) > insn.imm())
 }
 
 #[inline(always)]
-pub(super) fn hlgti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    halt_if(spu.ra(insn).preferred_word() > insn.imm as u32)
+pub(super) fn hlgti(spu: &mut impl Machine, insn: &Op) -> Flow {
+    halt_if(spu.ra(insn).preferred_word() > insn.imm() as u32)
 }
 
 #[inline(always)]
-pub(super) fn heqi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    halt_if(spu.ra(insn).preferred_word() as i32 == insn.imm)
+pub(super) fn heqi(spu: &mut impl Machine, insn: &Op) -> Flow {
+    halt_if(spu.ra(insn).preferred_word() as i32 == insn.imm())
 }
 
 #[inline(always)]
-pub(super) fn hgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn hgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     halt_if((spu.ra(insn).preferred_word() as i32) > (spu.rb(insn).preferred_word() as i32))
 }
 
 #[inline(always)]
-pub(super) fn hlgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn hlgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     halt_if(spu.ra(insn).preferred_word() > spu.rb(insn).preferred_word())
 }
 
 #[inline(always)]
-pub(super) fn heq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn heq(spu: &mut impl Machine, insn: &Op) -> Flow {
     halt_if(spu.ra(insn).preferred_word() == spu.rb(insn).preferred_word())
 }
 
 // special-purpose registers: none is modelled
 
 #[inline(always)]
-pub(super) fn mfspr(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword::ZERO)
+pub(super) fn mfspr(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword::ZERO)
 }
 
 #[inline(always)]
@@ -79,25 +79,25 @@ pub(super) fn mtspr() -> Flow {
 // cycle (`SpuState::access_channel`)
 
 #[inline(always)]
-pub(super) fn rdch(insn: &Instruction) -> Flow {
+pub(super) fn rdch(insn: &Op) -> Flow {
     channel_instruction(insn, ChannelOperation::Read)
 }
 
 #[inline(always)]
-pub(super) fn wrch(insn: &Instruction) -> Flow {
+pub(super) fn wrch(insn: &Op) -> Flow {
     channel_instruction(insn, ChannelOperation::Write)
 }
 
 #[inline(always)]
-pub(super) fn rchcnt(insn: &Instruction) -> Flow {
+pub(super) fn rchcnt(insn: &Op) -> Flow {
     channel_instruction(insn, ChannelOperation::Count)
 }
 
-fn channel_instruction(insn: &Instruction, operation: ChannelOperation) -> Flow {
+fn channel_instruction(insn: &Op, operation: ChannelOperation) -> Flow {
     Flow::ChannelAccess(ChannelInstruction {
         operation,
-        channel: insn.ra,
-        register: insn.rt,
+        channel: insn.ra(),
+        register: insn.rt(),
     })
 }
 

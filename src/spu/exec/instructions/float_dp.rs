@@ -6,10 +6,10 @@
 //! flags). All out of line: DP is rare in SPU code. The arithmetic is in `float_double`.
 
 use super::super::float_double as dp;
+use super::super::flow::Flow;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::quadword::Quadword;
-use super::Flow;
-use crate::spu::isa::Instruction;
 
 /// All ones when `condition` holds (a compare's doubleword result).
 fn mask64(condition: bool) -> u64 {
@@ -19,48 +19,57 @@ fn mask64(condition: bool) -> u64 {
 // arithmetic
 
 #[inline(always)]
-pub(super) fn dfa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::add))
-}
-
-#[inline(always)]
-pub(super) fn dfs(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::sub))
-}
-
-#[inline(always)]
-pub(super) fn dfm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, spu.ra(insn).zip_doublewords(spu.rb(insn), dp::mul))
-}
-
-#[inline(always)]
-pub(super) fn dfma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfa(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
+        spu.ra(insn).zip_doublewords(spu.rb(insn), dp::add),
+    )
+}
+
+#[inline(always)]
+pub(super) fn dfs(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(
+        insn.rt(),
+        spu.ra(insn).zip_doublewords(spu.rb(insn), dp::sub),
+    )
+}
+
+#[inline(always)]
+pub(super) fn dfm(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(
+        insn.rt(),
+        spu.ra(insn).zip_doublewords(spu.rb(insn), dp::mul),
+    )
+}
+
+#[inline(always)]
+pub(super) fn dfma(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(
+        insn.rt(),
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfma),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfms(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfms),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfnms(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfnms(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfnms),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfnma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfnma(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         dp_accumulate(spu.ra(insn), spu.rb(insn), spu.rt(insn), dp::dfnma),
     )
 }
@@ -68,46 +77,46 @@ pub(super) fn dfnma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // compares and class test
 
 #[inline(always)]
-pub(super) fn dfceq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfceq(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_doublewords(spu.rb(insn), |x, y| mask64(dp::equal(x, y))),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfcmeq(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfcmeq(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_doublewords(spu.rb(insn), |x, y| mask64(dp::magnitude_equal(x, y))),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfcgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfcgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_doublewords(spu.rb(insn), |x, y| mask64(dp::greater(x, y))),
     )
 }
 
 #[inline(always)]
-pub(super) fn dfcmgt(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn dfcmgt(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_doublewords(spu.rb(insn), |x, y| mask64(dp::magnitude_greater(x, y))),
     )
 }
 
 #[inline(always)]
-pub(super) fn dftsv(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    let classes = (insn.imm as u8) & 0x7f;
+pub(super) fn dftsv(spu: &mut impl Machine, insn: &Op) -> Flow {
+    let classes = (insn.imm() as u8) & 0x7f;
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn).zip_doublewords(spu.ra(insn), |x, _| {
             mask64(dp::test_special_value(x, classes))
         }),
@@ -117,19 +126,19 @@ pub(super) fn dftsv(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // conversions between precisions
 
 #[inline(always)]
-pub(super) fn fesd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fesd(spu: &mut impl Machine, insn: &Op) -> Flow {
     let w = spu.ra(insn).words();
     spu.write(
-        insn.rt,
+        insn.rt(),
         Quadword::from_doublewords([dp::extend_single(w[0]), dp::extend_single(w[2])]),
     )
 }
 
 #[inline(always)]
-pub(super) fn frds(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn frds(spu: &mut impl Machine, insn: &Op) -> Flow {
     let d = spu.ra(insn).doublewords();
     spu.write(
-        insn.rt,
+        insn.rt(),
         Quadword::from_words([dp::round_to_single(d[0]), 0, dp::round_to_single(d[1]), 0]),
     )
 }
@@ -137,13 +146,13 @@ pub(super) fn frds(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // the FPSCR
 
 #[inline(always)]
-pub(super) fn fscrrd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fscrrd(spu: &mut impl Machine, insn: &Op) -> Flow {
     let value = spu.fpscr();
-    spu.write(insn.rt, value)
+    spu.write(insn.rt(), value)
 }
 
 #[inline(always)]
-pub(super) fn fscrwr(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fscrwr(spu: &mut impl Machine, insn: &Op) -> Flow {
     let value = spu.ra(insn);
     spu.set_fpscr(value);
     Flow::Next

@@ -5,162 +5,164 @@
 //! The element arithmetic is in `ops_integer`. `and $N,$N,$N` with N = RT = RA = RB is also
 //! the profiling checkpoint `prof_cpN` (see `profile`).
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::ops_integer::{self as int, Width};
-use super::super::profile::checkpoint_number;
 use super::super::quadword::Quadword;
-use super::Flow;
-use crate::spu::isa::Instruction;
 
 // immediate loads
 
 #[inline(always)]
-pub(super) fn il(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword::splat_word(insn.imm as u32))
+pub(super) fn il(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword::splat_word(insn.imm() as u32))
 }
 
 #[inline(always)]
-pub(super) fn ilh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword::splat_halfword(insn.imm as u16))
+pub(super) fn ilh(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword::splat_halfword(insn.imm() as u16))
 }
 
 #[inline(always)]
-pub(super) fn ilhu(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword::splat_word((insn.imm as u32) << 16))
+pub(super) fn ilhu(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword::splat_word((insn.imm() as u32) << 16))
 }
 
 #[inline(always)]
-pub(super) fn ila(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword::splat_word(insn.imm as u32 & 0x3_ffff))
-}
-
-#[inline(always)]
-pub(super) fn iohl(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ila(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        spu.rt(insn).map_words(|w| w | (insn.imm as u32 & 0xffff)),
+        insn.rt(),
+        Quadword::splat_word(insn.imm() as u32 & 0x3_ffff),
+    )
+}
+
+#[inline(always)]
+pub(super) fn iohl(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(
+        insn.rt(),
+        spu.rt(insn).map_words(|w| w | (insn.imm() as u32 & 0xffff)),
     )
 }
 
 // logical with immediates
 
 #[inline(always)]
-pub(super) fn andbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn andbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm, Width::Byte).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Byte).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn andhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn andhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm, Width::Halfword).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Halfword).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn andi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn andi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm, Width::Word).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Word).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn orbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn orbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm, Width::Byte).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Byte).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn orhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn orhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm, Width::Halfword).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Halfword).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn ori(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ori(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm, Width::Word).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Word).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn xorbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn xorbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm, Width::Byte).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Byte).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn xorhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn xorhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm, Width::Halfword).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Halfword).0),
     )
 }
 
 #[inline(always)]
-pub(super) fn xori(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn xori(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm, Width::Word).0),
+        insn.rt(),
+        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Word).0),
     )
 }
 
 // add / subtract with immediates
 
 #[inline(always)]
-pub(super) fn ahi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ahi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::add(
             spu.ra(insn),
-            int::splat_immediate(insn.imm, Width::Halfword),
+            int::splat_immediate(insn.imm(), Width::Halfword),
             Width::Halfword,
         ),
     )
 }
 
 #[inline(always)]
-pub(super) fn ai(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ai(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::add(
             spu.ra(insn),
-            int::splat_immediate(insn.imm, Width::Word),
+            int::splat_immediate(insn.imm(), Width::Word),
             Width::Word,
         ),
     )
 }
 
 #[inline(always)]
-pub(super) fn sfhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn sfhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::subtract_from(
             spu.ra(insn),
-            int::splat_immediate(insn.imm, Width::Halfword),
+            int::splat_immediate(insn.imm(), Width::Halfword),
             Width::Halfword,
         ),
     )
 }
 
 #[inline(always)]
-pub(super) fn sfi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn sfi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::subtract_from(
             spu.ra(insn),
-            int::splat_immediate(insn.imm, Width::Word),
+            int::splat_immediate(insn.imm(), Width::Word),
             Width::Word,
         ),
     )
@@ -169,72 +171,72 @@ pub(super) fn sfi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // add / subtract / carry / borrow
 
 #[inline(always)]
-pub(super) fn a(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::add(spu.ra(insn), spu.rb(insn), Width::Word))
+pub(super) fn a(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::add(spu.ra(insn), spu.rb(insn), Width::Word))
 }
 
 #[inline(always)]
-pub(super) fn ah(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn ah(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::add(spu.ra(insn), spu.rb(insn), Width::Halfword),
     )
 }
 
 #[inline(always)]
-pub(super) fn sf(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn sf(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::subtract_from(spu.ra(insn), spu.rb(insn), Width::Word),
     )
 }
 
 #[inline(always)]
-pub(super) fn sfh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn sfh(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::subtract_from(spu.ra(insn), spu.rb(insn), Width::Halfword),
     )
 }
 
 #[inline(always)]
-pub(super) fn addx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn addx(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::add_extended(spu.ra(insn), spu.rb(insn), spu.rt(insn)),
     )
 }
 
 #[inline(always)]
-pub(super) fn sfx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn sfx(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::subtract_from_extended(spu.ra(insn), spu.rb(insn), spu.rt(insn)),
     )
 }
 
 #[inline(always)]
-pub(super) fn cg(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::carry_generate(spu.ra(insn), spu.rb(insn)))
+pub(super) fn cg(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::carry_generate(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
-pub(super) fn cgx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cgx(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::carry_generate_extended(spu.ra(insn), spu.rb(insn), spu.rt(insn)),
     )
 }
 
 #[inline(always)]
-pub(super) fn bg(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::borrow_generate(spu.ra(insn), spu.rb(insn)))
+pub(super) fn bg(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::borrow_generate(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
-pub(super) fn bgx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn bgx(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::borrow_generate_extended(spu.ra(insn), spu.rb(insn), spu.rt(insn)),
     )
 }
@@ -242,53 +244,53 @@ pub(super) fn bgx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // bitwise
 
 #[inline(always)]
-pub(super) fn and(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.set_register(insn.rt, Quadword(spu.ra(insn).0 & spu.rb(insn).0));
-    match checkpoint_number(insn.word) {
+pub(super) fn and(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.set_register(insn.rt(), Quadword(spu.ra(insn).0 & spu.rb(insn).0));
+    match insn.checkpoint() {
         Some(number) => Flow::Checkpoint(number),
         None => Flow::Next,
     }
 }
 
 #[inline(always)]
-pub(super) fn nand(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(!(spu.ra(insn).0 & spu.rb(insn).0)))
+pub(super) fn nand(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 & spu.rb(insn).0)))
 }
 
 #[inline(always)]
-pub(super) fn or(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(spu.ra(insn).0 | spu.rb(insn).0))
+pub(super) fn or(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(spu.ra(insn).0 | spu.rb(insn).0))
 }
 
 #[inline(always)]
-pub(super) fn nor(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(!(spu.ra(insn).0 | spu.rb(insn).0)))
+pub(super) fn nor(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 | spu.rb(insn).0)))
 }
 
 #[inline(always)]
-pub(super) fn xor(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(spu.ra(insn).0 ^ spu.rb(insn).0))
+pub(super) fn xor(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(spu.ra(insn).0 ^ spu.rb(insn).0))
 }
 
 #[inline(always)]
-pub(super) fn eqv(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(!(spu.ra(insn).0 ^ spu.rb(insn).0)))
+pub(super) fn eqv(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 ^ spu.rb(insn).0)))
 }
 
 #[inline(always)]
-pub(super) fn andc(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(spu.ra(insn).0 & !spu.rb(insn).0))
+pub(super) fn andc(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(spu.ra(insn).0 & !spu.rb(insn).0))
 }
 
 #[inline(always)]
-pub(super) fn orc(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, Quadword(spu.ra(insn).0 | !spu.rb(insn).0))
+pub(super) fn orc(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), Quadword(spu.ra(insn).0 | !spu.rb(insn).0))
 }
 
 #[inline(always)]
-pub(super) fn selb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn selb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::select_bits(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
     )
 }
@@ -296,91 +298,91 @@ pub(super) fn selb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // counting and sign extension
 
 #[inline(always)]
-pub(super) fn clz(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::count_leading_zeros(spu.ra(insn)))
+pub(super) fn clz(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::count_leading_zeros(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn xsbh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::extend_sign_byte_to_halfword(spu.ra(insn)))
+pub(super) fn xsbh(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::extend_sign_byte_to_halfword(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn xshw(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::extend_sign_halfword_to_word(spu.ra(insn)))
+pub(super) fn xshw(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::extend_sign_halfword_to_word(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn xswd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::extend_sign_word_to_doubleword(spu.ra(insn)))
+pub(super) fn xswd(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::extend_sign_word_to_doubleword(spu.ra(insn)))
 }
 
 // byte operations
 
 #[inline(always)]
-pub(super) fn cntb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::count_ones_bytes(spu.ra(insn)))
+pub(super) fn cntb(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::count_ones_bytes(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn absdb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn absdb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::absolute_difference_bytes(spu.ra(insn), spu.rb(insn)),
     )
 }
 
 #[inline(always)]
-pub(super) fn avgb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::average_bytes(spu.ra(insn), spu.rb(insn)))
+pub(super) fn avgb(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::average_bytes(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
-pub(super) fn sumb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::sum_bytes(spu.ra(insn), spu.rb(insn)))
+pub(super) fn sumb(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::sum_bytes(spu.ra(insn), spu.rb(insn)))
 }
 
 // masks and gathers
 
 #[inline(always)]
-pub(super) fn fsmbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::form_select_mask_bytes(insn.imm as u16))
+pub(super) fn fsmbi(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::form_select_mask_bytes(insn.imm() as u16))
 }
 
 #[inline(always)]
-pub(super) fn fsm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::form_select_mask_words(spu.ra(insn)))
+pub(super) fn fsm(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::form_select_mask_words(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn fsmh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::form_select_mask_halfwords(spu.ra(insn)))
+pub(super) fn fsmh(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::form_select_mask_halfwords(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn fsmb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn fsmb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         int::form_select_mask_bytes(spu.ra(insn).preferred_word() as u16),
     )
 }
 
 #[inline(always)]
-pub(super) fn gb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::gather_bits_words(spu.ra(insn)))
+pub(super) fn gb(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::gather_bits_words(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn gbh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::gather_bits_halfwords(spu.ra(insn)))
+pub(super) fn gbh(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::gather_bits_halfwords(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn gbb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::gather_bits_bytes(spu.ra(insn)))
+pub(super) fn gbb(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::gather_bits_bytes(spu.ra(insn)))
 }
 
 #[inline(always)]
-pub(super) fn orx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    spu.write(insn.rt, int::or_across(spu.ra(insn)))
+pub(super) fn orx(spu: &mut impl Machine, insn: &Op) -> Flow {
+    spu.write(insn.rt(), int::or_across(spu.ra(insn)))
 }

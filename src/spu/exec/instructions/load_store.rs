@@ -6,12 +6,12 @@
 //! compute the `shufb` control that inserts a byte, halfword, word or doubleword at an
 //! address's position in a quadword.
 
+use super::super::flow::Flow;
 use super::super::local_store::LS_ADDRESS_MASK;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::permute::{self, InsertSize};
-use super::Flow;
 use super::immediate::word_offset;
-use crate::spu::isa::Instruction;
 
 /// Quadword-aligned LS address.
 fn quadword_address(address: u32) -> u32 {
@@ -22,27 +22,27 @@ fn quadword_address(address: u32) -> u32 {
 
 /// `lqa`/`stqa`: an absolute word address.
 #[inline(always)]
-fn a_form(insn: &Instruction) -> u32 {
-    word_offset(insn.imm)
+fn a_form(insn: &Op) -> u32 {
+    word_offset(insn.imm())
 }
 
 /// `lqr`/`stqr`: a word address relative to the PC.
 #[inline(always)]
-fn r_form(insn: &Instruction, pc: u32) -> u32 {
-    pc.wrapping_add(word_offset(insn.imm))
+fn r_form(insn: &Op, pc: u32) -> u32 {
+    pc.wrapping_add(word_offset(insn.imm()))
 }
 
 /// `lqd`/`stqd`: RA plus a quadword offset.
 #[inline(always)]
-fn d_form(spu: &impl Machine, insn: &Instruction) -> u32 {
+fn d_form(spu: &impl Machine, insn: &Op) -> u32 {
     spu.ra(insn)
         .preferred_word()
-        .wrapping_add((insn.imm as u32).wrapping_shl(4))
+        .wrapping_add((insn.imm() as u32).wrapping_shl(4))
 }
 
 /// `lqx`/`stqx`: RA plus RB.
 #[inline(always)]
-fn x_form(spu: &impl Machine, insn: &Instruction) -> u32 {
+fn x_form(spu: &impl Machine, insn: &Op) -> u32 {
     spu.ra(insn)
         .preferred_word()
         .wrapping_add(spu.rb(insn).preferred_word())
@@ -52,13 +52,9 @@ fn x_form(spu: &impl Machine, insn: &Instruction) -> u32 {
 /// current state; `None` for any other instruction.
 #[inline(always)]
 #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
-pub(in super::super) fn store_address(
-    spu: &impl Machine,
-    insn: &Instruction,
-    pc: u32,
-) -> Option<u32> {
+pub(in super::super) fn store_address(spu: &impl Machine, insn: &Op, pc: u32) -> Option<u32> {
     use crate::spu::isa::Mnemonic as M;
-    let address = match insn.mnemonic {
+    let address = match insn.mnemonic() {
         M::Stqa => a_form(insn),
         M::Stqr => r_form(insn, pc),
         M::Stqd => d_form(spu, insn),
@@ -69,94 +65,102 @@ pub(in super::super) fn store_address(
 }
 
 #[inline(always)]
-pub(super) fn lqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    load(spu, insn.rt, a_form(insn))
+pub(super) fn lqa(spu: &mut impl Machine, insn: &Op) -> Flow {
+    load(spu, insn.rt(), a_form(insn))
 }
 
 #[inline(always)]
-pub(super) fn lqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    load(spu, insn.rt, r_form(insn, pc))
+pub(super) fn lqr(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    load(spu, insn.rt(), r_form(insn, pc))
 }
 
 #[inline(always)]
-pub(super) fn lqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn lqd(spu: &mut impl Machine, insn: &Op) -> Flow {
     let address = d_form(spu, insn);
-    load(spu, insn.rt, address)
+    load(spu, insn.rt(), address)
 }
 
 #[inline(always)]
-pub(super) fn lqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn lqx(spu: &mut impl Machine, insn: &Op) -> Flow {
     let address = x_form(spu, insn);
-    load(spu, insn.rt, address)
+    load(spu, insn.rt(), address)
 }
 
 #[inline(always)]
-pub(super) fn stqa(spu: &mut impl Machine, insn: &Instruction) -> Flow {
-    store(spu, insn.rt, a_form(insn))
+pub(super) fn stqa(spu: &mut impl Machine, insn: &Op) -> Flow {
+    store(spu, insn.rt(), a_form(insn))
 }
 
 #[inline(always)]
-pub(super) fn stqr(spu: &mut impl Machine, insn: &Instruction, pc: u32) -> Flow {
-    store(spu, insn.rt, r_form(insn, pc))
+pub(super) fn stqr(spu: &mut impl Machine, insn: &Op, pc: u32) -> Flow {
+    store(spu, insn.rt(), r_form(insn, pc))
 }
 
 #[inline(always)]
-pub(super) fn stqd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn stqd(spu: &mut impl Machine, insn: &Op) -> Flow {
     let address = d_form(spu, insn);
-    store(spu, insn.rt, address)
+    store(spu, insn.rt(), address)
 }
 
 #[inline(always)]
-pub(super) fn stqx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn stqx(spu: &mut impl Machine, insn: &Op) -> Flow {
     let address = x_form(spu, insn);
-    store(spu, insn.rt, address)
+    store(spu, insn.rt(), address)
 }
 
 #[inline(always)]
-pub(super) fn cbd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cbd(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
-        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        insn.rt(),
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(insn.imm() as u32),
         InsertSize::Byte,
     )
 }
 
 #[inline(always)]
-pub(super) fn chd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn chd(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
-        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        insn.rt(),
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(insn.imm() as u32),
         InsertSize::Halfword,
     )
 }
 
 #[inline(always)]
-pub(super) fn cwd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cwd(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
-        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        insn.rt(),
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(insn.imm() as u32),
         InsertSize::Word,
     )
 }
 
 #[inline(always)]
-pub(super) fn cdd(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cdd(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
-        spu.ra(insn).preferred_word().wrapping_add(insn.imm as u32),
+        insn.rt(),
+        spu.ra(insn)
+            .preferred_word()
+            .wrapping_add(insn.imm() as u32),
         InsertSize::Doubleword,
     )
 }
 
 #[inline(always)]
-pub(super) fn cbx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cbx(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .preferred_word()
             .wrapping_add(spu.rb(insn).preferred_word()),
@@ -165,10 +169,10 @@ pub(super) fn cbx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn chx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn chx(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .preferred_word()
             .wrapping_add(spu.rb(insn).preferred_word()),
@@ -177,10 +181,10 @@ pub(super) fn chx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cwx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cwx(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .preferred_word()
             .wrapping_add(spu.rb(insn).preferred_word()),
@@ -189,10 +193,10 @@ pub(super) fn cwx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn cdx(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn cdx(spu: &mut impl Machine, insn: &Op) -> Flow {
     insertion(
         spu,
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .preferred_word()
             .wrapping_add(spu.rb(insn).preferred_word()),

@@ -4,151 +4,151 @@
 //! The `rotm*`/`rotqm*` "rotate and mask" forms shift right by the negated count, as the ISA
 //! encodes them. The element and quadword arithmetic is in `ops_shift` and `permute`.
 
+use super::super::flow::Flow;
 use super::super::machine::Machine;
+use super::super::op::Op;
 use super::super::ops_shift as shift;
 use super::super::permute;
-use super::Flow;
-use crate::spu::isa::Instruction;
 
 // word / halfword shifts and rotates
 
 #[inline(always)]
-pub(super) fn roti(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn roti(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_words(|w| shift::rotate_word(w, insn.imm as u32)),
+            .map_words(|w| shift::rotate_word(w, insn.imm() as u32)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotmi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotmi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_words(|w| shift::rotate_and_mask_word(w, insn.imm as u32)),
+            .map_words(|w| shift::rotate_and_mask_word(w, insn.imm() as u32)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotmai(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotmai(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_words(|w| shift::rotate_and_mask_algebraic_word(w, insn.imm as u32)),
+            .map_words(|w| shift::rotate_and_mask_algebraic_word(w, insn.imm() as u32)),
     )
 }
 
 #[inline(always)]
-pub(super) fn shli(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shli(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_words(|w| shift::shift_left_word(w, insn.imm as u32)),
+            .map_words(|w| shift::shift_left_word(w, insn.imm() as u32)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rothi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rothi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_halfword(h, insn.imm as u16)),
+            .map_halfwords(|h| shift::rotate_halfword(h, insn.imm() as u16)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rothmi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rothmi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_and_mask_halfword(h, insn.imm as u16)),
+            .map_halfwords(|h| shift::rotate_and_mask_halfword(h, insn.imm() as u16)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotmahi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotmahi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_and_mask_algebraic_halfword(h, insn.imm as u16)),
+            .map_halfwords(|h| shift::rotate_and_mask_algebraic_halfword(h, insn.imm() as u16)),
     )
 }
 
 #[inline(always)]
-pub(super) fn shlhi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
-            .map_halfwords(|h| shift::shift_left_halfword(h, insn.imm as u16)),
+            .map_halfwords(|h| shift::shift_left_halfword(h, insn.imm() as u16)),
     )
 }
 
 #[inline(always)]
-pub(super) fn rot(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rot(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn).zip_words(spu.rb(insn), shift::rotate_word),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotm(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_words(spu.rb(insn), shift::rotate_and_mask_word),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotma(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotma(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_words(spu.rb(insn), shift::rotate_and_mask_algebraic_word),
     )
 }
 
 #[inline(always)]
-pub(super) fn shl(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shl(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn).zip_words(spu.rb(insn), shift::shift_left_word),
     )
 }
 
 #[inline(always)]
-pub(super) fn roth(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn roth(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_halfwords(spu.rb(insn), shift::rotate_halfword),
     )
 }
 
 #[inline(always)]
-pub(super) fn rothm(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rothm(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_halfwords(spu.rb(insn), shift::rotate_and_mask_halfword),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotmah(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotmah(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_halfwords(spu.rb(insn), shift::rotate_and_mask_algebraic_halfword),
     )
 }
 
 #[inline(always)]
-pub(super) fn shlh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlh(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         spu.ra(insn)
             .zip_halfwords(spu.rb(insn), shift::shift_left_halfword),
     )
@@ -157,89 +157,89 @@ pub(super) fn shlh(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 // quadword rotates and shifts
 
 #[inline(always)]
-pub(super) fn rotqbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqbii(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::rotate_left_bits(spu.ra(insn), insn.imm as u32),
+        insn.rt(),
+        permute::rotate_left_bits(spu.ra(insn), insn.imm() as u32),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqmbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbii(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::shift_right_bits(spu.ra(insn), (insn.imm as u32).wrapping_neg()),
+        insn.rt(),
+        permute::shift_right_bits(spu.ra(insn), (insn.imm() as u32).wrapping_neg()),
     )
 }
 
 #[inline(always)]
-pub(super) fn shlqbii(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlqbii(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::shift_left_bits(spu.ra(insn), insn.imm as u32),
+        insn.rt(),
+        permute::shift_left_bits(spu.ra(insn), insn.imm() as u32),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqbyi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::rotate_left_bytes(spu.ra(insn), insn.imm as u32),
+        insn.rt(),
+        permute::rotate_left_bytes(spu.ra(insn), insn.imm() as u32),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqmbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbyi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::shift_right_bytes(spu.ra(insn), (insn.imm as u32).wrapping_neg() & 0x1f),
+        insn.rt(),
+        permute::shift_right_bytes(spu.ra(insn), (insn.imm() as u32).wrapping_neg() & 0x1f),
     )
 }
 
 #[inline(always)]
-pub(super) fn shlqbyi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlqbyi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
-        permute::shift_left_bytes(spu.ra(insn), insn.imm as u32 & 0x1f),
+        insn.rt(),
+        permute::shift_left_bytes(spu.ra(insn), insn.imm() as u32 & 0x1f),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::rotate_left_bits(spu.ra(insn), spu.rb(insn).preferred_word()),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqmbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_right_bits(spu.ra(insn), spu.rb(insn).preferred_word().wrapping_neg()),
     )
 }
 
 #[inline(always)]
-pub(super) fn shlqbi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlqbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_left_bits(spu.ra(insn), spu.rb(insn).preferred_word()),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqby(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::rotate_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word()),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqmby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqmby(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_right_bytes(
             spu.ra(insn),
             spu.rb(insn).preferred_word().wrapping_neg() & 0x1f,
@@ -248,25 +248,25 @@ pub(super) fn rotqmby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqby(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlqby(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word() & 0x1f),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqbybi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::rotate_left_bytes(spu.ra(insn), spu.rb(insn).preferred_word() >> 3),
     )
 }
 
 #[inline(always)]
-pub(super) fn rotqmbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn rotqmbybi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_right_bytes(
             spu.ra(insn),
             (spu.rb(insn).preferred_word() >> 3).wrapping_neg() & 0x1f,
@@ -275,17 +275,17 @@ pub(super) fn rotqmbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
 }
 
 #[inline(always)]
-pub(super) fn shlqbybi(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shlqbybi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shift_left_bytes(spu.ra(insn), (spu.rb(insn).preferred_word() >> 3) & 0x1f),
     )
 }
 
 #[inline(always)]
-pub(super) fn shufb(spu: &mut impl Machine, insn: &Instruction) -> Flow {
+pub(super) fn shufb(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
-        insn.rt,
+        insn.rt(),
         permute::shuffle_bytes(spu.ra(insn), spu.rb(insn), spu.rc(insn)),
     )
 }

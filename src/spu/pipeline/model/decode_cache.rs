@@ -8,7 +8,7 @@
 use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
 use crate::spu::exec::LS_ADDRESS_MASK;
 use crate::spu::exec::checkpoint_number;
-use crate::spu::isa::decode;
+use crate::spu::isa::decode_inlined;
 use crate::spu::isa::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 
 /// Entries of the decoded-instruction cache (direct-mapped by word address): 512 cover a 2 KiB
@@ -59,6 +59,7 @@ impl Decoded {
         !self.not_pc
     }
 
+    #[inline(always)]
     fn new(pc: u32, word: u32) -> Self {
         let inflight = decode_at(pc, word);
         let instruction = &inflight.instruction;
@@ -117,16 +118,27 @@ impl DecodeCache {
     pub(crate) fn get(&mut self, pc: u32, word: u32) -> &Decoded {
         let entry = &mut self.entries[((pc >> 2) as usize) % DECODE_CACHE];
         if entry.not_pc != !pc || entry.word != word {
-            *entry = Decoded::new(pc, word);
+            refill(entry, pc, word);
         }
         entry
     }
 }
 
+/// Decodes `word` at `pc` into `entry`, out of the hit path. The record is built here, with
+/// `Decoded::new`, `decode_at`, the instruction decoder and `InFlight::new` inlined, rather than handed up by value
+/// through three calls: each copy read back as wide loads what the callee had stored field by
+/// field, which the host cannot forward (straight-line code longer than the cache misses on
+/// every instruction, and these copies were a third of its time in pipeline mode).
+#[inline(never)]
+fn refill(entry: &mut Decoded, pc: u32, word: u32) {
+    *entry = Decoded::new(pc, word);
+}
+
 /// Decodes the word at `pc`; channel instructions and the event-dependent branches are marked
 /// `channel` and serializing.
+#[inline(always)]
 fn decode_at(pc: u32, word: u32) -> InFlight {
-    let Ok(instruction) = decode(word) else {
+    let Ok(instruction) = decode_inlined(word) else {
         return InFlight::illegal_at(pc, word);
     };
     // Channel accesses, and the branches whose path depends on events or that may enter the

@@ -28,6 +28,8 @@ use super::issue::IssuePipes;
 #[cfg(feature = "spu-lean")]
 use super::sizes::{ISSUE_STAGE_NAMES, O_STAGE};
 use super::window::Effect;
+#[cfg(not(feature = "spu-lean"))]
+use crate::spu::exec::NoCode;
 use crate::spu::exec::{Quadword, RunAhead, SpuState, Status};
 #[cfg(feature = "spu-lean")]
 use crate::spu::exec::{STORES_AHEAD, ShadowState};
@@ -38,7 +40,7 @@ use crate::spu::probes::StallReason;
 /// by default, a [`ShadowState`] that reads the architectural local store and keeps its own
 /// stores aside in the lean configuration.
 #[cfg(not(feature = "spu-lean"))]
-type Shadow = SpuState;
+type Shadow = SpuState<NoCode>;
 #[cfg(feature = "spu-lean")]
 type Shadow = ShadowState;
 
@@ -53,7 +55,7 @@ pub(crate) const SHADOW_BYTES: usize = size_of::<Shadow>();
 /// An empty run-ahead copy (all-zero bits); it is synced before the first fetch.
 const fn new_shadow() -> Shadow {
     #[cfg(not(feature = "spu-lean"))]
-    let shadow = SpuState::new(0);
+    let shadow = SpuState::with_code(0, NoCode);
     #[cfg(feature = "spu-lean")]
     let shadow = ShadowState::new();
     shadow
@@ -77,9 +79,9 @@ trait RunAheadCopy {
 }
 
 #[cfg(not(feature = "spu-lean"))]
-impl RunAheadCopy for SpuState {
+impl RunAheadCopy for SpuState<NoCode> {
     fn sync_from(&mut self, arch: &SpuState) {
-        self.clone_from(arch);
+        self.copy_state_from(arch);
     }
     #[inline(always)]
     fn word_at(&self, _arch: &SpuState, pc: u32) -> u32 {
@@ -91,7 +93,7 @@ impl RunAheadCopy for SpuState {
     }
     #[inline(always)]
     fn run_ahead(&mut self, _arch: &SpuState, insn: &Instruction, _seq: u64) -> RunAhead {
-        SpuState::run_ahead(self, insn)
+        SpuState::<NoCode>::run_ahead(self, insn)
     }
     #[inline(always)]
     fn overflowed(&self) -> bool {

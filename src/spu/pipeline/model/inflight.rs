@@ -42,25 +42,50 @@ pub struct InFlight {
 
 impl InFlight {
     /// Wraps a decoded instruction.
+    ///
+    /// The operand lists are [`Instruction::sources`] and [`Instruction::target`], computed
+    /// with arithmetic on whole words: fetch decodes every instruction of a straight-line
+    /// kernel longer than its decode cache again on each pass, and the byte-by-byte form
+    /// (its registers stored one at a time, then read back as a word, which the host cannot
+    /// forward, and a branch per operand) was a quarter of pipeline mode's time there.
+    #[inline(always)]
     pub(crate) fn new(pc: u32, instruction: Instruction, predicted_next: u32) -> Self {
-        let mut sources = [NO_REGISTER; 3];
-        for (slot, source) in sources.iter_mut().zip(instruction.sources()) {
-            if let Some(register) = source {
-                *slot = register & 0x7f;
-            }
+        let info = instruction.info();
+        let dependency = info.dependency;
+        // The registers read, in the order RA, RB, RC, RT, packed into the low bytes of a
+        // word (the first three kept, as `sources()` keeps them); the bytes above the last
+        // one read NO_REGISTER.
+        let mut packed = 0u32;
+        let mut shift = 0u32;
+        for (read, register) in [
+            (dependency.reads_ra, instruction.ra),
+            (dependency.reads_rb, instruction.rb),
+            (dependency.reads_rc, instruction.rc),
+            (dependency.reads_rt, instruction.rt),
+        ] {
+            let kept = u32::from(read & (shift < 24));
+            packed |= (u32::from(register & 0x7f) * kept) << shift;
+            shift += 8 * kept;
         }
-        let target = instruction.target().map_or(NO_REGISTER, |r| r & 0x7f);
+        packed |= 0x0080_8080 & !((1u32 << shift) - 1);
+        let [first, second, third, _] = packed.to_le_bytes();
+        let sources = [first, second, third];
+        let target = if dependency.writes_rt {
+            instruction.rt & 0x7f
+        } else {
+            NO_REGISTER
+        };
+        // NO_REGISTER (128) sets no bit.
         let mut registers = [0u64; 2];
-        for &register in sources.iter().chain(core::iter::once(&target)) {
-            if let Some(word) = registers.get_mut(usize::from(register / 64)) {
-                *word |= 1 << (register % 64);
-            }
+        for register in [first, second, third, target] {
+            let bit = u64::from(register < NO_REGISTER) << (register % 64);
+            registers[usize::from((register / 64) & 1)] |= bit;
         }
         InFlight {
             pc,
             instruction,
             predicted_next,
-            class: instruction.class(),
+            class: info.class,
             target,
             sources,
             registers,
