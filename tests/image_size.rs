@@ -1,5 +1,5 @@
 //! The firmware image carries code, not zeros: the demo's release build, as a raw image
-//! (`llvm-objcopy -O binary`), is at most 896 KiB, and its `.data` at most 1 KiB.
+//! (`llvm-objcopy -O binary`), is at most 960 KiB, and its `.data` at most 1 KiB.
 //!
 //! Static state (the SPU arena, the trace rings, per-core slots and results, the MFC part's
 //! 2 MiB of main memory) must be all-zero bits so that it lands in `.bss`, which the boot code
@@ -20,11 +20,11 @@ use std::process::Command;
 use common::qemu::{demo_elf, repo};
 use common::toolchain::llvm_tool;
 
-const RAW_IMAGE_LIMIT: u64 = 896 * 1024;
+const RAW_IMAGE_LIMIT: u64 = 960 * 1024;
 const DATA_LIMIT: u64 = 1024;
 
 #[test]
-fn release_image_is_at_most_896_kib_and_data_at_most_1_kib() {
+fn release_image_is_at_most_960_kib_and_data_at_most_1_kib() {
     let elf = demo_elf();
     let raw = elf.with_extension("bin");
     let objcopy = llvm_tool(repo(), "llvm-objcopy");
