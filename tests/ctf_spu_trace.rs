@@ -78,6 +78,29 @@ struct Run {
     cycles: u64,
 }
 
+/// A trace of the four streams on CPU 2, stream `i` writing packets of `packets[i]` into
+/// `files[i]`.
+fn spu_trace<'q, 'b, const P: usize, const F: usize>(
+    packets: &'b mut [[u8; P]; 4],
+    files: &'b mut [[u8; F]; 4],
+) -> SpuTrace<'q, 'b, PacketStore<'b>> {
+    let [p0, p1, p2, p3] = packets;
+    let [f0, f1, f2, f3] = files;
+    let config = StreamConfig {
+        uuid: UUID,
+        cpu_id: 2,
+    };
+    let writer = |packet: &'b mut [u8], file: &'b mut [u8]| {
+        StreamWriter::new(packet, PacketStore::new(file), config).unwrap()
+    };
+    SpuTrace::new(SpuStreams {
+        memory: writer(p0, f0),
+        dma: writer(p1, f1),
+        stalls: writer(p2, f2),
+        pc_events: writer(p3, f3),
+    })
+}
+
 /// Runs [`PROGRAM`] in `mode` under the trace, into a directory of test `test`'s own.
 fn traced_run(test: &str, mode: Mode) -> Run {
     let memory = memory(1 << 20);
@@ -88,19 +111,7 @@ fn traced_run(test: &str, mode: Mode) -> Run {
 
     let mut packets = [[0u8; 1024]; 4];
     let mut files = [[0u8; 64 * 1024]; 4];
-    let [p0, p1, p2, p3] = &mut packets;
-    let [f0, f1, f2, f3] = &mut files;
-    let config = StreamConfig {
-        uuid: UUID,
-        cpu_id: 2,
-    };
-    let writer = |packet, file| StreamWriter::new(packet, PacketStore::new(file), config).unwrap();
-    let trace = SpuTrace::new(SpuStreams {
-        memory: writer(p0, f0),
-        dma: writer(p1, f1),
-        stalls: writer(p2, f2),
-        pc_events: writer(p3, f3),
-    });
+    let trace = spu_trace(&mut packets, &mut files);
     let at_loop = TracePcEvent::new(u64::from(label_address("loop")), 0, "loop head");
     trace.schedule_pc_event(&at_loop).unwrap();
 
@@ -345,19 +356,7 @@ fn stream_bytes(mode: Mode, as_listeners: bool) -> Vec<Vec<u8>> {
     let mut unit = load(PROGRAM, memory, mode, 2);
     let mut packets = [[0u8; 512]; 4];
     let mut files = [[0u8; 64 * 1024]; 4];
-    let [p0, p1, p2, p3] = &mut packets;
-    let [f0, f1, f2, f3] = &mut files;
-    let config = StreamConfig {
-        uuid: UUID,
-        cpu_id: 2,
-    };
-    let writer = |packet, file| StreamWriter::new(packet, PacketStore::new(file), config).unwrap();
-    let trace = SpuTrace::new(SpuStreams {
-        memory: writer(p0, f0),
-        dma: writer(p1, f1),
-        stalls: writer(p2, f2),
-        pc_events: writer(p3, f3),
-    });
+    let trace = spu_trace(&mut packets, &mut files);
     let at_loop = TracePcEvent::new(u64::from(label_address("loop")), 0, "loop head");
     trace.schedule_pc_event(&at_loop).unwrap();
     let probes = SpuProbes::new();
