@@ -17,6 +17,7 @@ use super::events::{EVENT_DECREMENTER, Events};
 use super::held::Held;
 use super::port::MemoryPort;
 use super::queue::{COMMAND_QUEUE_DEPTH, CommandQueue, Progress, Queued};
+use super::quiet_port::QuietPort;
 use super::record::DmaStats;
 use super::tags::{TagGroups, TagUpdate};
 use super::timing::{DmaTiming, Schedule};
@@ -132,6 +133,8 @@ pub struct Mfc {
     pub(super) signals_seen: [bool; 2],
     pub(super) stats: DmaStats,
     pub(super) fault: Held<DmaFault>,
+    /// Cycles known to have no DMA data on the local-store port (a cache of the queue).
+    pub(super) quiet_port: QuietPort,
 }
 
 impl Default for Mfc {
@@ -169,6 +172,7 @@ impl Mfc {
             signals_seen: [false; 2],
             stats: DmaStats::new(),
             fault: NO_FAULT,
+            quiet_port: QuietPort::empty(),
         }
     }
 
@@ -204,12 +208,14 @@ impl Mfc {
 
     /// Sets the DMA timing.
     pub fn set_timing(&mut self, timing: DmaTiming) {
+        self.quiet_port.forget();
         self.timing = Some(timing);
     }
 
     /// Timed (pipeline mode) or immediate (instruction mode: a command completes right
     /// after the instruction that issued it).
     pub fn set_timed(&mut self, timed: bool) {
+        self.quiet_port.forget();
         self.timed = timed;
     }
 
@@ -305,15 +311,32 @@ impl Mfc {
     }
 
     /// Whether DMA data uses the local-store port in `cycle` (it has the port's first claim).
-    pub fn uses_local_store(&self, cycle: u64) -> bool {
-        self.atomic
-            .get()
-            .and_then(|a| a.schedule.get())
-            .is_some_and(|s| s.uses_local_store(cycle))
-            || self.queue.iter().any(|e| match e.progress {
-                Progress::Scheduled { schedule, .. } => schedule.uses_local_store(cycle),
-                _ => false,
-            })
+    /// `&mut`: the answer is memoised until the next cycle the port is used or the queue
+    /// changes (see `quiet_port.rs`).
+    pub fn uses_local_store(&mut self, cycle: u64) -> bool {
+        if self.quiet_port.covers(cycle) {
+            return false;
+        }
+        let next = self.next_local_store_use(cycle);
+        if next == Some(cycle) {
+            return true;
+        }
+        self.quiet_port.remember(cycle, next.unwrap_or(u64::MAX));
+        false
+    }
+
+    /// The first cycle at or after `cycle` in which DMA data uses the local-store port.
+    pub fn next_local_store_use(&self, cycle: u64) -> Option<u64> {
+        let atomic = self.atomic.get().and_then(|a| a.schedule.get());
+        let queued = self.queue.iter().filter_map(|e| match e.progress {
+            Progress::Scheduled { schedule, .. } => Some(schedule),
+            _ => None,
+        });
+        atomic
+            .into_iter()
+            .chain(queued)
+            .filter_map(|schedule| schedule.next_local_store_use(cycle))
+            .min()
     }
 
     // The parameter channels (16..=20).
@@ -362,6 +385,7 @@ impl Mfc {
     /// `MFC_Cmd` at cycle `now`: checks the command against the CBEA's rules and puts it in
     /// the MFC (the parameter channels keep their values).
     pub fn write_command(&mut self, value: u32, now: u64) -> CommandWrite {
+        self.quiet_port.forget();
         let ea = (u64::from(self.eah) << 32) | u64::from(self.eal);
         let refuse = |mfc: &mut Mfc, kind: DmaErrorKind| {
             let fault = DmaFault {
@@ -497,6 +521,7 @@ impl Mfc {
 
     /// `MFC_WrListStallAck`: resumes every stalled list of the tag group in bits 27..31.
     pub fn acknowledge_list_stall(&mut self, value: u32) {
+        self.quiet_port.forget();
         let tag = (value & 31) as u8;
         for index in 0..self.queue.len() {
             if let Some(entry) = self.queue.get_mut(index)

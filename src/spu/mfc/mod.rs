@@ -20,6 +20,7 @@
 //! | `record.rs` | the DMA probe point's payload and the statistics |
 //! | `error.rs` | DMA errors |
 //! | `port.rs` | the memory an MFC reaches, the local store it moves data in and out of |
+//! | `quiet_port.rs` | a memo of the cycles no transfer uses the local-store port |
 //! | `held.rs` | an optional value that is all-zero bits when empty (a reset SPU must be) |
 
 mod command;
@@ -32,6 +33,7 @@ mod events;
 mod held;
 mod port;
 mod queue;
+mod quiet_port;
 mod record;
 mod service;
 mod tags;

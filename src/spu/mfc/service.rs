@@ -41,6 +41,7 @@ impl Mfc {
         local_store: &mut dyn LocalStoreBytes,
         sink: &mut dyn FnMut(&DmaEvent),
     ) -> Result<(), DmaFault> {
+        self.quiet_port.forget();
         self.attention = false;
         if let Some(fault) = self.fault.get() {
             return Err(fault);

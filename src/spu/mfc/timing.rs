@@ -108,27 +108,72 @@ impl Schedule {
             return false;
         }
         let offset = cycle - first;
-        offset.is_multiple_of(self.spacing) && offset / self.spacing < self.lines
+        // The pipeline asks every cycle while a transfer is in flight, mostly before its
+        // first use or after its last: those answers need no division.
+        if offset >= self.lines.saturating_mul(self.spacing) {
+            return false;
+        }
+        if self.lines == 1 {
+            return offset == 0;
+        }
+        offset.is_multiple_of(self.spacing)
     }
 
-    /// The first cycle at or after `cycle` in which it uses the local-store port.
+    /// The first cycle at or after `cycle` in which it uses the local-store port (as
+    /// [`uses_local_store`](Self::uses_local_store) answers).
     pub fn next_local_store_use(&self, cycle: u64) -> Option<u64> {
         let first = if self.into_local_store {
             self.first_request + self.latency
         } else {
             self.first_request
         };
-        if self.lines == 0 {
+        if self.lines == 0 || self.spacing == 0 {
             return None;
         }
-        let last = first + (self.lines - 1) * self.spacing.max(1);
+        let last = first + (self.lines - 1) * self.spacing;
         if cycle <= first {
             return Some(first);
         }
         if cycle > last {
             return None;
         }
-        let spacing = self.spacing.max(1);
-        Some(first + (cycle - first).div_ceil(spacing) * spacing)
+        Some(first + (cycle - first).div_ceil(self.spacing) * self.spacing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Schedule;
+
+    /// The rule of the module documentation, written out: a put reads a line as each request
+    /// goes out (`first_request + k * spacing`), a get writes it as its data arrives
+    /// (`latency` later).
+    #[test]
+    fn port_cycles_follow_the_requests_and_the_latency() {
+        let put = Schedule {
+            first_request: 100,
+            lines: 3,
+            spacing: 16,
+            latency: 288,
+            into_local_store: false,
+        };
+        let get = Schedule {
+            into_local_store: true,
+            ..put
+        };
+        for (schedule, uses) in [(put, [100, 116, 132]), (get, [388, 404, 420])] {
+            for cycle in 0..600 {
+                assert_eq!(
+                    schedule.uses_local_store(cycle),
+                    uses.contains(&cycle),
+                    "{cycle}"
+                );
+                let next = uses.iter().copied().find(|&at| at >= cycle);
+                assert_eq!(schedule.next_local_store_use(cycle), next, "{cycle}");
+            }
+        }
+        let single = Schedule { lines: 1, ..get };
+        assert!(single.uses_local_store(388) && !single.uses_local_store(404));
+        assert_eq!(single.next_local_store_use(389), None);
     }
 }

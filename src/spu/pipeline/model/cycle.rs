@@ -100,7 +100,7 @@ impl Pipeline {
         // (The run loop clears the flag when it finds no DMA in flight.)
         let dma = self.dma_in_flight::<DMA>();
         if dma {
-            self.issue.ls_port_taken = arch.mfc().uses_local_store(now + O_STAGE);
+            self.issue.ls_port_taken = arch.mfc_mut().uses_local_store(now + O_STAGE);
         }
         self.exec.open_row(now);
         let mut blocks = DualIssueBlocks::default();
@@ -122,7 +122,7 @@ impl Pipeline {
         self.issue.advance();
         // Only the real fetch unit's line requests contend with loads and stores.
         let ls_taken = self.real_fetch
-            && (self.ls_in_stage_n(now) || dma && arch.mfc().uses_local_store(now + 1));
+            && (self.ls_in_stage_n(now) || dma && arch.mfc_mut().uses_local_store(now + 1));
         let contended = self.fetch.step(arch, &mut self.issue, ls_taken);
         self.stats.ls_contention += u64::from(contended);
         CycleEnd::Continue
