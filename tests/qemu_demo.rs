@@ -28,6 +28,15 @@ use common::demo_mfc::assert_mfc;
 #[test]
 fn every_section_is_present_and_consistent() {
     let run = run_demo("consistent", &[]);
+    // Without `--profile` the run writes no profile: nothing named pmprobe-profile* in its
+    // working directory, and no "Profile" section.
+    assert!(!run.stdout.contains("Profile"), "{}", run.context());
+    let profiles: Vec<_> = std::fs::read_dir(&run.dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with("pmprobe-profile"))
+        .collect();
+    assert!(profiles.is_empty(), "{profiles:?}");
     // Four cores by default: the banner lists them, each SPU ran on its own core, and each one's
     // figures equal a run of the same SPU on one core alone.
     for core in 0..4 {

@@ -283,21 +283,6 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
 }
 
 #[test]
-fn profile_files_are_not_written_by_the_default_demo_run() {
-    let dir = scratch("profile-none");
-    let run = run_in(&dir, "demo", &common::qemu::demo_elf(), &[]);
-    run.assert_passed();
-    assert!(!run.stdout.contains("Profile"), "{}", run.stdout);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|name| name.starts_with("pmprobe-profile"))
-        .collect();
-    assert!(files.is_empty(), "{files:?}");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-#[test]
 fn breakpoint_and_watchpoint_hit_costs_are_measured() {
     let run = run_guest("breakpoint_watchpoint_cost", &Options::default());
     run.assert_passed();
