@@ -64,9 +64,7 @@ mod views;
 pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
 pub use self::model::error::ModelError;
 pub use self::model::fetch::FetchKind;
-pub use self::model::fetch_unit::{FetchUnit, LineRequest};
-pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
-pub use self::model::issue::IssuePipes;
+pub use self::model::inflight::{InFlight, NO_REGISTER};
 pub use self::model::sizes::RING;
 pub use self::model::stats::{IdentityError, Statistics};
 pub use self::state::Pipeline;
@@ -80,6 +78,8 @@ use core::fmt;
 use self::model::cycle_end::CycleEnd;
 use self::model::execute::ExecPipes;
 use self::model::fetch::FetchModel;
+use self::model::fetch_unit::{FetchUnit, LS_PIPE_STAGES};
+use self::model::issue::IssuePipes;
 use self::model::last_issue::LastIssue;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
@@ -103,7 +103,7 @@ pub(crate) mod part_bytes {
 
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExecStageView {
+pub(crate) struct ExecStageView {
     /// The instructions in execution pipe 0 and 1 (`None`: a bubble).
     pub slots: [Option<InFlight>; 2],
     /// The P0 and P1 dependency columns.
@@ -137,8 +137,34 @@ impl Pipeline {
     }
 
     /// The real fetch unit's state, if that is the fetch model.
-    pub fn fetch_unit(&self) -> Option<&FetchUnit> {
+    pub(crate) fn fetch_unit(&self) -> Option<&FetchUnit> {
         self.fetch.unit()
+    }
+
+    /// The real fetch unit's mispredict state (0: not under mispredict, up to 5 on the way
+    /// back to the corrected path), as the trace frame's `mispredict` line shows it; `None`
+    /// under ideal fetch.
+    pub fn fetch_mispredict_state(&self) -> Option<u8> {
+        self.fetch_unit().map(FetchUnit::mispredict_state)
+    }
+
+    /// The 128-byte line addresses the real fetch unit's prefetch request queue holds,
+    /// oldest first, as the trace frame's `pre-fetch` line shows them (newest first); none
+    /// under ideal fetch.
+    pub fn fetch_queued_lines(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        self.fetch_unit()
+            .into_iter()
+            .flat_map(|unit| unit.queue().map(|request| request.line))
+    }
+
+    /// The 128-byte line address each stage of the real fetch unit's LS pipe holds a request
+    /// for, first stage first (`None`: the stage is empty), as the trace frame's
+    /// `pre-fetch ls` line shows them; `None` under ideal fetch.
+    pub fn fetch_ls_pipe_lines(&self) -> Option<[Option<u32>; LS_PIPE_STAGES]> {
+        self.fetch_unit().map(|unit| {
+            unit.ls_pipe()
+                .map(|stage| stage.map(|request| request.line))
+        })
     }
 
     /// The fetch model in use.
@@ -186,15 +212,40 @@ impl Pipeline {
     }
 
     /// The issue stages (g, h, i, j).
-    pub fn issue_pipes(&self) -> &IssuePipes {
+    pub(crate) fn issue_pipes(&self) -> &IssuePipes {
         &self.issue
+    }
+
+    /// Issue stage `stage` (0 = g, 1 = h, 2 = i, 3 = j) at the end of the current cycle: the
+    /// fetch group it holds, the instruction at the even word address and the one at the odd
+    /// (`None`: the path does not go through that address, the stage holds a bubble, or
+    /// `stage` is beyond j).
+    pub fn issue_stage(&self, stage: usize) -> [Option<InFlight>; 2] {
+        self.issue.stage(stage)
+    }
+
+    /// The instructions in execution pipe 0 and 1 at execution stage `stage` (0 = `jj`, 5 =
+    /// `o`, further = the rows kept after `o`) at the end of the current cycle (`None` in a
+    /// slot: a bubble); `None` when `stage` is [`RING`] (the rows kept) or more, or exceeds
+    /// the [clock](Self::clock).
+    pub fn exec_stage_slots(&self, stage: u64) -> Option<[Option<InFlight>; 2]> {
+        self.exec_stage(stage).map(|view| view.slots)
+    }
+
+    /// The article's P0/P1 dependency columns of execution stage `stage` (numbered as in
+    /// [`exec_stage_slots`](Self::exec_stage_slots)) as the trace frame shows them: the
+    /// target register of the instruction in pipe 0 and 1, -1 for none or a bubble, 128 once
+    /// its result is released. `None` when `stage` is [`RING`] or more, or exceeds the
+    /// [clock](Self::clock).
+    pub fn dependency_columns(&self, stage: u64) -> Option<[i16; 2]> {
+        self.exec_stage(stage).map(|view| view.dependencies)
     }
 
     /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the
     /// trace shows it at the end of the current cycle: the instructions in pipe 0 and 1 and
     /// the article's P0/P1 dependency columns (target register, -1 for none or a bubble, 128
     /// once released). `None` beyond the rows kept ([`RING`]).
-    pub fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
+    pub(crate) fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
         if stage >= RING as u64 || stage > self.clock {
             return None;
         }
