@@ -3,7 +3,7 @@
 mod spu_pipeline_support;
 
 use pmprobe::spu::exec::SPU_RD_IN_MBOX;
-use pmprobe::spu::isa::IClass;
+use pmprobe::spu::isa::{IClass, Mnemonic};
 use pmprobe::spu::pipeline::Config;
 use pmprobe::spu::pipeline::{RunEnd, RunOutcome};
 use pmprobe::spu::probes::NoProbes;
@@ -298,25 +298,25 @@ fn dependency_columns_show_target_then_128_after_depth() {
     let mut unit = unit_with(source, Config::cell(), Mode::Pipeline);
     // The first group reaches stage j at the end of cycle 4 and issues in cycle 5.
     unit.run(5, &Quiet, &mut Discard).unwrap();
-    let jj = unit.pipeline().exec_stage(0).unwrap();
+    let jj = unit.pipeline().dependency_columns(0).unwrap();
+    assert_eq!(jj, [3, -1], "a in pipe 0, the lnop has no target");
+    // The pair dual-issued (even pipe `a` at the even address, odd pipe `lnop` at the odd,
+    // the Cell BE's dual-issue rule), so both entered jj together.
+    let jj_slots = unit.pipeline().exec_stage_slots(0).unwrap();
     assert_eq!(
-        jj.dependencies,
-        [3, -1],
-        "a in pipe 0, the lnop has no target"
+        jj_slots.map(|slot| slot.map(|inflight| inflight.instruction.mnemonic)),
+        [Some(Mnemonic::A), Some(Mnemonic::Lnop)]
     );
     unit.run(1, &Quiet, &mut Discard).unwrap();
     // One cycle later: a is at k (not yet released, depth 2), fa entered jj.
-    assert_eq!(unit.pipeline().exec_stage(1).unwrap().dependencies, [3, -1]);
-    assert_eq!(unit.pipeline().exec_stage(0).unwrap().dependencies, [5, -1]);
+    assert_eq!(unit.pipeline().dependency_columns(1).unwrap(), [3, -1]);
+    assert_eq!(unit.pipeline().dependency_columns(0).unwrap(), [5, -1]);
     unit.run(1, &Quiet, &mut Discard).unwrap();
     // Two cycles after entering jj the FX2 target is released; the FP6 one is not.
-    assert_eq!(
-        unit.pipeline().exec_stage(2).unwrap().dependencies,
-        [128, -1]
-    );
-    assert_eq!(unit.pipeline().exec_stage(1).unwrap().dependencies, [5, -1]);
+    assert_eq!(unit.pipeline().dependency_columns(2).unwrap(), [128, -1]);
+    assert_eq!(unit.pipeline().dependency_columns(1).unwrap(), [5, -1]);
     unit.run(4, &Quiet, &mut Discard).unwrap();
-    assert_eq!(unit.pipeline().exec_stage(5).unwrap().dependencies[0], 5);
+    assert_eq!(unit.pipeline().dependency_columns(5).unwrap()[0], 5);
     unit.run(1, &Quiet, &mut Discard).unwrap();
-    assert_eq!(unit.pipeline().exec_stage(6).unwrap().dependencies[0], 128);
+    assert_eq!(unit.pipeline().dependency_columns(6).unwrap()[0], 128);
 }

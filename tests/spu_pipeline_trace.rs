@@ -49,13 +49,16 @@ fn frame_regions_parse_back() {
             unit.stats().instructions
         );
         // Mispredict state and next PC.
-        let fetch = unit.pipeline().fetch_unit().unwrap();
+        let pipeline = unit.pipeline();
         let (state, pc) = lines[1]
             .strip_prefix("mispredict ")
             .unwrap()
             .split_once(" -> ")
             .unwrap();
-        assert_eq!(state.parse::<u8>().unwrap(), fetch.mispredict_state());
+        assert_eq!(
+            Some(state.parse::<u8>().unwrap()),
+            pipeline.fetch_mispredict_state()
+        );
         assert_eq!(parse_hex(pc), unit.arch().pc());
         assert!(lines[2].starts_with("hint "));
         // Queue, oldest on the right.
@@ -65,7 +68,7 @@ fn frame_regions_parse_back() {
             .split_whitespace()
             .map(|r| parse_hex(r.split_once('-').unwrap().1))
             .collect();
-        let mut expected: Vec<u32> = fetch.queue().map(|r| r.line).collect();
+        let mut expected: Vec<u32> = pipeline.fetch_queued_lines().collect();
         expected.reverse();
         assert_eq!(queue, expected);
         // LS pipe: six stages.
@@ -76,12 +79,10 @@ fn frame_regions_parse_back() {
             .filter(|s| !s.trim().is_empty())
             .collect();
         assert_eq!(stages.len(), 6, "{}", lines[4]);
-        for (shown, actual) in stages.iter().zip(fetch.ls_pipe()) {
+        for (shown, actual) in stages.iter().zip(pipeline.fetch_ls_pipe_lines().unwrap()) {
             let shown = shown.trim().trim_start_matches('[').trim();
             match actual {
-                Some(request) => {
-                    assert_eq!(parse_hex(shown.split_once('-').unwrap().1), request.line)
-                }
+                Some(line) => assert_eq!(parse_hex(shown.split_once('-').unwrap().1), line),
                 None => assert!(shown.is_empty()),
             }
         }
@@ -92,7 +93,7 @@ fn frame_regions_parse_back() {
         for (i, name) in ["g", "h", "i", "j"].iter().enumerate() {
             let line = lines[8 + i];
             assert!(line.starts_with(name), "{line}");
-            let group = unit.pipeline().issue_pipes().stage(i);
+            let group = pipeline.issue_stage(i);
             for slot in group.iter().flatten() {
                 assert!(line.contains(&format!("= {:#07x} ", slot.pc)), "{line}");
             }
@@ -100,19 +101,11 @@ fn frame_regions_parse_back() {
         // Execution stages with the P0/P1 columns.
         assert!(lines[12].starts_with("jj*"), "{}", lines[12]);
         for (stage, line) in lines[12..].iter().enumerate() {
-            let view = unit.pipeline().exec_stage(stage as u64).unwrap();
+            let model = pipeline.dependency_columns(stage as u64).unwrap();
             let (_, columns) = line.split_once("P0 ").unwrap();
             let (p0, p1) = columns.split_once(" P1 ").unwrap();
-            assert_eq!(
-                p0.trim().parse::<i16>().unwrap(),
-                view.dependencies[0],
-                "{line}"
-            );
-            assert_eq!(
-                p1.trim().parse::<i16>().unwrap(),
-                view.dependencies[1],
-                "{line}"
-            );
+            assert_eq!(p0.trim().parse::<i16>().unwrap(), model[0], "{line}");
+            assert_eq!(p1.trim().parse::<i16>().unwrap(), model[1], "{line}");
         }
     }
 }

@@ -167,16 +167,21 @@ pub fn assert_same_pipeline(a: &SpuUnit, b: &SpuUnit, what: &str) {
     assert_eq!(p.stopped_by(), q.stopped_by(), "{what}: stopped by");
     for stage in 0..4 {
         assert_eq!(
-            p.issue_pipes().stage(stage),
-            q.issue_pipes().stage(stage),
+            p.issue_stage(stage),
+            q.issue_stage(stage),
             "{what}: issue stage {stage}"
         );
     }
     for stage in 0..RING as u64 {
         assert_eq!(
-            p.exec_stage(stage),
-            q.exec_stage(stage),
+            p.exec_stage_slots(stage),
+            q.exec_stage_slots(stage),
             "{what}: execution stage {stage}"
+        );
+        assert_eq!(
+            p.dependency_columns(stage),
+            q.dependency_columns(stage),
+            "{what}: dependency columns of execution stage {stage}"
         );
     }
     let (mut frame_a, mut frame_b) = (String::new(), String::new());

@@ -37,17 +37,20 @@
 //! cycles at once.
 //!
 //! # Layout and dependency direction
-//! - this file: the [`Pipeline`] (the model's parts and the shortcuts' memory, side by side),
-//!   its public interface and the run loop that interleaves simulated cycles with the
-//!   shortcuts; everything public of the folders below is re-exported here, which is the only
-//!   path callers use;
+//! - this file: the [`Pipeline`]'s public interface and the run loop that interleaves
+//!   simulated cycles with the shortcuts; everything public of the folders below is
+//!   re-exported here, which is the only path callers use;
+//! - `state.rs`: the [`Pipeline`]'s definition (the model's parts and the shortcuts' memory,
+//!   side by side), a leaf below every `impl Pipeline` of the folders, so that none of them
+//!   imports this file;
 //! - `model/`: the simulation itself (configuration, fetch, issue, execute, window,
 //!   statistics, one cycle). It imports neither the shortcuts nor the views;
 //! - `shortcuts/`: the exact shortcuts (fast-forward, stall skip), which read and move the
 //!   model's state and must give the results of simulating every cycle;
 //! - `views/`: what reads a pipeline to show it (trace frame, Konata log, static listing).
 //!
-//! Views and shortcuts import the model; neither the model nor the shortcuts import a view.
+//! Views and shortcuts import the model; neither the model nor the shortcuts import a view,
+//! and nothing below imports this file (what the folders share sits in leaves).
 //! The model reaches a shortcut at one seam only: every notification is made once, by
 //! `model::notification::emit`, which tells the observer and hands the same notification, as
 //! a `Note`, to the pipeline's fast-forward (a `NoteSink` the shortcuts implement), so that a
@@ -55,15 +58,16 @@
 
 mod model;
 mod shortcuts;
+mod state;
 mod views;
 
 pub use self::model::config::{ClassTiming, Config, ConfigError, MAX_DEPTH, MAX_STALL, MIN_DEPTH};
+pub use self::model::error::ModelError;
 pub use self::model::fetch::FetchKind;
-pub use self::model::fetch_unit::{FetchUnit, LineRequest};
-pub use self::model::inflight::{Group, InFlight, NO_REGISTER};
-pub use self::model::issue::IssuePipes;
+pub use self::model::inflight::{InFlight, NO_REGISTER};
 pub use self::model::sizes::RING;
 pub use self::model::stats::{IdentityError, Statistics};
+pub use self::state::Pipeline;
 pub use self::views::konata::KonataWriter;
 pub use self::views::timing::{RULER, TimingSummary, listing};
 pub use self::views::trace::write_frame;
@@ -71,10 +75,12 @@ pub use crate::spu::exec::{RunEnd, RunOutcome};
 
 use core::fmt;
 
+use self::model::cycle_end::CycleEnd;
 use self::model::execute::ExecPipes;
 use self::model::fetch::FetchModel;
-use self::model::follow_up::FollowUp;
-use self::shortcuts::fast_forward::FastForward;
+use self::model::fetch_unit::{FetchUnit, LS_PIPE_STAGES};
+use self::model::issue::IssuePipes;
+use self::model::last_issue::LastIssue;
 use crate::spu::exec::{SpuState, Status};
 use crate::spu::probes::{NoProbes, SpuObserver, StallReason};
 
@@ -95,182 +101,16 @@ pub(crate) mod part_bytes {
     pub(crate) const FAST_FORWARD: usize = size_of::<fast_forward::FastForward>();
 }
 
-/// A model failure: the timing model and the functional model disagree, or a request cannot
-/// be served. Never a panic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum ModelError {
-    /// The path fetch followed differs from the one execution took: the instruction at `pc`
-    /// was fetched expecting `predicted` next, stage o computed `actual` (e.g. code that
-    /// modifies itself ahead of execution).
-    PathMismatch {
-        /// Address of the instruction.
-        pc: u32,
-        /// Next address fetch predicted.
-        predicted: u32,
-        /// Next address execution computed.
-        actual: u32,
-    },
-    /// Writing a `prof_cp` line to the output failed.
-    Output,
-}
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::PathMismatch {
-                pc,
-                predicted,
-                actual,
-            } => write!(
-                f,
-                "pipeline model error: instruction at {pc:#07x} was fetched expecting {predicted:#07x} next, but executed to {actual:#07x}"
-            ),
-            Self::Output => f.write_str("writing a prof_cp line failed"),
-        }
-    }
-}
-
-impl core::error::Error for ModelError {}
-
-/// The Cell BE configuration, which a pipeline uses until it is given another.
-const CELL: Config = Config::cell();
-
-/// The configuration a pipeline uses: the one it was given, or [`CELL`] before. A new
-/// pipeline holds no configuration of its own, so that it is all-zero bits; a run stores the
-/// one in use first ([`materialize`](Self::materialize)), so the cycle reads it directly.
-#[derive(Clone)]
-struct ConfigChoice {
-    given: bool,
-    config: Config,
-}
-
-impl ConfigChoice {
-    const fn cell() -> Self {
-        ConfigChoice {
-            given: false,
-            config: Config::UNSET,
-        }
-    }
-
-    #[inline(always)]
-    fn get(&self) -> &Config {
-        if self.given { &self.config } else { &CELL }
-    }
-
-    fn set(&mut self, config: Config) {
-        self.given = true;
-        self.config = config;
-    }
-
-    /// Stores the configuration in use, if it is still the default.
-    fn materialize(&mut self) {
-        if !self.given {
-            self.set(CELL);
-        }
-    }
-
-    /// The configuration in use, once [`materialize`](Self::materialize)d.
-    #[inline(always)]
-    fn stored(&self) -> &Config {
-        &self.config
-    }
-}
-
-/// What stage j did in the last cycle (`repr(u8)`: `Issued`, tag 0, is the reset state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum LastIssue {
-    /// Something issued.
-    Issued,
-    /// Nothing issued, for this reason.
-    Stalled(StallReason),
-}
-
-/// The pipeline state of one SPU (everything but the architectural state).
-///
-/// A new pipeline is all-zero bits, so a static one (in an [`Arena`](crate::spu::arena::Arena))
-/// lands in `.bss`: every field's reset value is encoded as zero.
-#[derive(Clone)]
-pub struct Pipeline {
-    config: ConfigChoice,
-    clock: u64,
-    issue: IssuePipes,
-    exec: ExecPipes,
-    fetch: FetchModel,
-    /// The fetch model is the real fetch unit (a copy of `fetch`'s variant: the per-cycle
-    /// checks read one flag instead of decoding the enum).
-    real_fetch: bool,
-    /// Sequence number of a channel instruction that blocked at stage o and is retried each
-    /// cycle (0: none).
-    blocked: u64,
-    /// Why nothing issued in the last cycle, if nothing did.
-    last_issue: LastIssue,
-    /// Sequence number of the instruction that completed at stage o in the last cycle and
-    /// stopped the SPU (the flush that ends the run removes it from the pipes).
-    stopped_by: Option<u64>,
-    stats: Statistics,
-    fast_forward: FastForward,
-    /// Stalled cycles are simulated one by one (off is stored, so that on is the reset
-    /// state, all-zero bits).
-    stall_skip_off: bool,
-    /// Stalled cycles the stall skip ran.
-    stall_skipped: u64,
-    /// The MFC has transfers in flight: their data claims local-store port cycles, and the
-    /// shortcuts (which assume nothing but the pipeline changes) stay off.
-    dma_active: bool,
-    /// What the run loop does after this cycle besides the next one: a service of the
-    /// channels, a bulk wait on one, a return after a prof_cp line.
-    follow_up: FollowUp,
-}
-
 /// One execution stage as a trace shows it (see [`Pipeline::exec_stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExecStageView {
+pub(crate) struct ExecStageView {
     /// The instructions in execution pipe 0 and 1 (`None`: a bubble).
     pub slots: [Option<InFlight>; 2],
     /// The P0 and P1 dependency columns.
     pub dependencies: [i16; 2],
 }
 
-/// What happened in one cycle, for the caller of [`Pipeline::step_cycle`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CycleEnd {
-    /// Keep going.
-    Continue,
-    /// The run must end.
-    End(RunEnd),
-}
-
-impl Default for Pipeline {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Pipeline {
-    /// A pipeline with the `cell` configuration and ideal fetch. It simulates whichever SPU
-    /// state [`run`](Self::run) is given.
-    pub const fn new() -> Self {
-        Pipeline {
-            config: ConfigChoice::cell(),
-            clock: 0,
-            issue: IssuePipes::new(),
-            exec: ExecPipes::new(),
-            fetch: FetchModel::new_ideal(),
-            real_fetch: false,
-            blocked: 0,
-            last_issue: LastIssue::Issued,
-            stopped_by: None,
-            stats: Statistics::new(),
-            fast_forward: FastForward::new(),
-            stall_skip_off: false,
-            stall_skipped: 0,
-            dma_active: false,
-            follow_up: FollowUp::NOTHING,
-        }
-    }
-
     /// The configuration.
     pub fn config(&self) -> &Config {
         self.config.get()
@@ -297,8 +137,34 @@ impl Pipeline {
     }
 
     /// The real fetch unit's state, if that is the fetch model.
-    pub fn fetch_unit(&self) -> Option<&FetchUnit> {
+    pub(crate) fn fetch_unit(&self) -> Option<&FetchUnit> {
         self.fetch.unit()
+    }
+
+    /// The real fetch unit's mispredict state (0: not under mispredict, up to 5 on the way
+    /// back to the corrected path), as the trace frame's `mispredict` line shows it; `None`
+    /// under ideal fetch.
+    pub fn fetch_mispredict_state(&self) -> Option<u8> {
+        self.fetch_unit().map(FetchUnit::mispredict_state)
+    }
+
+    /// The 128-byte line addresses the real fetch unit's prefetch request queue holds,
+    /// oldest first, as the trace frame's `pre-fetch` line shows them (newest first); none
+    /// under ideal fetch.
+    pub fn fetch_queued_lines(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        self.fetch_unit()
+            .into_iter()
+            .flat_map(|unit| unit.queue().map(|request| request.line))
+    }
+
+    /// The 128-byte line address each stage of the real fetch unit's LS pipe holds a request
+    /// for, first stage first (`None`: the stage is empty), as the trace frame's
+    /// `pre-fetch ls` line shows them; `None` under ideal fetch.
+    pub fn fetch_ls_pipe_lines(&self) -> Option<[Option<u32>; LS_PIPE_STAGES]> {
+        self.fetch_unit().map(|unit| {
+            unit.ls_pipe()
+                .map(|stage| stage.map(|request| request.line))
+        })
     }
 
     /// The fetch model in use.
@@ -346,15 +212,40 @@ impl Pipeline {
     }
 
     /// The issue stages (g, h, i, j).
-    pub fn issue_pipes(&self) -> &IssuePipes {
+    pub(crate) fn issue_pipes(&self) -> &IssuePipes {
         &self.issue
+    }
+
+    /// Issue stage `stage` (0 = g, 1 = h, 2 = i, 3 = j) at the end of the current cycle: the
+    /// fetch group it holds, the instruction at the even word address and the one at the odd
+    /// (`None`: the path does not go through that address, the stage holds a bubble, or
+    /// `stage` is beyond j).
+    pub fn issue_stage(&self, stage: usize) -> [Option<InFlight>; 2] {
+        self.issue.stage(stage)
+    }
+
+    /// The instructions in execution pipe 0 and 1 at execution stage `stage` (0 = `jj`, 5 =
+    /// `o`, further = the rows kept after `o`) at the end of the current cycle (`None` in a
+    /// slot: a bubble); `None` when `stage` is [`RING`] (the rows kept) or more, or exceeds
+    /// the [clock](Self::clock).
+    pub fn exec_stage_slots(&self, stage: u64) -> Option<[Option<InFlight>; 2]> {
+        self.exec_stage(stage).map(|view| view.slots)
+    }
+
+    /// The article's P0/P1 dependency columns of execution stage `stage` (numbered as in
+    /// [`exec_stage_slots`](Self::exec_stage_slots)) as the trace frame shows them: the
+    /// target register of the instruction in pipe 0 and 1, -1 for none or a bubble, 128 once
+    /// its result is released. `None` when `stage` is [`RING`] or more, or exceeds the
+    /// [clock](Self::clock).
+    pub fn dependency_columns(&self, stage: u64) -> Option<[i16; 2]> {
+        self.exec_stage(stage).map(|view| view.dependencies)
     }
 
     /// Execution stage `stage` (0 = `jj`, 5 = `o`, further = the rows kept after `o`) as the
     /// trace shows it at the end of the current cycle: the instructions in pipe 0 and 1 and
     /// the article's P0/P1 dependency columns (target register, -1 for none or a bubble, 128
     /// once released). `None` beyond the rows kept ([`RING`]).
-    pub fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
+    pub(crate) fn exec_stage(&self, stage: u64) -> Option<ExecStageView> {
         if stage >= RING as u64 || stage > self.clock {
             return None;
         }

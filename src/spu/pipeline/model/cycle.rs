@@ -5,16 +5,20 @@
 
 use core::fmt;
 
+use super::cycle_end::CycleEnd;
+use super::error::ModelError;
 use super::fetch::FetchModel;
 use super::inflight::InFlight;
 use super::issue::{DualIssueBlocks, IssueOutcome, IssuePipes};
+use super::last_issue::LastIssue;
 use super::notification::{Completion, NoteSink, Notification, emit};
 use super::sizes::O_STAGE;
 use super::stats::Statistics;
 use super::window::Effect;
+use crate::spu::exec::RunEnd;
 use crate::spu::exec::{Executed, SpuState, Status};
 use crate::spu::isa::Mnemonic;
-use crate::spu::pipeline::{CycleEnd, LastIssue, ModelError, Pipeline, RunEnd};
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::{ChannelEvent, SpuObserver, StallReason};
 
 impl Pipeline {

@@ -7,10 +7,15 @@
 use crate::spu::isa::Instruction;
 use crate::spu::isa::{IClass, Mnemonic};
 
-/// "No register": index of an always-ready scoreboard slot.
+/// "No register": index of an always-ready scoreboard slot. Public: an [`InFlight`]'s
+/// `target` and `sources` name it for a register not written or read.
 pub const NO_REGISTER: u8 = 128;
 
 /// An instruction travelling through the issue and execution pipes.
+///
+/// Public because the pipeline shows its stages with it, to a caller that reads them
+/// ([`Pipeline::issue_stage`](crate::spu::pipeline::Pipeline::issue_stage),
+/// [`Pipeline::exec_stage_slots`](crate::spu::pipeline::Pipeline::exec_stage_slots)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InFlight {
     /// Its local-store address.
@@ -177,4 +182,4 @@ pub(crate) const EMPTY_INFLIGHT: InFlight = InFlight {
 
 /// A fetch group: the pair at an even and the following odd word address. A slot is `None`
 /// when the path does not go through that address.
-pub type Group = [Option<InFlight>; 2];
+pub(crate) type Group = [Option<InFlight>; 2];

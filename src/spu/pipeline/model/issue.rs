@@ -58,7 +58,7 @@ pub(crate) struct DualIssueBlocks {
 
 /// Issue stages, the instruction window behind them, and structural-hazard state.
 #[derive(Clone, Debug)]
-pub struct IssuePipes {
+pub(crate) struct IssuePipes {
     /// The records of every instruction in flight (issue stages and execution pipes).
     window: Window,
     /// Stages g, h, i, j; each holds a fetch group as sequence numbers (slot 0 even address,

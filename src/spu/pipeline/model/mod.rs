@@ -6,18 +6,25 @@
 //! window, the issue pipes with the dual-issue rules, the execution pipes with the register
 //! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
 //! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle
-//! (`cycle`), what the run loop does after it (`follow_up`), and the notifications
-//! (`notification`: `emit`, which tells the observer and notes each one for the fast-forward).
+//! (`cycle`), what it tells the run loop (`cycle_end`) and what the run loop does after it
+//! (`follow_up`), and the notifications (`notification`: `emit`, which tells the observer and
+//! notes each one for the fast-forward). Leaves the pipeline's definition and the shortcuts
+//! share: what stage j did last (`last_issue`), the configuration in use (`config_choice`)
+//! and the model's error (`error`).
 //!
 //! What it may use: its own files, the rest of the SPU (`spu::exec`, `spu::isa`,
-//! `spu::probes`) and the [`Pipeline`](super::Pipeline) it is a part of. It imports nothing
+//! `spu::probes`) and the [`Pipeline`](super::Pipeline) it is a part of (its definition, in
+//! the pipeline's `state.rs`). It imports nothing
 //! of `shortcuts` or `views`: the cycle reaches the fast-forward only as a
 //! [`notification::NoteSink`] (which the shortcuts implement), the pipeline's `fast_forward`
 //! field handed to `emit`.
 
 pub(super) mod config;
+pub(super) mod config_choice;
 pub(super) mod cycle;
+pub(super) mod cycle_end;
 pub(super) mod decode_cache;
+pub(super) mod error;
 pub(super) mod execute;
 pub(super) mod fetch;
 pub(super) mod fetch_unit;
@@ -25,6 +32,7 @@ pub(super) mod follow_up;
 pub(super) mod ideal_fetch;
 pub(super) mod inflight;
 pub(super) mod issue;
+pub(super) mod last_issue;
 #[cfg_attr(feature = "spu-lean", allow(dead_code))]
 pub(super) mod notification;
 pub(super) mod sizes;

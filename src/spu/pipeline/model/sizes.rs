@@ -26,15 +26,17 @@ pub(in crate::spu::pipeline) const J_STAGE: usize = 3;
 pub(in crate::spu::pipeline) const EXEC_STAGE_NAMES: [&str; 6] = ["jj", "k", "l", "m", "n", "o"];
 /// Stages from `jj` (0) to `o`, where instructions take effect.
 pub(in crate::spu::pipeline) const O_STAGE: u64 = 5;
-/// Execution rows kept (a power of two above the longest depth).
+/// Execution rows kept (a power of two above the longest depth). Public: it bounds the
+/// execution stages a caller may read
+/// ([`Pipeline::exec_stage_slots`](crate::spu::pipeline::Pipeline::exec_stage_slots)).
 pub const RING: usize = 64;
 /// Entries in the instruction window (a power of two, so the modulo is a mask).
-pub const WINDOW: usize = 256;
+pub(in crate::spu::pipeline) const WINDOW: usize = 256;
 /// The longest loop repetition the fast-forward follows, in instructions.
-pub const MAX_REPETITION: usize = 96;
+pub(in crate::spu::pipeline) const MAX_REPETITION: usize = 96;
 /// Fetches back from the newest whose address and word the fast-forward's timing state
 /// compares.
-pub const TRACKED: usize = 2 * RING + 16;
+pub(in crate::spu::pipeline) const TRACKED: usize = 2 * RING + 16;
 
 // A row must outlive the deepest instruction and stage o.
 const _: () = assert!(RING > MAX_DEPTH as usize && RING > O_STAGE as usize);

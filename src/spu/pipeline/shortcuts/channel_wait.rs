@@ -10,8 +10,9 @@
 //! them at once, with the figures and notifications of running them one by one.
 
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::model::last_issue::LastIssue;
 use crate::spu::pipeline::model::notification::{Notification, emit};
-use crate::spu::pipeline::{LastIssue, Pipeline};
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::{SpuObserver, StallReason};
 
 impl Pipeline {

@@ -22,10 +22,14 @@
 
 use core::fmt;
 
+use crate::spu::exec::RunEnd;
 use crate::spu::exec::SpuState;
+use crate::spu::pipeline::model::cycle_end::CycleEnd;
+use crate::spu::pipeline::model::error::ModelError;
+use crate::spu::pipeline::model::last_issue::LastIssue;
 use crate::spu::pipeline::model::notification::{Notification, emit};
 use crate::spu::pipeline::model::sizes::O_STAGE;
-use crate::spu::pipeline::{LastIssue, ModelError, Pipeline, RunEnd};
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::{SpuObserver, StallReason};
 
 impl Pipeline {
@@ -102,8 +106,8 @@ impl Pipeline {
                     // (with no DMA in flight: the run loop skips stalls only then).
                     self.charge_stalls(reason, stalled);
                     let end = match self.issue_and_fetch::<false, O>(arch, end, now, observer) {
-                        crate::spu::pipeline::CycleEnd::End(reason) => Some(reason),
-                        crate::spu::pipeline::CycleEnd::Continue => None,
+                        CycleEnd::End(reason) => Some(reason),
+                        CycleEnd::Continue => None,
                     };
                     return Ok((now - start, end));
                 }

@@ -17,9 +17,9 @@
 
 use core::fmt;
 
-use crate::spu::pipeline::Pipeline;
 use crate::spu::pipeline::model::inflight::InFlight;
 use crate::spu::pipeline::model::sizes::{ISSUE_STAGE_NAMES, O_STAGE};
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::StallReason;
 
 const STAGES: [&str; 10] = ["g", "h", "i", "j", "jj", "k", "l", "m", "n", "o"];

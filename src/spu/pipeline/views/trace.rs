@@ -51,10 +51,10 @@
 use core::fmt;
 
 use crate::spu::exec::SpuState;
-use crate::spu::pipeline::Pipeline;
 use crate::spu::pipeline::model::fetch_unit::{Destination, HalfLine, LineRequest};
 use crate::spu::pipeline::model::inflight::InFlight;
 use crate::spu::pipeline::model::sizes::{EXEC_STAGE_NAMES, ISSUE_STAGE_NAMES, O_STAGE};
+use crate::spu::pipeline::state::Pipeline;
 
 /// Width of one pipe column in the issue and execution regions.
 const COLUMN: usize = 40;

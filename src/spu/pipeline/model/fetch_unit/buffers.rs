@@ -43,7 +43,7 @@ pub(in crate::spu::pipeline) struct Hint {
 /// One line request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct LineRequest {
+pub(crate) struct LineRequest {
     /// 128-byte aligned LS address.
     pub line: u32,
     /// Destination buffer.

@@ -30,14 +30,14 @@ mod buffers;
 mod hints;
 mod state;
 
-pub use self::buffers::LineRequest;
+pub(crate) use self::buffers::LineRequest;
 #[cfg(test)]
 pub(in crate::spu::pipeline) use self::buffers::PREFETCH_QUEUE_DEPTH;
 pub(in crate::spu::pipeline) use self::buffers::{
     Destination, HALF_BYTES, HalfLine, Hint, LINE_BYTES, LS_PIPE_STAGES, PathBuffer,
 };
 
-pub use self::state::FetchUnit;
+pub(crate) use self::state::FetchUnit;
 
 use self::buffers::{EMPTY_HALF, HALF_WORDS, RequestQueue};
 use super::decode_cache::DecodeCache;

@@ -7,7 +7,7 @@ use crate::spu::probes::StallReason;
 
 /// The real fetch unit's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FetchUnit {
+pub(crate) struct FetchUnit {
     pub(super) queue: RequestQueue,
     pub(super) ls_pipe: [Option<LineRequest>; LS_PIPE_STAGES],
     /// How many stages of `ls_pipe` hold a request: in a loop fetched ahead the pipe is

@@ -35,143 +35,37 @@
 //! The result is the same as simulating every cycle: the same statistics, architectural
 //! state, clock and pipeline contents (tests compare the two over many programs and run
 //! lengths). [`Pipeline::set_fast_forward`] turns it off.
+//!
+//! # Layout
+//! - this file: the method, as `impl Pipeline` (finding a repetition, repeating it under
+//!   ideal fetch, moving the pipeline on);
+//! - `memory.rs`: the definition of [`FastForward`], the memory the pipeline holds (a leaf
+//!   below every `impl Pipeline` here, over the leaves that define its fields), and what it
+//!   does on its own;
+//! - `timing_state.rs`: the timing state compared; `capture.rs` takes it from a pipeline;
+//! - `real_fetch.rs`: the part under the real fetch unit; `fetch_reads.rs`: where that unit
+//!   reads, which a repetition on trial must not store into;
+//! - [`notes`]: what an observer heard, to be told again for each repetition skipped.
 
+mod capture;
+mod fetch_reads;
+pub(in crate::spu::pipeline) mod memory;
 mod notes;
 mod real_fetch;
 mod timing_state;
 
-use self::notes::{Notes, Replayed, replay};
-use self::real_fetch::FetchReads;
-use self::timing_state::{Remembered, Scratch, TimingState, capture};
-use crate::spu::exec::{Journal, SpuState};
-use crate::spu::pipeline::Pipeline;
-use crate::spu::pipeline::model::decode_cache::{Decoded, EMPTY_DECODED};
+pub(in crate::spu::pipeline) use self::memory::FastForward;
+
+use self::capture::{Remembered, Scratch, capture};
+use self::memory::Anchor;
+use self::notes::{Replayed, replay};
+use crate::spu::exec::SpuState;
 use crate::spu::pipeline::model::fetch::FetchModel;
-use crate::spu::pipeline::model::notification::{Completion, Note, NoteSink};
+use crate::spu::pipeline::model::notification::Completion;
 use crate::spu::pipeline::model::sizes::{MAX_REPETITION, O_STAGE};
-use crate::spu::pipeline::model::stats::Statistics;
 use crate::spu::pipeline::model::window::Effect;
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::SpuObserver;
-
-/// Where a timing state was taken: the counters the next pass is compared against.
-#[derive(Clone, Copy)]
-struct Anchor {
-    clock: u64,
-    last_seq: u64,
-    retired: u64,
-    stats: Statistics,
-}
-
-/// The fast-forward's memory of one loop head (see the module documentation).
-#[derive(Clone)]
-pub(crate) struct FastForward {
-    /// Off (`set_fast_forward(false)`); on is the reset state, all-zero bits.
-    disabled: bool,
-    head: Option<u32>,
-    anchor: Anchor,
-    state: TimingState,
-    scratch: TimingState,
-    /// The instructions of the repetition, in fetch order.
-    path: [Decoded; MAX_REPETITION],
-    /// The first and the last quadword address holding them.
-    code: (u32, u32),
-    /// Real fetch: where a store would change what fetch reads in a repetition.
-    pub(in crate::spu::pipeline) fetch_reads: FetchReads,
-    /// Real fetch: what a repetition on trial overwrote.
-    pub(in crate::spu::pipeline) journal: Journal<{ 2 * MAX_REPETITION }>,
-    /// Passes over the head to let go by before comparing again, and the mismatches in a
-    /// row (the wait doubles with each, so code that never repeats pays little).
-    wait: u32,
-    mismatches: u32,
-    /// Cycles skipped since the pipeline was made.
-    skipped: u64,
-    /// What the observer heard since the anchor, while a run notifies.
-    pub(in crate::spu::pipeline) notes: Notes,
-    /// The completions of the repetition being repeated, for the observer.
-    pub(in crate::spu::pipeline) completions: [Completion; MAX_REPETITION],
-}
-
-impl FastForward {
-    /// On, with nothing remembered.
-    pub const fn new() -> Self {
-        FastForward {
-            disabled: false,
-            head: None,
-            anchor: Anchor {
-                clock: 0,
-                last_seq: 0,
-                retired: 0,
-                stats: Statistics::new(),
-            },
-            state: TimingState::new(),
-            scratch: TimingState::new(),
-            path: [EMPTY_DECODED; MAX_REPETITION],
-            code: (0, 0),
-            fetch_reads: FetchReads::NONE,
-            journal: Journal::new(),
-            wait: 0,
-            mismatches: 0,
-            skipped: 0,
-            notes: Notes::new(),
-            completions: [Completion::NONE; MAX_REPETITION],
-        }
-    }
-
-    /// Whether repetitions may be skipped.
-    pub fn enabled(&self) -> bool {
-        !self.disabled
-    }
-
-    /// Forgets the loop head (the pipeline was flushed or the statistics reset).
-    pub(in crate::spu::pipeline) fn forget(&mut self) {
-        self.head = None;
-        self.wait = 0;
-        self.mismatches = 0;
-        self.notes.disarm();
-    }
-
-    /// The fetch sequence number of the last instruction fetched before the anchor.
-    pub(in crate::spu::pipeline) fn anchor_last_seq(&self) -> u64 {
-        self.anchor.last_seq
-    }
-
-    /// Cycles between the clock and the architectural state's last completion at the
-    /// anchor (the same at every pass of a repetition).
-    pub(in crate::spu::pipeline) fn arch_lag(&self) -> u64 {
-        self.state.arch_lag
-    }
-
-    /// A run starts that notifies an observer (`true`) or does not: notifications are noted
-    /// while it does.
-    pub(in crate::spu::pipeline) fn set_recording(&mut self, recording: bool) {
-        self.notes.set_recording(recording);
-    }
-
-    pub(in crate::spu::pipeline) fn set_enabled(&mut self, enabled: bool) {
-        self.disabled = !enabled;
-        self.forget();
-    }
-}
-
-impl NoteSink for FastForward {
-    /// Notes a notification to `observer` of cycle `cycle` while a run notifies (see
-    /// [`notes`]). Nothing at all for [`NoProbes`](crate::spu::probes::NoProbes)
-    /// and the like: a zero-sized observer whose `is_listening` is `false` folds the test
-    /// away (a run only records while its observer listens, so skipping is always right).
-    #[inline(always)]
-    fn note<O: SpuObserver>(&mut self, observer: &O, cycle: u64, note: Note) {
-        let silent = size_of::<O>() == 0 && !observer.is_listening();
-        if !silent && self.notes.recording() {
-            self.notes.note(cycle, note);
-        }
-    }
-}
-
-impl Default for FastForward {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 impl Pipeline {
     /// Turns the fast-forward on (the default) or off. Either way the results are the same;

@@ -14,47 +14,15 @@
 
 use crate::spu::exec::{SpuState, Trial};
 use crate::spu::isa::Mnemonic;
-use crate::spu::pipeline::Pipeline;
 use crate::spu::pipeline::model::decode_cache::{Decoded, Replay};
 use crate::spu::pipeline::model::fetch::FetchModel;
-use crate::spu::pipeline::model::fetch_unit::HALF_BYTES;
 use crate::spu::pipeline::model::notification::Completion;
-
-/// Half-lines a fetch unit refers to at most: seven buffers, four queued and six LS pipe line
-/// requests of two halves each, and two addresses ahead.
-const MAX_HALVES: usize = 7 + 2 * (4 + 6) + 2;
-
-/// Where a store in a repeated repetition would change what the real fetch unit fetches or
-/// holds: the quadwords of the path, and the half-lines the fetch unit refers to. A line
-/// that fetch loads within a repetition either feeds the path, or is still held (or
-/// requested) at the end, where the fetch unit's state is the one the comparison found, or
-/// was replaced and left no trace.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::spu::pipeline) struct FetchReads {
-    /// The first and the last quadword address of the path.
-    code: (u32, u32),
-    halves: [u32; MAX_HALVES],
-    count: usize,
-}
-
-impl FetchReads {
-    pub(in crate::spu::pipeline) const NONE: FetchReads = FetchReads {
-        code: (0, 0),
-        halves: [0; MAX_HALVES],
-        count: 0,
-    };
-
-    /// Whether a store to the quadword at `address` may change what fetch reads.
-    #[inline(always)]
-    fn hit_by(&self, address: u32) -> bool {
-        (self.code.0..=self.code.1).contains(&address)
-            || self.halves[..self.count].contains(&(address & !(HALF_BYTES - 1)))
-    }
-}
+use crate::spu::pipeline::state::Pipeline;
 
 impl Pipeline {
     /// Reads the repetition's `n` instructions (fetched since the anchor) from the window
-    /// and where fetch reads while repeating them ([`FetchReads`]); `false` if one is gone,
+    /// and where fetch reads while repeating them
+    /// ([`FetchReads`](super::fetch_reads::FetchReads)); `false` if one is gone,
     /// is not ordinary (see [`repeatable`]), differs from the word in the local store now,
     /// or the counters do not show one repetition of `n` completions.
     pub(in crate::spu::pipeline) fn read_path_real(&mut self, arch: &SpuState, n: usize) -> bool {

@@ -1,39 +1,15 @@
 //! The lean configuration (feature `spu-lean`) has no fast-forward: every cycle is simulated,
 //! which gives the same results (the fast-forward is exact) and saves its memory of a loop.
-//! This is its stand-in, with the same interface as `fast_forward/`.
+//! This is its stand-in, with the same interface as `fast_forward/`: the memory the pipeline
+//! holds in `memory.rs`, what the pipeline asks of it here.
+
+pub(in crate::spu::pipeline) mod memory;
+
+pub(in crate::spu::pipeline) use self::memory::FastForward;
 
 use crate::spu::exec::SpuState;
-use crate::spu::pipeline::Pipeline;
-use crate::spu::pipeline::model::notification::{Note, NoteSink};
+use crate::spu::pipeline::state::Pipeline;
 use crate::spu::probes::SpuObserver;
-
-/// No memory of any loop.
-#[derive(Clone)]
-pub(crate) struct FastForward;
-
-impl FastForward {
-    /// Nothing to remember.
-    pub const fn new() -> Self {
-        FastForward
-    }
-
-    /// Never on.
-    pub fn enabled(&self) -> bool {
-        false
-    }
-
-    /// Nothing to forget.
-    pub(in crate::spu::pipeline) fn forget(&mut self) {}
-
-    /// Nothing to record.
-    pub(in crate::spu::pipeline) fn set_recording(&mut self, _recording: bool) {}
-}
-
-impl NoteSink for FastForward {
-    /// Nothing to note.
-    #[inline(always)]
-    fn note<O: SpuObserver>(&mut self, _observer: &O, _cycle: u64, _note: Note) {}
-}
 
 impl Pipeline {
     /// Has no effect in the lean configuration, which has no fast-forward (the results are
