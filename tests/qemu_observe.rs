@@ -59,9 +59,16 @@ fn run_on_cores(dir: &Path, name: &str, elf: &Path, cores: Option<u32>, args: &[
 
 /// The `self %`, `total %` and sample count of `function`'s row in pmprofile's table.
 fn table_row(stdout: &str, function: &str) -> Option<(f64, f64, u64)> {
-    let line = stdout
-        .lines()
-        .find(|l| l.split_whitespace().nth(3) == Some(function))?;
+    table_row_where(stdout, |name| name == function)
+}
+
+/// [`table_row`] of the first row whose function name (the rest of the line after the three
+/// figures: a demangled method of an `impl` block holds a space) satisfies `wanted`.
+fn table_row_where(stdout: &str, wanted: impl Fn(&str) -> bool) -> Option<(f64, f64, u64)> {
+    let line = stdout.lines().find(|l| {
+        let mut fields = l.split_whitespace();
+        fields.by_ref().take(3).count() == 3 && wanted(&fields.collect::<Vec<_>>().join(" "))
+    })?;
     let mut fields = line.split_whitespace();
     let percent = |f: Option<&str>| f?.trim_end_matches('%').parse::<f64>().ok();
     Some((
@@ -261,7 +268,13 @@ fn profile_of_the_demo_on(cores: Option<u32>) {
     let (_, sampled_total, _) = table_row(table, sampled_runs)
         .unwrap_or_else(|| panic!("a row for {sampled_runs}\n{table}"));
     assert_eq!(sampled_total, 100.0, "{sampled_runs}\n{table}");
-    let (_, pipeline_total, _) = table_row(table, "pmprobe::spu::pipeline::Pipeline::run")
+    // `Pipeline::run`, whichever module of `spu::pipeline` defines the type: its symbol then
+    // reads `pmprobe::spu::pipeline::<impl pmprobe::spu::pipeline::state::Pipeline>::run`.
+    let pipeline_run = |name: &str| {
+        name.starts_with("pmprobe::spu::pipeline::")
+            && (name.ends_with("::Pipeline::run") || name.ends_with("::Pipeline>::run"))
+    };
+    let (_, pipeline_total, _) = table_row_where(table, pipeline_run)
         .unwrap_or_else(|| panic!("a row for the pipeline\n{table}"));
     let (_, functional_total, _) =
         table_row(&format!("{table}\n"), "pmprobe::spu::unit::run_functional")
