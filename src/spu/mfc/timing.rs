@@ -99,28 +99,10 @@ impl Schedule {
 
     /// Whether the transfer uses the local-store port in `cycle`.
     pub fn uses_local_store(&self, cycle: u64) -> bool {
-        let first = if self.into_local_store {
-            self.first_request + self.latency
-        } else {
-            self.first_request
-        };
-        if self.lines == 0 || cycle < first || self.spacing == 0 {
-            return false;
-        }
-        let offset = cycle - first;
-        // The pipeline asks every cycle while a transfer is in flight, mostly before its
-        // first use or after its last: those answers need no division.
-        if offset >= self.lines.saturating_mul(self.spacing) {
-            return false;
-        }
-        if self.lines == 1 {
-            return offset == 0;
-        }
-        offset.is_multiple_of(self.spacing)
+        self.next_local_store_use(cycle) == Some(cycle)
     }
 
-    /// The first cycle at or after `cycle` in which it uses the local-store port (as
-    /// [`uses_local_store`](Self::uses_local_store) answers).
+    /// The first cycle at or after `cycle` in which it uses the local-store port.
     pub fn next_local_store_use(&self, cycle: u64) -> Option<u64> {
         let first = if self.into_local_store {
             self.first_request + self.latency
