@@ -81,6 +81,42 @@ fn code_written_just_before_it_runs_behaves_as_in_instruction_mode() {
     assert_same_architecture(&functional, &pipelined, "patched code");
 }
 
+/// Straight-line code longer than fetch's small decode cache (512 instructions), run twice,
+/// with a quadword in its middle rewritten between the passes: pipeline mode keeps decoded
+/// instructions behind that cache too (in the memory instruction mode decodes into), and must
+/// run the new words there, in both fetch models, and hand the memory back to instruction
+/// mode intact when the mode changes.
+#[test]
+fn long_straight_line_code_rewritten_between_passes_runs_the_new_words() {
+    // 1 200 `ai $20,$20,1` a pass; the store puts `ai $20,$20,100` at the first of the four
+    // words at `patch` (word 600). Pass 1 adds 1 200, pass 2 adds 1 199 + 100: $20 = 2 499.
+    let ones = |n: usize| "ai $20,$20,1\n".repeat(n);
+    let source = format!(
+        "il $10,0\nil $20,0\nbr loop\n.align 4\nloop:\n{}.align 4\npatch:\n{}\
+         ai $10,$10,1\nila $3,src\nlqd $4,0($3)\nila $5,patch\nstqd $4,0($5)\n\
+         ceqi $11,$10,2\nbrz $11,loop\nstop\n.align 4\n\
+         src: ai $20,$20,100\nai $20,$20,1\nai $20,$20,1\nai $20,$20,1\n",
+        ones(600),
+        ones(600)
+    );
+    let functional = run_mode(&source, Mode::Instruction);
+    assert_eq!(functional.arch().register(20).preferred_word(), 2_499);
+    for fetch in [FetchKind::Ideal, FetchKind::Real] {
+        let mut pipelined = unit_with(&source, Config::cell(), Mode::Pipeline);
+        pipelined.set_fetch(fetch).unwrap();
+        run_to_stop(&mut pipelined, 10_000_000);
+        assert_same_architecture(&functional, &pipelined, &format!("{fetch:?} fetch"));
+        // The same code again in instruction mode, then in pipeline mode, on the same SPU:
+        // each mode finds its decoded code as it left the other's.
+        for mode in [Mode::Instruction, Mode::Pipeline] {
+            load(&mut pipelined, &source);
+            pipelined.set_mode(mode);
+            run_to_stop(&mut pipelined, 10_000_000);
+            assert_same_architecture(&functional, &pipelined, &format!("{fetch:?}, {mode:?}"));
+        }
+    }
+}
+
 static ARENA: Mutex<Arena> = Mutex::new(Arena::new());
 
 /// SPU i sums 1..=(10 + i) in a loop and stores the sum at `result`.

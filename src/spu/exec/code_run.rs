@@ -2,7 +2,7 @@
 //! loops share. The quiet loop (`stepping.rs`) wants nothing per instruction; the batch loop
 //! for observers (`completed.rs`) records each instruction through a [`CodeSink`].
 
-use super::code::CodeStore;
+use super::code::{CodeStore, LentLine};
 use super::flow::Flow;
 use super::instructions::{CHAIN, OBSERVED, ONE_TABLE, QUIET, Retirement};
 use super::op::Op;
@@ -107,6 +107,25 @@ impl<C: CodeStore> SpuState<C> {
 }
 
 impl SpuState {
+    /// The decoded code's memory, lent to pipeline mode as lines of raw words
+    /// ([`DecodedCode::lend_lines`](super::DecodedCode::lend_lines)): pipeline mode runs no
+    /// op, and its fetch keeps the instructions it decoded there. `None` where the decoded code
+    /// is a small cache (`spu-lean`, or no `spu-decode-once`): nothing to lend.
+    #[inline]
+    pub(crate) fn lent_code_lines(&mut self) -> Option<&mut [LentLine]> {
+        #[cfg(all(feature = "spu-decode-once", not(feature = "spu-lean")))]
+        {
+            let (lines, newly_lent) = self.code.lend_lines();
+            if newly_lent {
+                // Instruction mode forgets every word, ending the loan, before its next op.
+                self.local_store.everything_written();
+            }
+            Some(lines)
+        }
+        #[cfg(any(feature = "spu-lean", not(feature = "spu-decode-once")))]
+        None
+    }
+
     /// Runs at most `budget` instructions from the PC, as [`step`](Self::step) would one by
     /// one, without counting them (the caller counts), and tells `sink` of the ordinary ones
     /// it asks for. The instructions run from their ops in the decoded code through chains of

@@ -108,10 +108,11 @@ impl LocalStore {
         }
     }
 
-    /// The whole store may have changed: every decode so far is stale.
+    /// The whole store may have changed: every decode so far is stale. (Also how the decoded
+    /// code's memory is taken back from pipeline mode, `code.rs`.)
     #[cold]
     #[inline(never)]
-    fn everything_written(&mut self) {
+    pub(super) fn everything_written(&mut self) {
         self.written_count = WRITTEN_EVERYTHING;
         self.decoded = [0; QUADWORDS / 64];
     }

@@ -89,6 +89,7 @@ pub use channels::{
     SPU_WR_EVENT_ACK, SPU_WR_EVENT_MASK, SPU_WR_OUT_INTR_MBOX, SPU_WR_OUT_MBOX, SPU_WR_SRR0,
     SRR0_MASK, channel_can_wait, channel_name,
 };
+pub(crate) use code::LentLine;
 #[cfg(not(feature = "spu-lean"))]
 pub(crate) use code::NoCode;
 pub use code::{CodeStore, DecodedCode};

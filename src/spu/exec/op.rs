@@ -35,6 +35,18 @@ impl Op {
             | u64::from(imm as u32) << 32)
     }
 
+    /// The op whose 64 bits are `bits` (as [`bits`](Self::bits) gave them).
+    #[inline(always)]
+    pub(crate) const fn from_bits(bits: u64) -> Op {
+        Op(bits)
+    }
+
+    /// The op's 64 bits (the decoded code keeps ops as plain words, `code.rs`).
+    #[inline(always)]
+    pub(crate) const fn bits(self) -> u64 {
+        self.0
+    }
+
     /// The op of `word`, `None` if the word is no instruction.
     #[inline]
     pub(crate) fn decode(word: u32) -> Option<Op> {

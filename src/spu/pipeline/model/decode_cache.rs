@@ -1,15 +1,15 @@
 //! Decoded instructions, remembered per address and word.
 //!
-//! Both fetch models turn local-store words into [`InFlight`] records (decode, operand lists,
-//! class, register set) for every instruction they fetch; a loop fetches the same words over
-//! and over, so the records are kept in a direct-mapped cache keyed by address and word (a
-//! word changed by a store misses and is decoded again).
+//! Both fetch models turn local-store words into [`InFlight`](super::inflight::InFlight)
+//! records (decode, operand lists, class, register set) for every instruction they fetch; a
+//! loop fetches the same words over and over, so the records are kept in a direct-mapped cache
+//! keyed by address and word (a word changed by a store misses and is decoded again). Behind
+//! it, where the decoded code's memory is lent to pipeline mode, each record is kept in a line
+//! too (`decoded_lines.rs`), so that straight-line code longer than the cache decodes once.
 
-use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
-use crate::spu::exec::LS_ADDRESS_MASK;
-use crate::spu::exec::checkpoint_number;
-use crate::spu::isa::decode_inlined;
-use crate::spu::isa::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
+use super::decoded::{Decoded, EMPTY_DECODED};
+use super::decoded_lines;
+use crate::spu::exec::LentLine;
 
 /// Entries of the decoded-instruction cache (direct-mapped by word address): 512 cover a 2 KiB
 /// loop body; the lean configuration keeps 128 (loops up to 512 bytes decode once).
@@ -17,86 +17,6 @@ use crate::spu::isa::{FEATURE_D, FEATURE_E, IClass, Mnemonic};
 const DECODE_CACHE: usize = 512;
 #[cfg(feature = "spu-lean")]
 const DECODE_CACHE: usize = 128;
-
-/// A decoded instruction remembered with the address and word it came from.
-#[derive(Clone, Copy)]
-pub(crate) struct Decoded {
-    /// The address it was decoded for, complemented: zero (an empty entry, all-zero bits)
-    /// stands for address `u32::MAX`, which no instruction has.
-    not_pc: u32,
-    word: u32,
-    /// The record, with channel instructions marked serializing (ideal fetch's view).
-    pub inflight: InFlight,
-    /// Stage o may apply the effect the shadow saw instead of interpreting the instruction
-    /// again (when, in addition, the shadow saw it retire with no checkpoint and the SPU
-    /// running). Not for the instructions with state beyond registers, the local store and
-    /// the PC: channels and SPRs, `fscrwr` (FPSCR), `iret` and `bisled` (SRR0, events) and
-    /// the branch forms that enable or disable interrupts.
-    pub replay: Replay,
-}
-
-/// Whether stage o may replay what the shadow saw instead of interpreting again.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Replay {
-    /// Not run in the shadow at all: an illegal word or a channel instruction (fetch stops
-    /// after it until it completed).
-    Serializing,
-    /// Never: the instruction has state beyond registers, the local store and the PC.
-    Never,
-    /// When the shadow saw it retire with no checkpoint and the SPU running.
-    Checked,
-    /// Always, as a target register write: a fixed-point, shuffle or byte instruction with a
-    /// target that is not a checkpoint (these classes touch no other state, and fetch stops
-    /// after anything that stops the shadow, so it retired there and fell through).
-    Target,
-}
-
-impl Decoded {
-    /// The address it was decoded for.
-    #[inline(always)]
-    #[cfg_attr(feature = "spu-lean", allow(dead_code))] // the fast-forward's only
-    pub fn pc(&self) -> u32 {
-        !self.not_pc
-    }
-
-    #[inline(always)]
-    fn new(pc: u32, word: u32) -> Self {
-        let inflight = decode_at(pc, word);
-        let instruction = &inflight.instruction;
-        let replayable = !inflight.illegal
-            && !inflight.serializing()
-            && inflight.class != IClass::Spr
-            && !matches!(
-                instruction.mnemonic,
-                Mnemonic::Fscrwr | Mnemonic::Iret | Mnemonic::Bisled
-            )
-            && instruction.feature_bits() & (FEATURE_E | FEATURE_D) == 0;
-        let only_target = matches!(
-            inflight.class,
-            IClass::Fx2 | IClass::Fx3 | IClass::Shuf | IClass::Fxb
-        ) && inflight.target != NO_REGISTER
-            && checkpoint_number(word).is_none();
-        let replay = match (replayable, only_target) {
-            _ if inflight.illegal || inflight.serializing() => Replay::Serializing,
-            (false, _) => Replay::Never,
-            (true, false) => Replay::Checked,
-            (true, true) => Replay::Target,
-        };
-        Decoded {
-            not_pc: !pc,
-            word,
-            inflight,
-            replay,
-        }
-    }
-}
-
-pub(crate) const EMPTY_DECODED: Decoded = Decoded {
-    not_pc: 0,
-    word: 0,
-    inflight: EMPTY_INFLIGHT,
-    replay: Replay::Serializing,
-};
 
 /// The cache of decoded instructions of a fetch model (512 entries, direct-mapped by word
 /// address; about 36 KiB).
@@ -113,48 +33,46 @@ impl DecodeCache {
         }
     }
 
-    /// The decoded form of `word` at `pc`.
+    /// The decoded form of `word` at `pc`. On a miss, `lines` gives the lines behind the
+    /// cache (the decoded code's memory that pipeline mode borrows, `decoded_lines.rs`), if
+    /// there are any: the record is read from its line, or decoded and kept there too.
     #[inline(always)]
-    pub(crate) fn get(&mut self, pc: u32, word: u32) -> &Decoded {
+    pub(crate) fn get<'l>(
+        &mut self,
+        pc: u32,
+        word: u32,
+        lines: impl FnOnce() -> Option<&'l mut [LentLine]>,
+    ) -> &Decoded {
         let entry = &mut self.entries[((pc >> 2) as usize) % DECODE_CACHE];
         if entry.not_pc != !pc || entry.word != word {
-            refill(entry, pc, word);
+            refill(entry, pc, word, lines());
         }
         entry
     }
 }
 
-/// Decodes `word` at `pc` into `entry`, out of the hit path. The record is built here, with
-/// `Decoded::new`, `decode_at`, the instruction decoder and `InFlight::new` inlined, rather than handed up by value
-/// through three calls: each copy read back as wide loads what the callee had stored field by
-/// field, which the host cannot forward (straight-line code longer than the cache misses on
-/// every instruction, and these copies were a third of its time in pipeline mode).
+/// Fills `entry` with the record of `word` at `pc`, out of the hit path: from its line if the
+/// line keeps it, else decoded (and kept in the line). The record is built here, with
+/// `Decoded::new`, `decode_at`, the instruction decoder and `InFlight::new` inlined, rather
+/// than handed up by value through three calls: each copy read back as wide loads what the
+/// callee had stored field by field, which the host cannot forward.
 #[inline(never)]
-fn refill(entry: &mut Decoded, pc: u32, word: u32) {
-    *entry = Decoded::new(pc, word);
-}
-
-/// Decodes the word at `pc`; channel instructions and the event-dependent branches are marked
-/// `channel` and serializing.
-#[inline(always)]
-fn decode_at(pc: u32, word: u32) -> InFlight {
-    let Ok(instruction) = decode_inlined(word) else {
-        return InFlight::illegal_at(pc, word);
+fn refill(entry: &mut Decoded, pc: u32, word: u32, lines: Option<&mut [LentLine]>) {
+    // The lines are a power of two in number: the mask picks one by word address.
+    let line = lines.and_then(|lines| {
+        let mask = lines.len().wrapping_sub(1);
+        lines.get_mut((pc >> 2) as usize & mask)
+    });
+    let Some(line) = line else {
+        *entry = Decoded::new(pc, word);
+        return;
     };
-    // Channel accesses, and the branches whose path depends on events or that may enter the
-    // interrupt handler (`bisled`, `iret`, the E/D forms), wait for stage o: the shadow
-    // cannot know the channels' state ahead of it.
-    if matches!(
-        instruction.mnemonic,
-        Mnemonic::Rdch | Mnemonic::Wrch | Mnemonic::Rchcnt | Mnemonic::Bisled | Mnemonic::Iret
-    ) || (instruction.is_branch() && instruction.feature_bits() & (FEATURE_E | FEATURE_D) != 0)
-    {
-        let next = pc.wrapping_add(4) & LS_ADDRESS_MASK & !3;
-        let mut inflight = InFlight::new(pc, instruction, next);
-        inflight.completion_duties = InFlight::SERIALIZING | InFlight::CHANNEL;
-        return inflight;
+    if let Some(kept) = decoded_lines::decoded_from(line, pc, word) {
+        *entry = kept;
+        return;
     }
-    InFlight::new(pc, instruction, pc)
+    *entry = Decoded::new(pc, word);
+    *line = decoded_lines::line_of(entry);
 }
 
 impl Default for DecodeCache {

@@ -121,7 +121,7 @@ impl FetchModel {
     #[inline(always)]
     pub(crate) fn step(
         &mut self,
-        arch: &SpuState,
+        arch: &mut SpuState,
         issue: &mut IssuePipes,
         ls_in_stage_n: bool,
     ) -> bool {

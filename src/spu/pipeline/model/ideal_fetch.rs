@@ -22,7 +22,8 @@
 //! `bisled`, the interrupt enable/disable branch forms) and profiling checkpoints (whose
 //! counts depend on the cycle at stage o) are still interpreted at stage o.
 
-use super::decode_cache::{DecodeCache, Decoded, Replay};
+use super::decode_cache::DecodeCache;
+use super::decoded::{Decoded, Replay};
 use super::inflight::NO_REGISTER;
 use super::issue::IssuePipes;
 #[cfg(feature = "spu-lean")]
@@ -199,7 +200,7 @@ impl IdealFetch {
     #[inline(never)]
     pub(in crate::spu::pipeline) fn fetch_group(
         &mut self,
-        arch: &SpuState,
+        arch: &mut SpuState,
         issue: &mut IssuePipes,
     ) -> bool {
         if self.waiting {
@@ -344,9 +345,9 @@ impl IdealFetch {
     /// Fetches the instruction at `pc` into the window (the caller places it into a stage)
     /// and runs it in the shadow (unless it serializes).
     #[inline(always)]
-    fn fetch_one(&mut self, arch: &SpuState, pc: u32, issue: &mut IssuePipes) -> Fetched {
+    fn fetch_one(&mut self, arch: &mut SpuState, pc: u32, issue: &mut IssuePipes) -> Fetched {
         let word = self.shadow.word_at(arch, pc);
-        let entry = self.decoded.get(pc, word);
+        let entry = self.decoded.get(pc, word, || arch.lent_code_lines());
         run_entry(
             &mut self.shadow,
             arch,
@@ -367,7 +368,7 @@ impl IdealFetch {
         pc: u32,
         word: u32,
     ) -> Option<Decoded> {
-        (self.shadow.word_at(arch, pc) == word).then(|| *self.decoded.get(pc, word))
+        (self.shadow.word_at(arch, pc) == word).then(|| *self.decoded.get(pc, word, || None))
     }
 }
 

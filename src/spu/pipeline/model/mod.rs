@@ -2,7 +2,9 @@
 //! and the statistics that classify its cycles.
 //!
 //! What lives here: the configuration (`config`), the stage names and ring sizes (`sizes`),
-//! the record of an instruction in flight (`inflight`) and its decode cache, the instruction
+//! the record of an instruction in flight (`inflight`), as fetch keeps it decoded (`decoded`), in
+//! its decode cache (`decode_cache`) and in the lines of the decoded code's memory pipeline mode
+//! borrows (`decoded_lines`), the instruction
 //! window, the issue pipes with the dual-issue rules, the execution pipes with the register
 //! scoreboard, the two fetch models behind one interface (`fetch`: ideal fetch, and the real
 //! fetch unit with its buffers and hints, `fetch_unit/`), the statistics, one simulated cycle
@@ -24,6 +26,8 @@ pub(super) mod config_choice;
 pub(super) mod cycle;
 pub(super) mod cycle_end;
 pub(super) mod decode_cache;
+pub(super) mod decoded;
+mod decoded_lines;
 pub(super) mod error;
 pub(super) mod execute;
 pub(super) mod fetch;

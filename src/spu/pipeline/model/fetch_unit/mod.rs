@@ -268,7 +268,7 @@ impl FetchUnit {
     /// straight into `issue`'s stage g.
     pub(crate) fn cycle(
         &mut self,
-        arch: &SpuState,
+        arch: &mut SpuState,
         issue: &mut IssuePipes,
         ls_in_stage_n: bool,
         decoded: &mut DecodeCache,
@@ -279,7 +279,7 @@ impl FetchUnit {
             self.follow_hint();
         }
         if self.mispredict_state == 0 && issue.g_is_empty() && !self.waiting_for_hint {
-            step.fed = self.feed_group(decoded, issue);
+            step.fed = self.feed_group(decoded, arch, issue);
             if step.fed && !self.waiting_for_hint {
                 self.starve_reason = StallReason::PrefetchMiss;
             }
@@ -333,7 +333,12 @@ impl FetchUnit {
     /// in address order; whether there was one. Each instruction is copied once, from the
     /// decode cache into the issue window (a group built and handed over by value was three
     /// copies of two 72-byte records, each a `memcpy` call on bare metal).
-    fn feed_group(&mut self, decoded: &mut DecodeCache, issue: &mut IssuePipes) -> bool {
+    fn feed_group(
+        &mut self,
+        decoded: &mut DecodeCache,
+        arch: &mut SpuState,
+        issue: &mut IssuePipes,
+    ) -> bool {
         if !self.path.half.valid && !self.refill_path() {
             return false;
         }
@@ -347,7 +352,8 @@ impl FetchUnit {
             };
             let pc = base + offset;
             let slot = ((pc >> 2) & 1) as usize;
-            let inflight = issue.enter_slot(slot, &decoded.get(pc, word).inflight);
+            let record = decoded.get(pc, word, || arch.lent_code_lines());
+            let inflight = issue.enter_slot(slot, &record.inflight);
             fed = true;
             // No oracle here: fetch goes on after a channel instruction (whose record is
             // marked serializing for ideal fetch; this unit does not read the mark),

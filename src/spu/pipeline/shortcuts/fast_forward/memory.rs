@@ -7,7 +7,7 @@ use super::fetch_reads::FetchReads;
 use super::notes::Notes;
 use super::timing_state::TimingState;
 use crate::spu::exec::Journal;
-use crate::spu::pipeline::model::decode_cache::{Decoded, EMPTY_DECODED};
+use crate::spu::pipeline::model::decoded::{Decoded, EMPTY_DECODED};
 use crate::spu::pipeline::model::notification::{Completion, Note, NoteSink};
 use crate::spu::pipeline::model::sizes::MAX_REPETITION;
 use crate::spu::pipeline::model::stats::Statistics;

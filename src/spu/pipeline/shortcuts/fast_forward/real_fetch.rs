@@ -14,7 +14,7 @@
 
 use crate::spu::exec::{SpuState, Trial};
 use crate::spu::isa::Mnemonic;
-use crate::spu::pipeline::model::decode_cache::{Decoded, Replay};
+use crate::spu::pipeline::model::decoded::{Decoded, Replay};
 use crate::spu::pipeline::model::fetch::FetchModel;
 use crate::spu::pipeline::model::notification::Completion;
 use crate::spu::pipeline::state::Pipeline;
@@ -53,7 +53,7 @@ impl Pipeline {
             if record.serializing()
                 || record.illegal
                 || word != record.instruction.word
-                || !repeatable(decoded.get(record.pc, word))
+                || !repeatable(decoded.get(record.pc, word, || None))
             {
                 return false;
             }
