@@ -15,24 +15,40 @@ pub fn repo() -> PathBuf {
 }
 
 /// Installs what building the firmware needs and the machine lacks (the aarch64 target), with
-/// the launcher behind plain `cargo run` (pmprobe's src/launcher/), in a target directory of its
-/// own: the outer `cargo test` holds the lock of the default one.
+/// the launcher behind plain `cargo run` (pmprobe's src/launcher/). `cargo test --workspace`
+/// has built it already (a package's binaries are built with its tests, before any test runs),
+/// in this test's target directory; when it is not there (`cargo test -p pmprofile`), `cargo
+/// run` builds it in a target directory of its own (the outer `cargo test` holds the lock of
+/// the default one), which costs a whole host build of pmprobe and its dependencies.
 fn set_up_machine() {
-    let out = Command::new(env!("CARGO"))
-        .current_dir(repo())
-        .env("CARGO_TARGET_DIR", repo().join("target").join("launcher"))
-        .args([
-            "run",
-            "--quiet",
-            "-p",
-            "pmprobe",
-            "--bin",
-            "pmprobe",
-            "--",
-            "--setup-only",
-        ])
-        .output()
-        .expect("run cargo");
+    let built = std::env::current_exe()
+        .ok()
+        .and_then(|test| {
+            let profile_dir = test.parent()?.parent()?;
+            Some(profile_dir.join(format!("pmprobe{}", std::env::consts::EXE_SUFFIX)))
+        })
+        .filter(|launcher| launcher.is_file());
+    let out = match built {
+        Some(launcher) => Command::new(launcher)
+            .current_dir(repo())
+            .arg("--setup-only")
+            .output(),
+        None => Command::new(env!("CARGO"))
+            .current_dir(repo())
+            .env("CARGO_TARGET_DIR", repo().join("target").join("launcher"))
+            .args([
+                "run",
+                "--quiet",
+                "-p",
+                "pmprobe",
+                "--bin",
+                "pmprobe",
+                "--",
+                "--setup-only",
+            ])
+            .output(),
+    }
+    .expect("run the launcher");
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
     assert!(
         out.status.success(),
