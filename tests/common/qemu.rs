@@ -143,12 +143,15 @@ fn build_guests(features: &[&str], program: Option<&str>) -> PathBuf {
     if let Some(dir) = built.get(&built_key) {
         return dir.clone();
     }
-    let suffix = if key.is_empty() {
-        String::new()
+    // The default feature set shares the firmware's target directory; another set has its
+    // own, as its programs have the same names.
+    let target_dir = if key.is_empty() {
+        firmware_target_dir()
     } else {
-        format!("-{}", key.replace(',', "-"))
+        repo()
+            .join("target")
+            .join(format!("guest-{}", key.replace(',', "-")))
     };
-    let target_dir = repo().join("target").join(format!("guest{suffix}"));
     // Not a workspace member (bare metal only): built through its own manifest.
     let manifest = repo().join("tests").join("guest").join("Cargo.toml");
     let manifest = manifest.to_str().expect("a UTF-8 repository path");
@@ -171,12 +174,20 @@ fn build_guests(features: &[&str], program: Option<&str>) -> PathBuf {
     dir
 }
 
+/// The target directory of the firmware builds (the demo, the examples, the guest programs
+/// with their default features): one for all, so that the dependencies they share (and the
+/// host's proc-macro crates) are built once. Not the default one, whose lock the outer
+/// `cargo test` holds.
+pub fn firmware_target_dir() -> PathBuf {
+    repo().join("target").join("firmware")
+}
+
 /// Builds the demo firmware (`src/main.rs`, release) once and returns its ELF path.
 pub fn demo_elf() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let target_dir = repo().join("target").join("guest-demo");
+            let target_dir = firmware_target_dir();
             cargo_build(&["-p", "pmprobe", "--bin", "pmprobe"], &target_dir);
             target_dir
                 .join("aarch64-unknown-none")
@@ -192,7 +203,7 @@ pub fn embedded_elf() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let target_dir = repo().join("target").join("guest-embedded");
+            let target_dir = firmware_target_dir();
             cargo_build(&["-p", "pmprobe-embedded"], &target_dir);
             target_dir
                 .join("aarch64-unknown-none")
@@ -208,7 +219,7 @@ pub fn raspi3b_image() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let target_dir = repo().join("target").join("guest-raspi3b");
+            let target_dir = firmware_target_dir();
             cargo_build(&["-p", "pmprobe-raspi3b"], &target_dir);
             let elf = target_dir
                 .join("aarch64-unknown-none")

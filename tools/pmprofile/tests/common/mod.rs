@@ -63,7 +63,7 @@ pub fn firmware_elf() -> PathBuf {
     BUILT
         .get_or_init(|| {
             set_up_machine();
-            let target_dir = repo().join("target").join("guest-demo");
+            let target_dir = repo().join("target").join("firmware");
             let out = Command::new(env!("CARGO"))
                 .current_dir(repo())
                 .env("CARGO_TARGET_DIR", &target_dir)
