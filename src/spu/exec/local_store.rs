@@ -5,6 +5,7 @@
 //! of quadwords makes both rules a single mask, so no access can fall outside the array.
 
 use super::quadword::Quadword;
+use super::vector_lanes;
 use crate::spu::mfc::LocalStoreBytes;
 
 /// Size of the local store in bytes (256 KiB).
@@ -164,6 +165,27 @@ impl LocalStore {
     pub fn store_quadword(&mut self, address: u32, value: Quadword) {
         let index = Self::index(address);
         self.quadwords[index] = value;
+        self.note_written(index);
+    }
+
+    /// The quadword containing `address` (low 4 bits ignored, address wraps), in place.
+    #[inline]
+    pub(super) fn quadword(&self, address: u32) -> &Quadword {
+        &self.quadwords[Self::index(address)]
+    }
+
+    /// Copies `value` into the quadword containing `address`, as
+    /// [`store_quadword`](Self::store_quadword) stores it, with one 128-bit copy.
+    #[inline]
+    pub(super) fn store_from(&mut self, address: u32, value: &Quadword) {
+        let index = Self::index(address);
+        vector_lanes::copy(value, &mut self.quadwords[index]);
+        self.note_written(index);
+    }
+
+    /// After a store into quadword `index`: forgets its decoded code, if it holds any.
+    #[inline(always)]
+    fn note_written(&mut self, index: usize) {
         if self.decoded[index / 64] & (1 << (index % 64)) != 0 {
             self.decoded_written(index);
         }

@@ -9,6 +9,7 @@ use super::flow::Flow;
 use super::op::Op;
 use super::quadword::Quadword;
 use super::state::SpuState;
+use super::vector_lanes;
 
 /// The state an SPU instruction reads and writes (besides the PC and the retirement counters,
 /// which the caller of the interpreter keeps).
@@ -21,6 +22,18 @@ pub(crate) trait Machine {
     fn load_quadword(&self, address: u32) -> Quadword;
     /// Stores a quadword at an aligned, wrapped local-store address.
     fn store_quadword(&mut self, address: u32, value: Quadword);
+    /// Loads the quadword at an aligned, wrapped local-store address into register `$rt`.
+    #[inline(always)]
+    fn load_register(&mut self, rt: u8, address: u32) {
+        let value = self.load_quadword(address);
+        self.set_register(rt, value);
+    }
+    /// Stores register `$rt` at an aligned, wrapped local-store address.
+    #[inline(always)]
+    fn store_register(&mut self, rt: u8, address: u32) {
+        let value = self.register(rt);
+        self.store_quadword(address, value);
+    }
     /// The channel interface (mailboxes, SRR0).
     fn channels(&mut self) -> &mut Channels;
     /// The FPSCR.
@@ -84,6 +97,19 @@ impl<C: CodeStore> Machine for SpuState<C> {
     #[inline(always)]
     fn store_quadword(&mut self, address: u32, value: Quadword) {
         self.local_store.store_quadword(address, value);
+    }
+
+    // Register and local store meet in one 128-bit copy each way (`vector_lanes::copy`).
+    #[inline(always)]
+    fn load_register(&mut self, rt: u8, address: u32) {
+        let register = &mut self.registers[usize::from(rt & 0x7f)];
+        vector_lanes::copy(self.local_store.quadword(address), register);
+    }
+
+    #[inline(always)]
+    fn store_register(&mut self, rt: u8, address: u32) {
+        let register = &self.registers[usize::from(rt & 0x7f)];
+        self.local_store.store_from(address, register);
     }
 
     #[inline(always)]

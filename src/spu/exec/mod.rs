@@ -75,6 +75,7 @@ mod state;
 mod stepping;
 #[cfg(not(feature = "spu-lean"))]
 mod trial;
+mod vector_lanes;
 
 /// The direction of an [`LsAccess`]: the probe framework's access kind, whose `Read` and
 /// `Write` an SPU load and store report (they are never `InstructionFetch`).

@@ -3,6 +3,7 @@
 //! sign-extended, I18 zero-extended.
 
 use super::quadword::Quadword;
+use super::vector_lanes;
 
 const TRUE_WORD: u32 = u32::MAX;
 
@@ -42,28 +43,17 @@ pub enum Compare {
 // Always inlined: every caller passes constant width/kind, leaving a few lane operations.
 #[inline(always)]
 pub fn compare(a: Quadword, b: Quadword, width: Width, kind: Compare) -> Quadword {
-    match width {
-        Width::Word => a.zip_words(b, |x, y| {
-            mask32(match kind {
-                Compare::Equal => x == y,
-                Compare::Greater => (x as i32) > (y as i32),
-                Compare::LogicalGreater => x > y,
-            })
-        }),
-        Width::Halfword => a.zip_halfwords(b, |x, y| {
-            mask16(match kind {
-                Compare::Equal => x == y,
-                Compare::Greater => (x as i16) > (y as i16),
-                Compare::LogicalGreater => x > y,
-            })
-        }),
-        Width::Byte => a.zip_bytes(b, |x, y| {
-            mask8(match kind {
-                Compare::Equal => x == y,
-                Compare::Greater => (x as i8) > (y as i8),
-                Compare::LogicalGreater => x > y,
-            })
-        }),
+    use vector_lanes as lanes;
+    match (width, kind) {
+        (Width::Word, Compare::Equal) => lanes::words_equal(a, b),
+        (Width::Word, Compare::Greater) => lanes::words_greater(a, b),
+        (Width::Word, Compare::LogicalGreater) => lanes::words_greater_unsigned(a, b),
+        (Width::Halfword, Compare::Equal) => lanes::halfwords_equal(a, b),
+        (Width::Halfword, Compare::Greater) => lanes::halfwords_greater(a, b),
+        (Width::Halfword, Compare::LogicalGreater) => lanes::halfwords_greater_unsigned(a, b),
+        (Width::Byte, Compare::Equal) => lanes::bytes_equal(a, b),
+        (Width::Byte, Compare::Greater) => lanes::bytes_greater(a, b),
+        (Width::Byte, Compare::LogicalGreater) => lanes::bytes_greater_unsigned(a, b),
     }
 }
 
@@ -73,29 +63,10 @@ pub fn compare(a: Quadword, b: Quadword, width: Width, kind: Compare) -> Quadwor
 #[inline(always)]
 pub fn splat_immediate(imm: i32, width: Width) -> Quadword {
     match width {
-        Width::Word => Quadword::splat_word(imm as u32),
-        Width::Halfword => Quadword::splat_halfword(imm as u16),
-        Width::Byte => Quadword::splat_byte(imm as u8),
+        Width::Word => vector_lanes::splat_word(imm as u32),
+        Width::Halfword => vector_lanes::splat_halfword(imm as u16),
+        Width::Byte => vector_lanes::splat_byte(imm as u8),
     }
-}
-
-/// The top bit of every halfword / byte lane.
-const HALFWORD_TOP_BITS: u128 = 0x8000_8000_8000_8000_8000_8000_8000_8000;
-const BYTE_TOP_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
-
-/// Lane-wise wrapping `x + y` on all lanes at once: the lanes' top bits are left out of the
-/// 128-bit addition, so no carry crosses a lane boundary, and then added back without carry.
-#[inline(always)]
-fn lanes_add(x: u128, y: u128, top_bits: u128) -> u128 {
-    ((x & !top_bits) + (y & !top_bits)) ^ ((x ^ y) & top_bits)
-}
-
-/// Lane-wise wrapping `y - x` on all lanes at once: every lane of `y` gets its top bit set
-/// and every lane of `x` its top bit cleared, so no lane borrows from its neighbour; the
-/// top bits are then corrected (true top bit = y ^ x ^ borrow-in, computed = 1 ^ borrow-in).
-#[inline(always)]
-fn lanes_subtract_from(x: u128, y: u128, top_bits: u128) -> u128 {
-    ((y | top_bits) - (x & !top_bits)) ^ ((y ^ !x) & top_bits)
 }
 
 /// `a`/`ah` (and the immediate forms through [`splat_immediate`]).
@@ -103,9 +74,9 @@ fn lanes_subtract_from(x: u128, y: u128, top_bits: u128) -> u128 {
 #[inline(always)]
 pub fn add(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
-        Width::Word => a.zip_words(b, u32::wrapping_add),
-        Width::Halfword => Quadword(lanes_add(a.0, b.0, HALFWORD_TOP_BITS)),
-        Width::Byte => Quadword(lanes_add(a.0, b.0, BYTE_TOP_BITS)),
+        Width::Word => vector_lanes::add_words(a, b),
+        Width::Halfword => vector_lanes::add_halfwords(a, b),
+        Width::Byte => vector_lanes::add_bytes(a, b),
     }
 }
 
@@ -114,9 +85,9 @@ pub fn add(a: Quadword, b: Quadword, width: Width) -> Quadword {
 #[inline(always)]
 pub fn subtract_from(a: Quadword, b: Quadword, width: Width) -> Quadword {
     match width {
-        Width::Word => a.zip_words(b, |x, y| y.wrapping_sub(x)),
-        Width::Halfword => Quadword(lanes_subtract_from(a.0, b.0, HALFWORD_TOP_BITS)),
-        Width::Byte => Quadword(lanes_subtract_from(a.0, b.0, BYTE_TOP_BITS)),
+        Width::Word => vector_lanes::subtract_words(b, a),
+        Width::Halfword => vector_lanes::subtract_halfwords(b, a),
+        Width::Byte => vector_lanes::subtract_bytes(b, a),
     }
 }
 
@@ -158,7 +129,7 @@ pub fn borrow_generate_extended(a: Quadword, b: Quadword, t: Quadword) -> Quadwo
 
 /// `selb`: bits of `b` where `mask` is 1, of `a` where it is 0.
 pub fn select_bits(a: Quadword, b: Quadword, mask: Quadword) -> Quadword {
-    Quadword((mask.0 & b.0) | (!mask.0 & a.0))
+    vector_lanes::select(a, b, mask)
 }
 
 /// `clz`: leading zeros of each word (32 for zero).

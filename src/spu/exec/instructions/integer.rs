@@ -9,30 +9,33 @@ use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_integer::{self as int, Width};
-use super::super::quadword::Quadword;
+use super::super::vector_lanes;
 
 // immediate loads
 
 #[inline(always)]
 pub(super) fn il(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword::splat_word(insn.imm() as u32))
+    spu.write(insn.rt(), vector_lanes::splat_word(insn.imm() as u32))
 }
 
 #[inline(always)]
 pub(super) fn ilh(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword::splat_halfword(insn.imm() as u16))
+    spu.write(insn.rt(), vector_lanes::splat_halfword(insn.imm() as u16))
 }
 
 #[inline(always)]
 pub(super) fn ilhu(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword::splat_word((insn.imm() as u32) << 16))
+    spu.write(
+        insn.rt(),
+        vector_lanes::splat_word((insn.imm() as u32) << 16),
+    )
 }
 
 #[inline(always)]
 pub(super) fn ila(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword::splat_word(insn.imm() as u32 & 0x3_ffff),
+        vector_lanes::splat_word(insn.imm() as u32 & 0x3_ffff),
     )
 }
 
@@ -40,7 +43,10 @@ pub(super) fn ila(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn iohl(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.rt(insn).map_words(|w| w | (insn.imm() as u32 & 0xffff)),
+        vector_lanes::or(
+            spu.rt(insn),
+            vector_lanes::splat_word(insn.imm() as u32 & 0xffff),
+        ),
     )
 }
 
@@ -50,7 +56,7 @@ pub(super) fn iohl(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn andbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Byte).0),
+        vector_lanes::and(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Byte)),
     )
 }
 
@@ -58,7 +64,10 @@ pub(super) fn andbi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn andhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Halfword).0),
+        vector_lanes::and(
+            spu.ra(insn),
+            int::splat_immediate(insn.imm(), Width::Halfword),
+        ),
     )
 }
 
@@ -66,7 +75,7 @@ pub(super) fn andhi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn andi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 & int::splat_immediate(insn.imm(), Width::Word).0),
+        vector_lanes::and(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Word)),
     )
 }
 
@@ -74,7 +83,7 @@ pub(super) fn andi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn orbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Byte).0),
+        vector_lanes::or(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Byte)),
     )
 }
 
@@ -82,7 +91,10 @@ pub(super) fn orbi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn orhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Halfword).0),
+        vector_lanes::or(
+            spu.ra(insn),
+            int::splat_immediate(insn.imm(), Width::Halfword),
+        ),
     )
 }
 
@@ -90,7 +102,7 @@ pub(super) fn orhi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn ori(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 | int::splat_immediate(insn.imm(), Width::Word).0),
+        vector_lanes::or(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Word)),
     )
 }
 
@@ -98,7 +110,7 @@ pub(super) fn ori(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn xorbi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Byte).0),
+        vector_lanes::xor(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Byte)),
     )
 }
 
@@ -106,7 +118,10 @@ pub(super) fn xorbi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn xorhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Halfword).0),
+        vector_lanes::xor(
+            spu.ra(insn),
+            int::splat_immediate(insn.imm(), Width::Halfword),
+        ),
     )
 }
 
@@ -114,7 +129,7 @@ pub(super) fn xorhi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn xori(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        Quadword(spu.ra(insn).0 ^ int::splat_immediate(insn.imm(), Width::Word).0),
+        vector_lanes::xor(spu.ra(insn), int::splat_immediate(insn.imm(), Width::Word)),
     )
 }
 
@@ -245,7 +260,7 @@ pub(super) fn bgx(spu: &mut impl Machine, insn: &Op) -> Flow {
 
 #[inline(always)]
 pub(super) fn and(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.set_register(insn.rt(), Quadword(spu.ra(insn).0 & spu.rb(insn).0));
+    spu.set_register(insn.rt(), vector_lanes::and(spu.ra(insn), spu.rb(insn)));
     match insn.checkpoint() {
         Some(number) => Flow::Checkpoint(number),
         None => Flow::Next,
@@ -254,37 +269,37 @@ pub(super) fn and(spu: &mut impl Machine, insn: &Op) -> Flow {
 
 #[inline(always)]
 pub(super) fn nand(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 & spu.rb(insn).0)))
+    spu.write(insn.rt(), vector_lanes::nand(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn or(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(spu.ra(insn).0 | spu.rb(insn).0))
+    spu.write(insn.rt(), vector_lanes::or(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn nor(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 | spu.rb(insn).0)))
+    spu.write(insn.rt(), vector_lanes::nor(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn xor(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(spu.ra(insn).0 ^ spu.rb(insn).0))
+    spu.write(insn.rt(), vector_lanes::xor(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn eqv(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(!(spu.ra(insn).0 ^ spu.rb(insn).0)))
+    spu.write(insn.rt(), vector_lanes::eqv(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn andc(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(spu.ra(insn).0 & !spu.rb(insn).0))
+    spu.write(insn.rt(), vector_lanes::and_not(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]
 pub(super) fn orc(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(insn.rt(), Quadword(spu.ra(insn).0 | !spu.rb(insn).0))
+    spu.write(insn.rt(), vector_lanes::or_not(spu.ra(insn), spu.rb(insn)))
 }
 
 #[inline(always)]

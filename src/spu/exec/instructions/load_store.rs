@@ -206,15 +206,13 @@ pub(super) fn cdx(spu: &mut impl Machine, insn: &Op) -> Flow {
 
 fn load(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
     let address = quadword_address(address);
-    let value = spu.load_quadword(address);
-    spu.set_register(rt, value);
+    spu.load_register(rt, address);
     Flow::Load(address)
 }
 
 fn store(spu: &mut impl Machine, rt: u8, address: u32) -> Flow {
     let address = quadword_address(address);
-    let value = spu.register(rt);
-    spu.store_quadword(address, value);
+    spu.store_register(rt, address);
     Flow::Store(address)
 }
 

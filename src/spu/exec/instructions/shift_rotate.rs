@@ -9,6 +9,7 @@ use super::super::machine::Machine;
 use super::super::op::Op;
 use super::super::ops_shift as shift;
 use super::super::permute;
+use super::super::vector_lanes;
 
 // word / halfword shifts and rotates
 
@@ -16,8 +17,7 @@ use super::super::permute;
 pub(super) fn roti(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_words(|w| shift::rotate_word(w, insn.imm() as u32)),
+        vector_lanes::rotate_words(spu.ra(insn), insn.imm() as u32 & 0x1f),
     )
 }
 
@@ -25,8 +25,7 @@ pub(super) fn roti(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn rotmi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_words(|w| shift::rotate_and_mask_word(w, insn.imm() as u32)),
+        vector_lanes::shift_words_right(spu.ra(insn), (insn.imm() as u32).wrapping_neg() & 0x3f),
     )
 }
 
@@ -34,8 +33,10 @@ pub(super) fn rotmi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn rotmai(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_words(|w| shift::rotate_and_mask_algebraic_word(w, insn.imm() as u32)),
+        vector_lanes::shift_words_right_arithmetic(
+            spu.ra(insn),
+            (insn.imm() as u32).wrapping_neg() & 0x3f,
+        ),
     )
 }
 
@@ -43,8 +44,7 @@ pub(super) fn rotmai(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn shli(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_words(|w| shift::shift_left_word(w, insn.imm() as u32)),
+        vector_lanes::shift_words_left(spu.ra(insn), insn.imm() as u32 & 0x3f),
     )
 }
 
@@ -52,8 +52,7 @@ pub(super) fn shli(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn rothi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_halfword(h, insn.imm() as u16)),
+        vector_lanes::rotate_halfwords(spu.ra(insn), insn.imm() as u32 & 0xf),
     )
 }
 
@@ -61,8 +60,10 @@ pub(super) fn rothi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn rothmi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_and_mask_halfword(h, insn.imm() as u16)),
+        vector_lanes::shift_halfwords_right(
+            spu.ra(insn),
+            (insn.imm() as u32).wrapping_neg() & 0x1f,
+        ),
     )
 }
 
@@ -70,8 +71,10 @@ pub(super) fn rothmi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn rotmahi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_halfwords(|h| shift::rotate_and_mask_algebraic_halfword(h, insn.imm() as u16)),
+        vector_lanes::shift_halfwords_right_arithmetic(
+            spu.ra(insn),
+            (insn.imm() as u32).wrapping_neg() & 0x1f,
+        ),
     )
 }
 
@@ -79,8 +82,7 @@ pub(super) fn rotmahi(spu: &mut impl Machine, insn: &Op) -> Flow {
 pub(super) fn shlhi(spu: &mut impl Machine, insn: &Op) -> Flow {
     spu.write(
         insn.rt(),
-        spu.ra(insn)
-            .map_halfwords(|h| shift::shift_left_halfword(h, insn.imm() as u16)),
+        vector_lanes::shift_halfwords_left(spu.ra(insn), insn.imm() as u32 & 0x1f),
     )
 }
 
