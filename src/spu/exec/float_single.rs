@@ -13,7 +13,6 @@
 //! reinterpreted by the host FPU.
 
 use super::float_exact::Exact;
-use super::float_single_host as host;
 #[cfg(test)]
 use super::float_single_host::SP_MAX;
 
@@ -52,154 +51,6 @@ pub(crate) fn pack_truncating(value: Exact) -> u32 {
         (value.mantissa << (23 - msb)) as u32
     } & 0x007f_ffff;
     sign | ((biased as u32) << 23) | fraction
-}
-
-/// The SP arithmetic (`fa`, `fs`, `fm`, `fma`, `fms`, `fnms`) and the conversions from
-/// fixed point (`csflt`, `cuflt`) on whole registers, through the host's binary64 (see
-/// `float_single_host`). The fused forms are fused: the product is not rounded before the
-/// addition.
-///
-/// The interpreter inlines them or calls the copies in [`called`](lanes::called), as its
-/// machine says (`Machine::INLINE_SP_LANES`).
-pub mod lanes {
-    use super::host;
-    use crate::spu::exec::Quadword;
-
-    /// `$f` on the corresponding words of the quadwords, spelled out lane by lane: four
-    /// inlined copies (mapping a function over the words, or passing it to a helper, left a
-    /// call per lane).
-    macro_rules! each_lane {
-        ($f:path, $a:expr, $b:expr) => {{
-            let (a, b) = ($a.words_in_host_order(), $b.words_in_host_order());
-            Quadword::from_words_in_host_order([
-                $f(a[0], b[0]),
-                $f(a[1], b[1]),
-                $f(a[2], b[2]),
-                $f(a[3], b[3]),
-            ])
-        }};
-        ($f:path, $a:expr, $b:expr, $c:expr) => {{
-            let (a, b, c) = (
-                $a.words_in_host_order(),
-                $b.words_in_host_order(),
-                $c.words_in_host_order(),
-            );
-            Quadword::from_words_in_host_order([
-                $f(a[0], b[0], c[0]),
-                $f(a[1], b[1], c[1]),
-                $f(a[2], b[2], c[2]),
-                $f(a[3], b[3], c[3]),
-            ])
-        }};
-    }
-
-    /// `fa` on every lane.
-    #[inline(always)]
-    pub fn add(a: Quadword, b: Quadword) -> Quadword {
-        each_lane!(host::add, a, b)
-    }
-
-    /// `fs` on every lane.
-    #[inline(always)]
-    pub fn sub(a: Quadword, b: Quadword) -> Quadword {
-        each_lane!(host::sub, a, b)
-    }
-
-    /// `fm` on every lane.
-    #[inline(always)]
-    pub fn mul(a: Quadword, b: Quadword) -> Quadword {
-        each_lane!(host::mul, a, b)
-    }
-
-    /// `fma` on every lane.
-    #[inline(always)]
-    pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each_lane!(host::mul_add, a, b, c)
-    }
-
-    /// `fms` on every lane.
-    #[inline(always)]
-    pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each_lane!(host::mul_sub, a, b, c)
-    }
-
-    /// `fnms` on every lane.
-    #[inline(always)]
-    pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-        each_lane!(host::negative_mul_sub, a, b, c)
-    }
-
-    /// `csflt` on every lane.
-    #[inline(always)]
-    pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
-        Quadword::from_words_in_host_order(
-            a.words_in_host_order()
-                .map(|word| host::from_signed_fixed(word, i8_field)),
-        )
-    }
-
-    /// `cuflt` on every lane.
-    #[inline(always)]
-    pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
-        Quadword::from_words_in_host_order(
-            a.words_in_host_order()
-                .map(|word| host::from_unsigned_fixed(word, i8_field)),
-        )
-    }
-
-    /// The same operations behind a call each, for the interpreters that compile better
-    /// without them inlined (see `Machine::INLINE_SP_LANES`).
-    pub mod called {
-        use crate::spu::exec::Quadword;
-
-        /// [`add`](super::add), called.
-        #[inline(never)]
-        pub fn add(a: Quadword, b: Quadword) -> Quadword {
-            super::add(a, b)
-        }
-
-        /// [`sub`](super::sub), called.
-        #[inline(never)]
-        pub fn sub(a: Quadword, b: Quadword) -> Quadword {
-            super::sub(a, b)
-        }
-
-        /// [`mul`](super::mul), called.
-        #[inline(never)]
-        pub fn mul(a: Quadword, b: Quadword) -> Quadword {
-            super::mul(a, b)
-        }
-
-        /// [`mul_add`](super::mul_add), called.
-        #[inline(never)]
-        pub fn mul_add(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-            super::mul_add(a, b, c)
-        }
-
-        /// [`mul_sub`](super::mul_sub), called.
-        #[inline(never)]
-        pub fn mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-            super::mul_sub(a, b, c)
-        }
-
-        /// [`negative_mul_sub`](super::negative_mul_sub), called.
-        #[inline(never)]
-        pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Quadword {
-            super::negative_mul_sub(a, b, c)
-        }
-
-        /// [`from_signed_fixed`](super::from_signed_fixed), called.
-        #[inline(never)]
-        pub fn from_signed_fixed(a: Quadword, i8_field: u8) -> Quadword {
-            super::from_signed_fixed(a, i8_field)
-        }
-
-        /// [`from_unsigned_fixed`](super::from_unsigned_fixed), called.
-        #[inline(never)]
-        pub fn from_unsigned_fixed(a: Quadword, i8_field: u8) -> Quadword {
-            super::from_unsigned_fixed(a, i8_field)
-        }
-    }
 }
 
 /// Ordering key: zero for any exponent-0 value, else the sign-magnitude value as an integer.
@@ -290,6 +141,7 @@ pub fn to_unsigned_fixed(a: u32, i8_field: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spu::exec::float_single_lanes as lanes;
 
     use crate::spu::exec::Quadword;
 
@@ -410,6 +262,124 @@ mod tests {
                     assert_eq!(got, want, "{name} {a:#x} {b:#x} {c:#x} (lane {lane})");
                 }
             }
+        }
+    }
+
+    /// Operands of ordinary numbers (the registers the whole-register vector form takes):
+    /// exponent fields in one of three bands, so sums are near enough to be exact or just
+    /// too far apart, fused sums cancel or round in binary64, and results leave the normal
+    /// range at both ends; mantissas random or at their ends. Every lane of every operation
+    /// against the general model.
+    fn ordinary_operand(state: &mut u64) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let random = (*state >> 16) as u32;
+        let spread = (random >> 23) % 40;
+        let exponent = match (*state >> 8) & 3 {
+            0 => 1 + spread,
+            1 => 254 - spread,
+            _ => 107 + spread,
+        };
+        let mantissa = match (*state >> 4) & 7 {
+            0 => 0,
+            1 => 0x007f_ffff,
+            2 => 0x007f_ffff & !(random & 0xff),
+            _ => random & 0x007f_ffff,
+        };
+        (random & 0x8000_0000) | (exponent << 23) | mantissa
+    }
+
+    #[test]
+    fn ordinary_operands_match_the_general_model() {
+        let mut state = 0x3c6e_f372_fe94_f82bu64;
+        let mut whole_register = 0;
+        for round in 0..250_000 {
+            // Every fourth round one band only, so that all four lanes take the vector form.
+            let band = round % 4;
+            let mut next = || {
+                core::array::from_fn(|_| {
+                    loop {
+                        let word = ordinary_operand(&mut state);
+                        let exponent = (word >> 23) & 0xff;
+                        if band != 0 || (107..=146).contains(&exponent) {
+                            break word;
+                        }
+                    }
+                })
+            };
+            let (a, b, c): ([u32; 4], [u32; 4], [u32; 4]) = (next(), next(), next());
+            let (qa, qb, qc) = (
+                Quadword::from_words(a),
+                Quadword::from_words(b),
+                Quadword::from_words(c),
+            );
+            if lanes::whole::mul_add(qa, qb, qc).is_some() {
+                whole_register += 1;
+            }
+            for lane in 0..4 {
+                let (a, b, c) = (a[lane], b[lane], c[lane]);
+                let checks = [
+                    ("fa", lanes::add(qa, qb), reference_add(a, b)),
+                    ("fs", lanes::sub(qa, qb), reference_sub(a, b)),
+                    ("fm", lanes::mul(qa, qb), reference_mul(a, b)),
+                    (
+                        "fma",
+                        lanes::mul_add(qa, qb, qc),
+                        reference_mul_add(a, b, c),
+                    ),
+                    (
+                        "fms",
+                        lanes::mul_sub(qa, qb, qc),
+                        reference_mul_sub(a, b, c),
+                    ),
+                    (
+                        "fnms",
+                        lanes::negative_mul_sub(qa, qb, qc),
+                        reference_negative_mul_sub(a, b, c),
+                    ),
+                ];
+                for (name, result, want) in checks {
+                    let got = result.words()[lane];
+                    assert_eq!(got, want, "{name} {a:#x} {b:#x} {c:#x} (lane {lane})");
+                }
+                // The lane-by-lane form on its own, which the vector form now spares these.
+                use lanes::lane_by_lane as one_by_one;
+                let checks = [
+                    ("fa", one_by_one::add(qa, qb), reference_add(a, b)),
+                    ("fs", one_by_one::sub(qa, qb), reference_sub(a, b)),
+                    ("fm", one_by_one::mul(qa, qb), reference_mul(a, b)),
+                    (
+                        "fma",
+                        one_by_one::mul_add(qa, qb, qc),
+                        reference_mul_add(a, b, c),
+                    ),
+                    (
+                        "fms",
+                        one_by_one::mul_sub(qa, qb, qc),
+                        reference_mul_sub(a, b, c),
+                    ),
+                    (
+                        "fnms",
+                        one_by_one::negative_mul_sub(qa, qb, qc),
+                        reference_negative_mul_sub(a, b, c),
+                    ),
+                ];
+                for (name, result, want) in checks {
+                    let got = result.words()[lane];
+                    assert_eq!(
+                        got, want,
+                        "lane by lane: {name} {a:#x} {b:#x} {c:#x} (lane {lane})"
+                    );
+                }
+            }
+        }
+        // On a host with a vector form most one-band rounds take it; elsewhere none can.
+        if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+            assert!(
+                whole_register > 30_000,
+                "{whole_register} rounds in the vector form"
+            );
         }
     }
 

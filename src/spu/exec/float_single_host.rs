@@ -19,7 +19,10 @@
 //! truncate the exact sum (see `truncated_sum`). A zero factor or a zero addend needs
 //! neither (see `fused_sum`).
 //!
-//! The register-wide forms (`float_single::lanes`) spell the four lanes out. The lane steps
+//! A register whose lanes are all ordinary numbers, with ordinary results, goes to the
+//! host's vector unit first (`vector_lanes::single_precision`, the same rules on two lanes
+//! per binary64 vector); the rest comes here. The register-wide forms
+//! (`float_single_lanes::lane_by_lane`) spell the four lanes out. The lane steps
 //! keep their branches: operands of one kind (the benchmark loops' zeros and saturated
 //! values, or ordinary numbers) take the same side lane after lane, so the branches are
 //! predicted. A branchless form the compiler kept in vector registers ran 17% fewer host

@@ -55,6 +55,7 @@ mod float_estimate;
 mod float_exact;
 mod float_single;
 mod float_single_host;
+mod float_single_lanes;
 mod flow;
 mod instructions;
 mod local_store;

@@ -20,7 +20,7 @@ pub(crate) const INLINE_SP_IN_RUN_LOOPS: bool = !cfg!(target_os = "none");
 /// the instruction's function in its family file. The rest go to
 /// [`apply_rare`].
 ///
-/// `INLINE_SP`: whether the SP arithmetic's lane functions (`float_single::lanes`) are
+/// `INLINE_SP`: whether the SP arithmetic's lane functions (`float_single_lanes`) are
 /// inlined into this copy of the interpreter or called. Instruction mode's run loops want
 /// them inlined ([`INLINE_SP_IN_RUN_LOOPS`]); the pipeline's copies, which sit inside its
 /// fetch and completion steps, compile worse with them (the ideal fetch's fast-forward ran 10%

@@ -6,20 +6,37 @@
 
 use super::super::float_estimate as estimate;
 use super::super::float_single as sp;
+use super::super::float_single_lanes as lanes;
 use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
 
-/// `sp::lanes::$op(..)` inlined, or its copy in `sp::lanes::called`, as the interpreter's
+/// `lanes::$op(..)` inlined, or its copy in `lanes::called`, as the interpreter's
 /// `INLINE_SP` says (see [`apply`](super::apply)); the test is on a constant.
 macro_rules! lanes {
     ($inline:ident, $op:ident($($arg:expr),*)) => {
         if $inline {
-            sp::lanes::$op($($arg),*)
+            lanes::$op($($arg),*)
         } else {
-            sp::lanes::called::$op($($arg),*)
+            lanes::called::$op($($arg),*)
         }
     };
+}
+
+/// Writes `$op` of the instruction's operand registers to RT: the whole-register vector form
+/// (`lanes::whole`) when it takes the operands, else the lane-by-lane form inlined or
+/// called as `INLINE_SP` says. Each form writes the register itself: with one write of either
+/// form's result the compiler held the result as a 128-bit integer, stored it in two 64-bit
+/// halves, and the next instruction's vector load of the register waited for both stores.
+macro_rules! write_sp {
+    ($inline:ident, $spu:ident, $insn:ident, $op:ident($($operand:ident),+)) => {{
+        $(let $operand = $spu.$operand($insn);)+
+        match lanes::whole::$op($($operand),+) {
+            Some(result) => $spu.write($insn.rt(), result),
+            None if $inline => $spu.write($insn.rt(), lanes::lane_by_lane::$op($($operand),+)),
+            None => $spu.write($insn.rt(), lanes::called::$op($($operand),+)),
+        }
+    }};
 }
 
 /// All ones when `condition` holds (a compare's word result).
@@ -29,53 +46,32 @@ fn mask32(condition: bool) -> u32 {
 
 #[inline(always)]
 pub(super) fn fa<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(INLINE_SP, add(spu.ra(insn), spu.rb(insn))),
-    )
+    write_sp!(INLINE_SP, spu, insn, add(ra, rb))
 }
 
 #[inline(always)]
 pub(super) fn fs<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(INLINE_SP, sub(spu.ra(insn), spu.rb(insn))),
-    )
+    write_sp!(INLINE_SP, spu, insn, sub(ra, rb))
 }
 
 #[inline(always)]
 pub(super) fn fm<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(INLINE_SP, mul(spu.ra(insn), spu.rb(insn))),
-    )
+    write_sp!(INLINE_SP, spu, insn, mul(ra, rb))
 }
 
 #[inline(always)]
 pub(super) fn fma<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(INLINE_SP, mul_add(spu.ra(insn), spu.rb(insn), spu.rc(insn))),
-    )
+    write_sp!(INLINE_SP, spu, insn, mul_add(ra, rb, rc))
 }
 
 #[inline(always)]
 pub(super) fn fms<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(INLINE_SP, mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn))),
-    )
+    write_sp!(INLINE_SP, spu, insn, mul_sub(ra, rb, rc))
 }
 
 #[inline(always)]
 pub(super) fn fnms<const INLINE_SP: bool>(spu: &mut impl Machine, insn: &Op) -> Flow {
-    spu.write(
-        insn.rt(),
-        lanes!(
-            INLINE_SP,
-            negative_mul_sub(spu.ra(insn), spu.rb(insn), spu.rc(insn))
-        ),
-    )
+    write_sp!(INLINE_SP, spu, insn, negative_mul_sub(ra, rb, rc))
 }
 
 // compares

@@ -17,6 +17,9 @@
 //! instructions. The SPU's lanes do not depend on byte order: lane `i` of the host's vector
 //! is one of the quadword's lanes, and lane-wise operations treat every lane alike.
 //!
+//! The SPU's single-precision arithmetic, where a vector unit can do it exactly (registers of
+//! ordinary numbers), is here too: `single_precision`.
+//!
 //! Shift counts are taken whole, as SSE2 takes them: a count of the lane's width or more
 //! shifts every bit out (logical shifts give 0, arithmetic ones the sign in every bit).
 
@@ -28,6 +31,18 @@ pub(super) use portable::*;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+pub(super) use single_precision_portable as single_precision;
+/// The SPU's single-precision arithmetic on whole registers of ordinary operands, where the
+/// host's vector unit does it exactly; `None` sends the caller to its lane-by-lane form.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) use single_precision_sse2 as single_precision;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+pub(super) mod single_precision_portable;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) mod single_precision_sse2;
 
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 mod portable;
