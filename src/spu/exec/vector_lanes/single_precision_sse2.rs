@@ -19,13 +19,12 @@
 
 use super::super::quadword::Quadword;
 use safe_arch::{
-    add_i32_m128i, add_m128d, bitand_m128d, bitand_m128i, bitandnot_m128i, bitor_m128i,
-    bitxor_m128d, bitxor_m128i, cast_to_m128_from_m128i, cast_to_m128d_from_m128i,
-    cast_to_m128i_from_m128, cast_to_m128i_from_m128d, cmp_eq_mask_i32_m128i,
-    cmp_gt_mask_i32_m128i, cmp_lt_mask_m128d, cmp_neq_mask_m128d, convert_to_m128_from_m128d,
-    convert_to_m128d_from_lower2_m128, m128, m128d, m128i, move_low_high_m128, move_mask_i8_m128i,
-    mul_m128d, set_splat_i32_m128i, set_splat_m128d, shr_all_u32_m128i, sub_i32_m128i,
-    sub_i64_m128i, sub_m128d, unpack_high_i64_m128i,
+    add_m128d, bitand_m128d, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128d,
+    bitxor_m128i, cast_to_m128_from_m128i, cast_to_m128d_from_m128i, cast_to_m128i_from_m128,
+    cast_to_m128i_from_m128d, cmp_eq_mask_i32_m128i, cmp_gt_mask_i32_m128i, cmp_lt_mask_m128d,
+    cmp_neq_mask_m128d, convert_to_m128_from_m128d, convert_to_m128d_from_lower2_m128, m128, m128d,
+    m128i, move_low_high_m128, move_mask_i8_m128i, mul_m128d, set_splat_i32_m128i, set_splat_m128d,
+    shr_all_u32_m128i, sub_i32_m128i, sub_i64_m128i, sub_m128d, unpack_high_i64_m128i,
 };
 
 /// The binary64 bits below an SP fraction's last bit (the low 29 of every 64-bit lane).
@@ -47,18 +46,21 @@ fn constant(value: u128) -> m128i {
     m128i::from(value)
 }
 
-/// All ones in the lanes whose exponent field is 1..=254: adding one to the field moves 0 to
-/// 1 and 255 to the sign bit, so only those lanes exceed exponent field 1 as signed words.
+/// All ones in the lanes whose exponent field is 0 (zeros and what IEEE calls denormals, all
+/// zero to the SPU). The other end needs no test of its own: an operand with exponent field
+/// 255 is an infinity or a NaN to the host, and so is every result it reaches, which
+/// [`accepted`] refuses.
 #[inline(always)]
-fn ordinary(x: m128i) -> m128i {
-    let exponent = bitand_m128i(x, set_splat_i32_m128i(0x7f80_0000));
-    let stepped = add_i32_m128i(exponent, set_splat_i32_m128i(0x0080_0000));
-    cmp_gt_mask_i32_m128i(stepped, set_splat_i32_m128i(0x0080_0000))
+fn zero_exponent(x: m128i) -> m128i {
+    cmp_eq_mask_i32_m128i(
+        bitand_m128i(x, set_splat_i32_m128i(0x7f80_0000)),
+        constant(0),
+    )
 }
 
-/// All ones in the lanes whose exponent fields are at most [`EXACT_SUM_DISTANCE`] apart.
+/// All ones in the lanes whose exponent fields are more than [`EXACT_SUM_DISTANCE`] apart.
 #[inline(always)]
-fn near(a: m128i, b: m128i) -> m128i {
+fn far(a: m128i, b: m128i) -> m128i {
     let field = |x| {
         bitand_m128i(
             shr_all_u32_m128i(x, m128i::from(23u128)),
@@ -68,7 +70,7 @@ fn near(a: m128i, b: m128i) -> m128i {
     let distance = sub_i32_m128i(field(a), field(b));
     let above = cmp_gt_mask_i32_m128i(distance, set_splat_i32_m128i(EXACT_SUM_DISTANCE));
     let below = cmp_gt_mask_i32_m128i(set_splat_i32_m128i(-EXACT_SUM_DISTANCE), distance);
-    bitandnot_m128i(bitor_m128i(above, below), set_splat_i32_m128i(-1))
+    bitor_m128i(above, below)
 }
 
 /// Lanes 0 and 1 widened to binary64.
@@ -97,14 +99,16 @@ fn chopped(value: m128d) -> m128d {
     bitand_m128d(value, cast_to_m128d_from_m128i(constant(!BELOW_SP_GRID)))
 }
 
-/// `result` when `checks` (lane masks) hold in every lane and every lane of `result` is
-/// ordinary but the smallest normal magnitude: `cvtpd2ps` rounds a value just below it to
-/// nearest, which may be that magnitude, where the SPU's result is zero.
+/// `result` when no lane of `refused` is set and every lane of `result` lies strictly between
+/// the smallest normal magnitude and binary32's infinity: `cvtpd2ps` rounds a value just
+/// below the normal range to nearest, which may be the smallest normal magnitude, where the
+/// SPU's result is zero.
 #[inline(always)]
-fn accepted(result: m128i, checks: m128i) -> Option<Quadword> {
+fn accepted(result: m128i, refused: m128i) -> Option<Quadword> {
     let magnitude = bitand_m128i(result, set_splat_i32_m128i(i32::MAX));
-    let smallest = cmp_eq_mask_i32_m128i(magnitude, set_splat_i32_m128i(0x0080_0000));
-    let checks = bitandnot_m128i(smallest, bitand_m128i(checks, ordinary(result)));
+    let above = cmp_gt_mask_i32_m128i(magnitude, set_splat_i32_m128i(0x0080_0000));
+    let below = cmp_gt_mask_i32_m128i(set_splat_i32_m128i(0x7f80_0000), magnitude);
+    let checks = bitandnot_m128i(refused, bitand_m128i(above, below));
     (move_mask_i8_m128i(checks) == 0xffff).then(|| Quadword(u128::from(result)))
 }
 
@@ -128,20 +132,20 @@ pub fn sub(a: Quadword, b: Quadword) -> Option<Quadword> {
 
 #[inline(always)]
 fn sum(a: m128i, b: m128i) -> Option<Quadword> {
-    let checks = bitand_m128i(bitand_m128i(ordinary(a), ordinary(b)), near(a, b));
+    let refused = bitor_m128i(bitor_m128i(zero_exponent(a), zero_exponent(b)), far(a, b));
     let low = chopped(add_m128d(low_pair(a), low_pair(b)));
     let high = chopped(add_m128d(high_pair(a), high_pair(b)));
-    accepted(narrowed(low, high), checks)
+    accepted(narrowed(low, high), refused)
 }
 
 /// `a × b` per lane (`fm`), or `None`.
 #[inline(always)]
 pub fn mul(a: Quadword, b: Quadword) -> Option<Quadword> {
     let (a, b) = (vector(a), vector(b));
-    let checks = bitand_m128i(ordinary(a), ordinary(b));
+    let refused = bitor_m128i(zero_exponent(a), zero_exponent(b));
     let low = chopped(mul_m128d(low_pair(a), low_pair(b)));
     let high = chopped(mul_m128d(high_pair(a), high_pair(b)));
-    accepted(narrowed(low, high), checks)
+    accepted(narrowed(low, high), refused)
 }
 
 /// `a × b + c` per lane (`fma`), or `None`.
@@ -164,10 +168,13 @@ pub fn negative_mul_sub(a: Quadword, b: Quadword, c: Quadword) -> Option<Quadwor
 
 #[inline(always)]
 fn fused(a: m128i, b: m128i, c: m128i) -> Option<Quadword> {
-    let checks = bitand_m128i(bitand_m128i(ordinary(a), ordinary(b)), ordinary(c));
+    let refused = bitor_m128i(
+        bitor_m128i(zero_exponent(a), zero_exponent(b)),
+        zero_exponent(c),
+    );
     let low = truncated_sum(mul_m128d(low_pair(a), low_pair(b)), low_pair(c));
     let high = truncated_sum(mul_m128d(high_pair(a), high_pair(b)), high_pair(c));
-    accepted(narrowed(low, high), checks)
+    accepted(narrowed(low, high), refused)
 }
 
 /// `p + c` of two exact binary64 values, chopped to the SP grid: TwoSum gives the binary64
