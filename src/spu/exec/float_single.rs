@@ -317,60 +317,48 @@ mod tests {
             if lanes::whole::mul_add(qa, qb, qc).is_some() {
                 whole_register += 1;
             }
+            // Each form once per register (the interpreter's, and the lane-by-lane form on its
+            // own, which the vector form now spares these operands), then lane by lane.
+            use lanes::lane_by_lane as one_by_one;
+            let forms = [
+                (
+                    "",
+                    [
+                        lanes::add(qa, qb),
+                        lanes::sub(qa, qb),
+                        lanes::mul(qa, qb),
+                        lanes::mul_add(qa, qb, qc),
+                        lanes::mul_sub(qa, qb, qc),
+                        lanes::negative_mul_sub(qa, qb, qc),
+                    ],
+                ),
+                (
+                    "lane by lane: ",
+                    [
+                        one_by_one::add(qa, qb),
+                        one_by_one::sub(qa, qb),
+                        one_by_one::mul(qa, qb),
+                        one_by_one::mul_add(qa, qb, qc),
+                        one_by_one::mul_sub(qa, qb, qc),
+                        one_by_one::negative_mul_sub(qa, qb, qc),
+                    ],
+                ),
+            ];
             for lane in 0..4 {
                 let (a, b, c) = (a[lane], b[lane], c[lane]);
-                let checks = [
-                    ("fa", lanes::add(qa, qb), reference_add(a, b)),
-                    ("fs", lanes::sub(qa, qb), reference_sub(a, b)),
-                    ("fm", lanes::mul(qa, qb), reference_mul(a, b)),
-                    (
-                        "fma",
-                        lanes::mul_add(qa, qb, qc),
-                        reference_mul_add(a, b, c),
-                    ),
-                    (
-                        "fms",
-                        lanes::mul_sub(qa, qb, qc),
-                        reference_mul_sub(a, b, c),
-                    ),
-                    (
-                        "fnms",
-                        lanes::negative_mul_sub(qa, qb, qc),
-                        reference_negative_mul_sub(a, b, c),
-                    ),
+                let wants = [
+                    ("fa", reference_add(a, b)),
+                    ("fs", reference_sub(a, b)),
+                    ("fm", reference_mul(a, b)),
+                    ("fma", reference_mul_add(a, b, c)),
+                    ("fms", reference_mul_sub(a, b, c)),
+                    ("fnms", reference_negative_mul_sub(a, b, c)),
                 ];
-                for (name, result, want) in checks {
-                    let got = result.words()[lane];
-                    assert_eq!(got, want, "{name} {a:#x} {b:#x} {c:#x} (lane {lane})");
-                }
-                // The lane-by-lane form on its own, which the vector form now spares these.
-                use lanes::lane_by_lane as one_by_one;
-                let checks = [
-                    ("fa", one_by_one::add(qa, qb), reference_add(a, b)),
-                    ("fs", one_by_one::sub(qa, qb), reference_sub(a, b)),
-                    ("fm", one_by_one::mul(qa, qb), reference_mul(a, b)),
-                    (
-                        "fma",
-                        one_by_one::mul_add(qa, qb, qc),
-                        reference_mul_add(a, b, c),
-                    ),
-                    (
-                        "fms",
-                        one_by_one::mul_sub(qa, qb, qc),
-                        reference_mul_sub(a, b, c),
-                    ),
-                    (
-                        "fnms",
-                        one_by_one::negative_mul_sub(qa, qb, qc),
-                        reference_negative_mul_sub(a, b, c),
-                    ),
-                ];
-                for (name, result, want) in checks {
-                    let got = result.words()[lane];
-                    assert_eq!(
-                        got, want,
-                        "lane by lane: {name} {a:#x} {b:#x} {c:#x} (lane {lane})"
-                    );
+                for (form, results) in forms {
+                    for (result, (name, want)) in results.into_iter().zip(wants) {
+                        let got = result.words()[lane];
+                        assert_eq!(got, want, "{form}{name} {a:#x} {b:#x} {c:#x} (lane {lane})");
+                    }
                 }
             }
         }
