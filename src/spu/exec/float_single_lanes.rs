@@ -6,7 +6,9 @@
 //! The arithmetic has two forms: [`whole`], on the host's vector unit for
 //! registers of ordinary operands, and [`lane_by_lane`] for any. The
 //! interpreter tries the first and falls back on the second, inlined or called (the copies
-//! in [`called`]) as the interpreter's `INLINE_SP` says (`instructions::dispatch`).
+//! in [`called`]) as the interpreter's `INLINE_SP` says (`instructions::dispatch`); the
+//! run loops' handlers reach the second through a handler of its own, by a tail call
+//! (`instructions::handlers`).
 
 use super::float_single_host as host;
 use crate::spu::exec::Quadword;

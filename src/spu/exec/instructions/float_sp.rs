@@ -10,6 +10,7 @@ use super::super::float_single_lanes as lanes;
 use super::super::flow::Flow;
 use super::super::machine::Machine;
 use super::super::op::Op;
+use crate::spu::isa::Mnemonic;
 
 /// `lanes::$op(..)` inlined, or its copy in `lanes::called`, as the interpreter's
 /// `INLINE_SP` says (see [`apply`](super::apply)); the test is on a constant.
@@ -37,6 +38,86 @@ macro_rules! write_sp {
             None => $spu.write($insn.rt(), lanes::called::$op($($operand),+)),
         }
     }};
+}
+
+/// The SP arithmetic with a vector form on some hosts.
+#[derive(Clone, Copy)]
+pub(super) enum Arithmetic {
+    Add,
+    Sub,
+    Mul,
+    MulAdd,
+    MulSub,
+    NegativeMulSub,
+}
+
+/// The arithmetic `mnemonic` is, if it has a vector form ([`write_whole`]) on this host.
+#[inline(always)]
+pub(super) const fn vector_form(mnemonic: Mnemonic) -> Option<Arithmetic> {
+    if !lanes::whole::AVAILABLE {
+        return None;
+    }
+    match mnemonic {
+        Mnemonic::Fa => Some(Arithmetic::Add),
+        Mnemonic::Fs => Some(Arithmetic::Sub),
+        Mnemonic::Fm => Some(Arithmetic::Mul),
+        Mnemonic::Fma => Some(Arithmetic::MulAdd),
+        Mnemonic::Fms => Some(Arithmetic::MulSub),
+        Mnemonic::Fnms => Some(Arithmetic::NegativeMulSub),
+        _ => None,
+    }
+}
+
+/// Writes `arithmetic` of the instruction's operands to RT through its vector form and
+/// returns `true`, or writes nothing and returns `false` (operands or results the vector form
+/// does not take: [`write_lane_by_lane`] then writes it). Apart from the lane-by-lane form so
+/// that a dispatch handler can reach that form by a tail call: inline, it kept six host
+/// registers busy, which every run of the vector form saved and restored.
+#[inline(always)]
+pub(super) fn write_whole(spu: &mut impl Machine, arithmetic: Arithmetic, insn: &Op) -> bool {
+    macro_rules! whole {
+        ($op:ident($($operand:ident),+)) => {{
+            $(let $operand = spu.$operand(insn);)+
+            match lanes::whole::$op($($operand),+) {
+                Some(result) => {
+                    spu.write(insn.rt(), result);
+                    true
+                }
+                None => false,
+            }
+        }};
+    }
+    match arithmetic {
+        Arithmetic::Add => whole!(add(ra, rb)),
+        Arithmetic::Sub => whole!(sub(ra, rb)),
+        Arithmetic::Mul => whole!(mul(ra, rb)),
+        Arithmetic::MulAdd => whole!(mul_add(ra, rb, rc)),
+        Arithmetic::MulSub => whole!(mul_sub(ra, rb, rc)),
+        Arithmetic::NegativeMulSub => whole!(negative_mul_sub(ra, rb, rc)),
+    }
+}
+
+/// Writes `arithmetic` of the instruction's operands to RT lane by lane (any operands).
+#[inline(always)]
+pub(super) fn write_lane_by_lane(
+    spu: &mut impl Machine,
+    arithmetic: Arithmetic,
+    insn: &Op,
+) -> Flow {
+    macro_rules! lane_by_lane {
+        ($op:ident($($operand:ident),+)) => {{
+            $(let $operand = spu.$operand(insn);)+
+            spu.write(insn.rt(), lanes::lane_by_lane::$op($($operand),+))
+        }};
+    }
+    match arithmetic {
+        Arithmetic::Add => lane_by_lane!(add(ra, rb)),
+        Arithmetic::Sub => lane_by_lane!(sub(ra, rb)),
+        Arithmetic::Mul => lane_by_lane!(mul(ra, rb)),
+        Arithmetic::MulAdd => lane_by_lane!(mul_add(ra, rb, rc)),
+        Arithmetic::MulSub => lane_by_lane!(mul_sub(ra, rb, rc)),
+        Arithmetic::NegativeMulSub => lane_by_lane!(negative_mul_sub(ra, rb, rc)),
+    }
 }
 
 /// All ones when `condition` holds (a compare's word result).

@@ -23,6 +23,7 @@ use super::super::flow::{Flow, instruction_address};
 use super::super::op::Op;
 use super::super::state::SpuState;
 use super::dispatch::{INLINE_SP_IN_RUN_LOOPS, apply_as};
+use super::float_sp;
 use crate::spu::isa::{Mnemonic, with_mnemonics};
 
 /// The longest chain of handlers one call runs.
@@ -149,7 +150,46 @@ fn handle<const M: usize, const OBSERVING: bool>(
     left: u32,
 ) -> ChainEnd {
     let mnemonic = Mnemonic::ALL[M];
-    let flow = apply_as::<INLINE_SP_IN_RUN_LOOPS, { !ONE_TABLE }>(spu, mnemonic, &op, pc);
+    let flow = if let Some(arithmetic) = const { float_sp::vector_form(Mnemonic::ALL[M]) } {
+        if !float_sp::write_whole(spu, arithmetic, &op) {
+            return sp_lane_by_lane::<M, OBSERVING>(spu, op, pc, left);
+        }
+        Flow::Next
+    } else {
+        apply_as::<INLINE_SP_IN_RUN_LOOPS, { !ONE_TABLE }>(spu, mnemonic, &op, pc)
+    };
+    chain_on::<OBSERVING>(spu, mnemonic, flow, pc, left)
+}
+
+/// The handler of SP arithmetic `M` for operands its vector form did not take: the
+/// lane-by-lane form, then the chain on. Out of line, reached by a tail call, so that the
+/// vector form's handler keeps no state for it.
+#[inline(never)]
+fn sp_lane_by_lane<const M: usize, const OBSERVING: bool>(
+    spu: &mut SpuState,
+    op: Op,
+    pc: u32,
+    left: u32,
+) -> ChainEnd {
+    let mnemonic = Mnemonic::ALL[M];
+    let flow = match const { float_sp::vector_form(Mnemonic::ALL[M]) } {
+        Some(arithmetic) => float_sp::write_lane_by_lane(spu, arithmetic, &op),
+        // Reached only from the handlers of SP arithmetic.
+        None => apply_as::<INLINE_SP_IN_RUN_LOOPS, { !ONE_TABLE }>(spu, mnemonic, &op, pc),
+    };
+    chain_on::<OBSERVING>(spu, mnemonic, flow, pc, left)
+}
+
+/// Retires the instruction `mnemonic` at `pc` that did `flow`, then runs the chain on from
+/// the next instruction with `left - 1`, unless the chain ends here.
+#[inline(always)]
+fn chain_on<const OBSERVING: bool>(
+    spu: &mut SpuState,
+    mnemonic: Mnemonic,
+    flow: Flow,
+    pc: u32,
+    left: u32,
+) -> ChainEnd {
     let mut retirement = spu.retirement(flow, pc);
     let is_branch = Op::is_branch_mnemonic(mnemonic);
     if OBSERVING && is_branch {

@@ -3,6 +3,9 @@
 
 use super::super::quadword::Quadword;
 
+/// Whether any register takes the vector form: no.
+pub const AVAILABLE: bool = false;
+
 /// `fa` on a whole register: `None`, always.
 #[inline(always)]
 pub fn add(_: Quadword, _: Quadword) -> Option<Quadword> {

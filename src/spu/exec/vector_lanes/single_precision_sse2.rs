@@ -99,6 +99,9 @@ fn chopped(value: m128d) -> m128d {
     bitand_m128d(value, cast_to_m128d_from_m128i(constant(!BELOW_SP_GRID)))
 }
 
+/// Whether any register takes the vector form: yes, registers of ordinary operands.
+pub const AVAILABLE: bool = true;
+
 /// `result` when no lane of `refused` is set and every lane of `result` lies strictly between
 /// the smallest normal magnitude and binary32's infinity: `cvtpd2ps` rounds a value just
 /// below the normal range to nearest, which may be the smallest normal magnitude, where the
