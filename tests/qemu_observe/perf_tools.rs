@@ -10,8 +10,8 @@ use std::process::Command;
 
 use pmprobe::sampling::ProfileDecoder;
 
-use crate::common::perf_tool::perf;
-use crate::common::qemu::repo;
+use super::common::perf_tool::perf;
+use super::common::qemu::repo;
 
 /// How far perf's shares may be from pmprofile's, in percentage points.
 const TOLERANCE: f64 = 0.5;

@@ -6,13 +6,13 @@
 mod spusim_options;
 
 #[path = "../../../tests/support/fuzz_seeds.rs"]
-mod fuzz_seeds;
+mod seeds;
 
 use std::path::Path;
 
 #[test]
 fn spusim_options_checks_hold_on_seeds_and_random_arguments() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let runs = fuzz_seeds::exercise(&root, "spusim_options", spusim_options::check, 40, 300, 200);
+    let runs = seeds::exercise(&root, "spusim_options", spusim_options::check, 40, 300, 200);
     assert!(runs > 300);
 }
