@@ -1,9 +1,14 @@
-//! One test binary for the QEMU guests' (firmware built for `aarch64-unknown-none`, run under
-//! `qemu-system-aarch64`) integration tests: each file below is a module of it (why one binary per
+//! One test binary for the firmware's (built for `aarch64-unknown-none`: the image budgets, and the
+//! QEMU guests run under `qemu-system-aarch64`; together so that their release builds, each mostly
+//! on one core, overlap) integration tests: each file below is a module of it (why one binary per
 //! area: the README's "Tests"). Each file declares the support modules it uses itself, so a support
 //! module two files use is compiled twice.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "embed_size.rs"]
+mod embed_size;
+#[path = "image_size.rs"]
+mod image_size;
 #[path = "qemu_ctf.rs"]
 mod qemu_ctf;
 #[path = "qemu_demo.rs"]
