@@ -9,6 +9,7 @@
 
 use super::decoded::{Decoded, EMPTY_DECODED};
 use super::decoded_lines;
+use super::inflight::InFlight;
 use crate::spu::exec::LentLine;
 
 /// Entries of the decoded-instruction cache (direct-mapped by word address): 512 cover a 2 KiB
@@ -49,6 +50,33 @@ impl DecodeCache {
         }
         entry
     }
+}
+
+/// Writes the record of `word` at `pc` into `place` (real fetch's slot in the issue window):
+/// read from its line in `lines` (the decoded code's memory that pipeline mode borrows), or
+/// decoded and kept there. The small cache is not involved: filling an entry and copying it
+/// into the window right away cost a store miss and a store-forwarding stall per instruction
+/// (the copy's wide loads read what was just stored field by field), a third of the time of
+/// straight-line code longer than the cache, while a line is read in three loads.
+#[inline(always)]
+pub(crate) fn fill_from_lines(lines: &mut [LentLine], pc: u32, word: u32, place: &mut InFlight) {
+    // The lines are a power of two in number: the mask picks one by word address.
+    let mask = lines.len().wrapping_sub(1);
+    let line = lines.get_mut((pc >> 2) as usize & mask);
+    match line {
+        Some(line) if decoded_lines::read_into(line, pc, word, place) => {}
+        line => decode_into_line(line, pc, word, place),
+    }
+}
+
+/// Decodes `word` at `pc` into `place` and keeps the record in `line`, out of the hit path.
+#[inline(never)]
+fn decode_into_line(line: Option<&mut LentLine>, pc: u32, word: u32, place: &mut InFlight) {
+    let decoded = Decoded::new(pc, word);
+    if let Some(line) = line {
+        *line = decoded_lines::line_of(&decoded);
+    }
+    *place = decoded.inflight;
 }
 
 /// Fills `entry` with the record of `word` at `pc`, out of the hit path: from its line if the

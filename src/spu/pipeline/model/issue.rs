@@ -143,6 +143,23 @@ impl IssuePipes {
         self.append(inflight)
     }
 
+    /// [`enter_slot`](Self::enter_slot) for a record that `fill` writes into the window
+    /// itself (everything but the sequence number), rather than one copied in as a whole.
+    #[inline(always)]
+    pub(crate) fn enter_slot_with(
+        &mut self,
+        slot: usize,
+        fill: impl FnOnce(&mut InFlight),
+    ) -> &mut InFlight {
+        self.place(slot, self.last_seq + 1);
+        self.last_seq += 1;
+        let seq = self.last_seq;
+        let record = self.window.at_mut(seq);
+        fill(record);
+        record.seq = seq;
+        record
+    }
+
     /// Writes a copy of `inflight` into the window as the next instruction fetched, without
     /// putting it into a stage yet ([`place`](Self::place) does), and returns the record.
     #[inline(always)]
