@@ -40,7 +40,7 @@ pub(in crate::spu::pipeline) use self::buffers::{
 pub(crate) use self::state::FetchUnit;
 
 use self::buffers::{EMPTY_HALF, HALF_WORDS, RequestQueue};
-use super::decode_cache::{DecodeCache, fill_from_lines};
+use super::decode_cache::DecodeCache;
 use super::issue::IssuePipes;
 use crate::spu::exec::{LS_ADDRESS_MASK, SpuState};
 use crate::spu::probes::StallReason;
@@ -352,12 +352,9 @@ impl FetchUnit {
             };
             let pc = base + offset;
             let slot = ((pc >> 2) & 1) as usize;
-            let inflight = match arch.lent_code_lines() {
-                Some(lines) => {
-                    issue.enter_slot_with(slot, |place| fill_from_lines(lines, pc, word, place))
-                }
-                None => issue.enter_slot(slot, &decoded.get(pc, word, || None).inflight),
-            };
+            let inflight = issue.enter_slot_with(slot, |place| {
+                decoded.copy_into(pc, word, || arch.lent_code_lines(), place);
+            });
             fed = true;
             // No oracle here: fetch goes on after a channel instruction (whose record is
             // marked serializing for ideal fetch; this unit does not read the mark),
