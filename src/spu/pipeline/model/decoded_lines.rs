@@ -24,7 +24,7 @@
 //! predicts the next address rather than this one (5: channel instructions).
 
 use super::decoded::{Decoded, Replay};
-use super::inflight::{EMPTY_INFLIGHT, InFlight, NO_REGISTER};
+use super::inflight::{InFlight, NO_REGISTER};
 use crate::spu::exec::LS_ADDRESS_MASK;
 use crate::spu::exec::LentLine;
 #[cfg(doc)]
@@ -74,32 +74,12 @@ pub(super) fn line_of(decoded: &Decoded) -> LentLine {
 /// The record `line` keeps for `word` at `pc`, `None` if it keeps another (or none).
 #[inline(always)]
 pub(super) fn decoded_from(line: &LentLine, pc: u32, word: u32) -> Option<Decoded> {
-    let [_, fields, _, _] = *line;
-    let mut inflight = EMPTY_INFLIGHT;
-    read_into(line, pc, word, &mut inflight).then(|| {
-        let replay = match (byte(fields, 56) >> REPLAY_SHIFT) & 3 {
-            0 => Replay::Serializing,
-            1 => Replay::Never,
-            2 => Replay::Checked,
-            _ => Replay::Target,
-        };
-        Decoded::from_parts(inflight, replay)
-    })
-}
-
-/// Writes the record `line` keeps for `word` at `pc` into `place`, field by field; false
-/// (and `place` untouched) if the line keeps another (or none). Real fetch writes straight
-/// into the issue window this way: a record assembled elsewhere and copied in was stored
-/// narrow and read back wide, a store-forwarding stall per instruction.
-#[inline(always)]
-pub(super) fn read_into(line: &LentLine, pc: u32, word: u32, place: &mut InFlight) -> bool {
     let [kept, fields, immediates, _] = *line;
     if kept != key(pc, word) {
-        return false;
+        return None;
     }
-    let Some(&mnemonic) = Mnemonic::ALL.get(usize::from(byte(fields, 0))) else {
-        return false;
-    };
+    let byte = |word: u64, at: u32| (word >> at) as u8;
+    let mnemonic = *Mnemonic::ALL.get(usize::from(byte(fields, 0)))?;
     let instruction = Instruction {
         word,
         mnemonic,
@@ -113,38 +93,38 @@ pub(super) fn read_into(line: &LentLine, pc: u32, word: u32, place: &mut InFligh
     let target = byte(fields, 40);
     let sources = [byte(immediates, 48), byte(immediates, 56), byte(fields, 48)];
     let flags = byte(fields, 56);
+    let replay = match (flags >> REPLAY_SHIFT) & 3 {
+        0 => Replay::Serializing,
+        1 => Replay::Never,
+        2 => Replay::Checked,
+        _ => Replay::Target,
+    };
     let predicted_next = if u64::from(flags) & PREDICTS_NEXT != 0 {
         pc.wrapping_add(4) & LS_ADDRESS_MASK & !3
     } else {
         pc
     };
-    // As `InFlight::new` sets it: NO_REGISTER (128) sets no bit. Two words in registers, not
-    // an array indexed by the register's half, which would live in memory.
-    let (mut low, mut high) = (0u64, 0u64);
+    // As `InFlight::new` sets it: NO_REGISTER (128) sets no bit.
+    let mut registers = [0u64; 2];
     for register in [sources[0], sources[1], sources[2], target] {
         let bit = u64::from(register < NO_REGISTER) << (register % 64);
-        if register & 64 == 0 {
-            low |= bit;
-        } else {
-            high |= bit;
-        }
+        registers[usize::from((register / 64) & 1)] |= bit;
     }
-    place.pc = pc;
-    place.instruction = instruction;
-    place.predicted_next = predicted_next;
-    place.class = instruction.info().class;
-    place.target = target;
-    place.sources = sources;
-    place.registers = [low, high];
-    place.completion_duties = flags & 3;
-    place.illegal = u64::from(flags) & ILLEGAL != 0;
-    true
-}
-
-/// Byte `at / 8` of `word`.
-#[inline(always)]
-fn byte(word: u64, at: u32) -> u8 {
-    (word >> at) as u8
+    Some(Decoded::from_parts(
+        InFlight {
+            pc,
+            instruction,
+            predicted_next,
+            class: instruction.info().class,
+            target,
+            sources,
+            registers,
+            completion_duties: flags & 3,
+            illegal: u64::from(flags) & ILLEGAL != 0,
+            seq: 0,
+        },
+        replay,
+    ))
 }
 
 /// Word 0 of the line of `word` at `pc`: never zero (no instruction is at `u32::MAX`).

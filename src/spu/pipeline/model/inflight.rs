@@ -46,42 +46,6 @@ pub struct InFlight {
 }
 
 impl InFlight {
-    /// Overwrites this record with a copy of `from`, sequence number included: one copy of the
-    /// whole record on a hosted target, which the compiler does inline; field by field on
-    /// bare metal, where a whole-record assignment is a `memcpy` call. Each form costs the
-    /// other target 5-15% of a fetch-bound run.
-    #[inline(always)]
-    pub(crate) fn copy_from(&mut self, from: &InFlight) {
-        if !cfg!(target_os = "none") {
-            *self = *from;
-            return;
-        }
-        let InFlight {
-            pc,
-            instruction,
-            predicted_next,
-            class,
-            target,
-            sources,
-            registers,
-            completion_duties,
-            illegal,
-            seq,
-        } = *from;
-        *self = InFlight {
-            pc,
-            instruction,
-            predicted_next,
-            class,
-            target,
-            sources,
-            registers,
-            completion_duties,
-            illegal,
-            seq,
-        };
-    }
-
     /// Wraps a decoded instruction.
     ///
     /// The operand lists are [`Instruction::sources`] and [`Instruction::target`], computed

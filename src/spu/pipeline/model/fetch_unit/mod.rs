@@ -352,9 +352,8 @@ impl FetchUnit {
             };
             let pc = base + offset;
             let slot = ((pc >> 2) & 1) as usize;
-            let inflight = issue.enter_slot_with(slot, |place| {
-                decoded.copy_into(pc, word, || arch.lent_code_lines(), place);
-            });
+            let record = decoded.get(pc, word, || arch.lent_code_lines());
+            let inflight = issue.enter_slot(slot, &record.inflight);
             fed = true;
             // No oracle here: fetch goes on after a channel instruction (whose record is
             // marked serializing for ideal fetch; this unit does not read the mark),
